@@ -1,0 +1,4 @@
+#ifndef OBSERVATIONJOURNAL_CSQLITE_SHIM_H
+#define OBSERVATIONJOURNAL_CSQLITE_SHIM_H
+#include <sqlite3.h>
+#endif

@@ -1,0 +1,74 @@
+public import Dispatch
+
+/// A single callback slot, the shape of a plain callback property or a delegate: each
+/// assignment *replaces* the previous callback.
+///
+/// Exists so legacy code with that shape can be used through the registry, recorded, and
+/// its "only the last callback fires" bug diagnosed. The channel's policy is
+/// `singleSlot`: every assignment while another owner's callback is live is a `replaced`
+/// event naming both registrations and both call sites. New code wanting one-to-many
+/// should use `ObservableValue` or notifications instead.
+///
+/// Thread-safe. The slot holds its callback strongly and its owner weakly; when the
+/// owner is deallocated the slot empties itself.
+public final class CallbackProperty<Payload: Sendable>: Sendable {
+    private let registry: ObserverRegistry
+    private let channel: Channel
+
+    /// Creates an empty slot on the channel (`subject`, `key`).
+    /// - Parameters:
+    ///   - subject: the object exposing the callback property; held weakly.
+    ///   - key: the property's name (`isPlayingChanged`).
+    ///   - registry: the registry that records it.
+    public init(subject: AnyObject, key: String, registry: ObserverRegistry) {
+        self.registry = registry
+        self.channel = registry.channel(subject: subject, key: key, policy: .singleSlot, payload: Payload.self)
+    }
+
+    /// Assigns the callback, replacing whatever callback was there.
+    /// - Parameters:
+    ///   - owner: who assigns it; held weakly, passed to the callback.
+    ///   - queue: deliver on this queue (asynchronously) instead of the calling thread.
+    ///   - expectsMainThread: declare that the callback must run on the main thread.
+    ///   - file: the call site, for the journal; leave the default.
+    ///   - line: the call site, for the journal; leave the default.
+    ///   - function: the call site, for the journal; leave the default.
+    ///   - callback: called with the owner and the payload on every `call(_:)`.
+    public func assign<Owner: AnyObject>(
+        owner: Owner, queue: DispatchQueue? = nil, expectsMainThread: Bool = false,
+        file: String = #fileID, line: Int = #line, function: String = #function,
+        _ callback: @escaping @Sendable (Owner, Payload) -> Void
+    ) {
+        _ = registry.register(
+            on: channel, owner: owner, options: [.new], queue: queue,
+            expectsMainThread: expectsMainThread, sender: nil, scope: nil,
+            callSite: CallSite(file: file, line: line, function: function), callback: callback
+        )
+    }
+
+    /// Calls the current callback, if any, with `payload`.
+    /// - Parameters:
+    ///   - payload: what to pass.
+    ///   - file: the call site, for the journal; leave the default.
+    ///   - line: the call site, for the journal; leave the default.
+    ///   - function: the call site, for the journal; leave the default.
+    public func call(_ payload: Payload, file: String = #fileID, line: Int = #line, function: String = #function) {
+        let callSite = registry.sink == nil ? nil : CallSite(file: file, line: line, function: function)
+        registry.dispatch(
+            on: channel, payload: payload, unchanged: false, isPrior: false, sender: nil,
+            callSite: callSite, values: { (nil, EventValue(payload)) }
+        )
+    }
+
+    /// Empties the slot (reason `explicit`); reports `removeUnregistered` if it was empty.
+    /// - Parameters:
+    ///   - file: the call site, for the journal; leave the default.
+    ///   - line: the call site, for the journal; leave the default.
+    ///   - function: the call site, for the journal; leave the default.
+    public func clear(file: String = #fileID, line: Int = #line, function: String = #function) {
+        registry.removeAll(on: channel, callSite: CallSite(file: file, line: line, function: function))
+    }
+
+    /// The channel this slot records on.
+    public var channelInfo: ChannelInfo { channel.info }
+}

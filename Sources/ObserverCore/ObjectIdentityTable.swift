@@ -1,0 +1,35 @@
+/// Gives objects ids that are stable for their lifetime and never reused.
+///
+/// Keyed by `ObjectIdentifier` (an address), but each slot also holds the object weakly:
+/// when the slot's object is gone, an object now found at the same address is a new
+/// object and gets a new id. Not thread-safe: used under the registry's lock.
+struct ObjectIdentityTable {
+    final class Slot {
+        weak var object: AnyObject?
+        let ref: ObjectRef
+        init(object: AnyObject, ref: ObjectRef) {
+            self.object = object
+            self.ref = ref
+        }
+    }
+
+    private var slots: [ObjectIdentifier: Slot] = [:]
+    private var nextID: UInt64 = 1
+
+    /// The object's reference, assigning a new id if the object is new.
+    mutating func ref(for object: AnyObject) -> ObjectRef {
+        let key = ObjectIdentifier(object)
+        if let slot = slots[key], slot.object === object { return slot.ref }
+        let ref = ObjectRef(id: nextID, typeName: String(describing: type(of: object)))
+        nextID += 1
+        slots[key] = Slot(object: object, ref: ref)
+        return ref
+    }
+
+    /// Forgets slots whose objects are gone.
+    mutating func prune() {
+        slots = slots.filter { $0.value.object != nil }
+    }
+
+    var count: Int { slots.count }
+}

@@ -1,0 +1,149 @@
+public import Dispatch
+import Synchronization
+
+/// A value whose changes are observed through a registry: the typed property box of an
+/// observable object (a player's `isPlaying`, a scroll view's `contentOffset`).
+///
+/// Each change posts old and new to every registration of the channel (`subject`, `key`),
+/// in registration order. For `Equatable` values, registrations with `.onlyWhenChanged`
+/// are skipped when old == new.
+///
+/// Thread-safe: reading and setting may happen on any thread; concurrent sets are
+/// serialised, and each change carries the old value it actually replaced.
+public final class ObservableValue<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    private let registry: ObserverRegistry
+    private let channel: Channel
+    private let isEqual: (@Sendable (Value, Value) -> Bool)?
+
+    /// Creates a value observed on the channel (`subject`, `key`).
+    /// - Parameters:
+    ///   - initial: the starting value (not a change).
+    ///   - subject: the object that owns this value; held weakly.
+    ///   - key: the property's name as observers and the journal know it.
+    ///   - registry: the registry that dispatches its changes.
+    public init(_ initial: Value, subject: AnyObject, key: String, registry: ObserverRegistry) {
+        self.storage = Mutex(initial)
+        self.registry = registry
+        self.channel = registry.channel(subject: subject, key: key, policy: .multicast, payload: ValueChange<Value>.self)
+        self.isEqual = nil
+    }
+
+    /// Creates a value observed on the channel (`subject`, `key`), whose registrations
+    /// may use `.onlyWhenChanged`.
+    /// - Parameters:
+    ///   - initial: the starting value (not a change).
+    ///   - subject: the object that owns this value; held weakly.
+    ///   - key: the property's name as observers and the journal know it.
+    ///   - registry: the registry that dispatches its changes.
+    public init(_ initial: Value, subject: AnyObject, key: String, registry: ObserverRegistry) where Value: Equatable {
+        self.storage = Mutex(initial)
+        self.registry = registry
+        self.channel = registry.channel(subject: subject, key: key, policy: .multicast, payload: ValueChange<Value>.self)
+        self.isEqual = { $0 == $1 }
+    }
+
+    /// The current value. Setting it posts a change (see `set(_:file:line:function:)`).
+    public var value: Value {
+        get { storage.withLock { $0 } }
+        set { set(newValue) }
+    }
+
+    /// Sets the value and posts the change to every registration: a prior notification
+    /// first to those that asked for it, then the change.
+    /// - Parameters:
+    ///   - newValue: the value to set.
+    ///   - file: the call site, for the journal; leave the default.
+    ///   - line: the call site, for the journal; leave the default.
+    ///   - function: the call site, for the journal; leave the default.
+    public func set(_ newValue: Value, file: String = #fileID, line: Int = #line, function: String = #function) {
+        let callSite = registry.sink == nil ? nil : CallSite(file: file, line: line, function: function)
+        if channel.priorCount.load(ordering: .relaxed) > 0 {
+            let current = storage.withLock { $0 }
+            let unchanged = isEqual?(current, newValue) ?? false
+            registry.dispatch(
+                on: channel, payload: ValueChange(old: current, new: newValue, isPrior: true),
+                unchanged: unchanged, isPrior: true, sender: nil, callSite: callSite,
+                values: { (EventValue(current), EventValue(newValue)) }
+            )
+        }
+        let old = storage.withLock { value in
+            let old = value
+            value = newValue
+            return old
+        }
+        let unchanged = isEqual?(old, newValue) ?? false
+        registry.dispatch(
+            on: channel, payload: ValueChange(old: old, new: newValue),
+            unchanged: unchanged, isPrior: false, sender: nil, callSite: callSite,
+            values: { (EventValue(old), EventValue(newValue)) }
+        )
+    }
+
+    /// Registers `callback` for changes of this value, for `owner`.
+    ///
+    /// - Parameters:
+    ///   - owner: held weakly; the callback receives it, so it need not capture it. When
+    ///     it is deallocated the registration is removed and never called again.
+    ///   - options: what to be told; `.old` and `.new` by default.
+    ///   - queue: deliver on this queue (asynchronously) instead of the posting thread.
+    ///   - expectsMainThread: declare that the callback must run on the main thread
+    ///     (implied by `queue: .main`); deliveries elsewhere are diagnosed.
+    ///   - scope: the scope this registration is declared for.
+    ///   - file: the call site, for the journal; leave the default.
+    ///   - line: the call site, for the journal; leave the default.
+    ///   - function: the call site, for the journal; leave the default.
+    ///   - callback: called with the owner and the change.
+    /// - Returns: the registration's token: releasing or cancelling it removes the
+    ///   registration, so keep it (typically in the owner) as long as you want changes.
+    public func observe<Owner: AnyObject>(
+        owner: Owner, options: ObservationOptions = [.old, .new], queue: DispatchQueue? = nil,
+        expectsMainThread: Bool = false, scope: ObservationScope? = nil,
+        file: String = #fileID, line: Int = #line, function: String = #function,
+        _ callback: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
+    ) -> ObservationToken {
+        let entry = registry.register(
+            on: channel, owner: owner, options: options, queue: queue,
+            expectsMainThread: expectsMainThread, sender: nil, scope: scope,
+            callSite: CallSite(file: file, line: line, function: function)
+        ) { (owner: Owner, change: ValueChange<Value>) in
+            callback(owner, change.filtered(by: options))
+        }
+        if options.contains(.initial) {
+            let current = storage.withLock { $0 }
+            registry.deliverInitial(
+                entry, payload: ValueChange<Value>(old: nil, new: current, isInitial: true),
+                value: { EventValue(current) }
+            )
+        }
+        return ObservationToken(registry: registry, registration: entry.info)
+    }
+
+    /// Removes `owner`'s registrations on this value (reason `explicit`); reports
+    /// `removeUnregistered` if it has none.
+    /// - Parameters:
+    ///   - owner: the owner whose registrations go.
+    ///   - file: the call site, for the journal; leave the default.
+    ///   - line: the call site, for the journal; leave the default.
+    ///   - function: the call site, for the journal; leave the default.
+    public func removeObservers(
+        owner: AnyObject, file: String = #fileID, line: Int = #line, function: String = #function
+    ) {
+        registry.removeObservers(
+            owner: owner, subject: nil, key: channel.info.key, knownChannel: channel, reason: .explicit,
+            callSite: CallSite(file: file, line: line, function: function)
+        )
+    }
+
+    /// Removes every registration on this value (reason `explicit`).
+    /// - Parameters:
+    ///   - file: the call site, for the journal; leave the default.
+    ///   - line: the call site, for the journal; leave the default.
+    ///   - function: the call site, for the journal; leave the default.
+    public func removeAllObservers(file: String = #fileID, line: Int = #line, function: String = #function) {
+        registry.removeAll(on: channel, callSite: CallSite(file: file, line: line, function: function))
+    }
+
+    /// The channel this value posts on.
+    public var channelInfo: ChannelInfo { channel.info }
+}

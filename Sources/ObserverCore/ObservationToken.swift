@@ -1,0 +1,39 @@
+/// The handle of one registration: cancel it, or release it, and the registration goes.
+///
+/// Keep tokens in the owner (`var tokens: [ObservationToken]`): when the owner goes, its
+/// tokens go, and their registrations with them — the Swift counterpart of a "dealloc
+/// watcher". Releasing a token removes its registration at once (reason
+/// `tokenReleased`); if the registration is already gone, releasing does nothing.
+/// Cancelling a token whose registration is already gone is reported as
+/// `removeUnregistered`, because removing twice is a bug worth seeing.
+///
+/// Thread-safe; may be released on any thread.
+public final class ObservationToken: Sendable {
+    private let registry: ObserverRegistry
+    /// The registration this token controls.
+    public let registration: RegistrationInfo
+
+    init(registry: ObserverRegistry, registration: RegistrationInfo) {
+        self.registry = registry
+        self.registration = registration
+    }
+
+    /// Removes the registration now (reason `tokenCancelled`).
+    /// - Parameters:
+    ///   - file: the call site, for the journal; leave the default.
+    ///   - line: the call site, for the journal; leave the default.
+    ///   - function: the call site, for the journal; leave the default.
+    public func cancel(file: String = #fileID, line: Int = #line, function: String = #function) {
+        registry.remove(
+            registrationID: registration.id, info: registration, reason: .tokenCancelled,
+            callSite: CallSite(file: file, line: line, function: function), reportMissing: true
+        )
+    }
+
+    deinit {
+        registry.remove(
+            registrationID: registration.id, info: registration, reason: .tokenReleased,
+            callSite: nil, reportMissing: false
+        )
+    }
+}

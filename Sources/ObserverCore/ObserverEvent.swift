@@ -1,0 +1,223 @@
+/// One action of an `ObserverRegistry`, handed to its `EventSink`.
+///
+/// Events are plain values. Fields that do not apply to a kind are `nil` (or zero);
+/// the table on `Kind` says which are set.
+public struct ObserverEvent: Sendable {
+    /// What happened.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A registration was made. `channel`, `registration`.
+        case registered
+        /// On a single-slot channel a registration replaced a live one. `channel`,
+        /// `registration` (the new one), `replaced` (the previous one). The previous one
+        /// is not removed by a separate event.
+        case replaced
+        /// A registration was removed. `channel`, `registration`, `removalReason`,
+        /// `callSite` (where the removal was asked for, if it was).
+        case removed
+        /// A removal was asked for that matched no live registration. `callSite`, and
+        /// where known `channel`, `registration`, `owner`.
+        case removeUnregistered
+        /// A value changed or a notification was posted. `channel`, `old`, `new`,
+        /// `isPrior`, `depth`, `liveCount`, `callSite` (where posted, when known).
+        case changed
+        /// A callback ran. `channel`, `registration`, `duration`, `depth`.
+        case delivered
+        /// A live registration was not called for a change. `channel`, `registration`,
+        /// `skipReason`.
+        case skipped
+        /// A scope began. `scope`.
+        case scopeBegan
+        /// A scope ended; registrations declared for it should be gone. `scope`.
+        case scopeEnded
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// Monotonic clock reading in nanoseconds (`CLOCK_MONOTONIC`).
+    public var time: UInt64
+    /// The registry's number for the thread that performed the action (1, 2, ...).
+    public var thread: UInt64
+    /// Whether the action ran on the main thread.
+    public var isMainThread: Bool
+    /// The channel acted on.
+    public var channel: ChannelInfo?
+    /// The registration acted on.
+    public var registration: RegistrationInfo?
+    /// For `.replaced`: the registration that was replaced.
+    public var replaced: RegistrationInfo?
+    /// For `.removeUnregistered` by owner: the owner named in the request.
+    public var owner: ObjectRef?
+    /// Why a registration was removed.
+    public var removalReason: RemovalReason?
+    /// Why a registration was skipped.
+    public var skipReason: SkipReason?
+    /// Where the action was requested (removals, posts), when known.
+    public var callSite: CallSite?
+    /// For `.changed`: the value before the change (present when known).
+    public var old: EventValue?
+    /// For `.changed`: the value after the change, or the notification's payload.
+    public var new: EventValue?
+    /// For `.changed`: whether this is the notification before the change.
+    public var isPrior: Bool
+    /// Dispatch depth on this thread: 0 for a change posted outside any callback,
+    /// 1 for one posted from inside a callback, and so on. For deliveries, the depth of
+    /// the change being delivered.
+    public var depth: Int
+    /// For `.changed`: live registrations of the channel when the change was dispatched.
+    public var liveCount: Int
+    /// For `.delivered`: how long the callback ran, in nanoseconds.
+    public var duration: UInt64?
+    /// For scope events: the scope.
+    public var scope: ScopeInfo?
+
+    /// Creates an event; fields not given are empty.
+    public init(
+        kind: Kind, time: UInt64, thread: UInt64, isMainThread: Bool,
+        channel: ChannelInfo? = nil, registration: RegistrationInfo? = nil,
+        replaced: RegistrationInfo? = nil, owner: ObjectRef? = nil,
+        removalReason: RemovalReason? = nil, skipReason: SkipReason? = nil,
+        callSite: CallSite? = nil, old: EventValue? = nil, new: EventValue? = nil,
+        isPrior: Bool = false, depth: Int = 0, liveCount: Int = 0,
+        duration: UInt64? = nil, scope: ScopeInfo? = nil
+    ) {
+        self.kind = kind
+        self.time = time
+        self.thread = thread
+        self.isMainThread = isMainThread
+        self.channel = channel
+        self.registration = registration
+        self.replaced = replaced
+        self.owner = owner
+        self.removalReason = removalReason
+        self.skipReason = skipReason
+        self.callSite = callSite
+        self.old = old
+        self.new = new
+        self.isPrior = isPrior
+        self.depth = depth
+        self.liveCount = liveCount
+        self.duration = duration
+        self.scope = scope
+    }
+}
+
+/// Why a registration went away.
+public enum RemovalReason: String, Sendable, Hashable, CaseIterable {
+    /// Removed by an explicit call naming it (or its channel).
+    case explicit
+    /// Removed by a call that removed all of an owner's registrations.
+    case ownerRemovedAll
+    /// Its token was cancelled.
+    case tokenCancelled
+    /// Its token was released (deinitialised).
+    case tokenReleased
+    /// Its owner was found deallocated, at dispatch or `sweep()`.
+    case ownerDeallocated
+    /// The observed subject was found deallocated.
+    case subjectDeallocated
+}
+
+/// Why a live registration was not called for a change.
+public enum SkipReason: String, Sendable, Hashable, CaseIterable {
+    /// `onlyWhenChanged` and the old value equals the new one.
+    case unchanged
+    /// The registration filters by sender and the change came from another one.
+    case senderMismatch
+}
+
+/// A channel as events name it.
+public struct ChannelInfo: Sendable, Hashable, CustomStringConvertible {
+    /// The registry's id for the channel.
+    public var id: UInt64
+    /// The observed object, or `ObjectRef.any` for named notifications.
+    public var subject: ObjectRef
+    /// The key path's name or the notification's name.
+    public var key: String
+    /// How the channel treats several registrations.
+    public var policy: DeliveryPolicy
+
+    /// Creates channel info from its parts.
+    public init(id: UInt64, subject: ObjectRef, key: String, policy: DeliveryPolicy) {
+        self.id = id
+        self.subject = subject
+        self.key = key
+        self.policy = policy
+    }
+
+    /// `Player#1.isPlaying`, or `*.name` for notifications.
+    public var description: String { "\(subject).\(key)" }
+}
+
+/// A registration as events name it. Immutable for the registration's lifetime.
+public struct RegistrationInfo: Sendable, Hashable {
+    /// The registry's id for the registration, unique and never reused.
+    public var id: UInt64
+    /// The id of the channel it is registered on.
+    public var channelID: UInt64
+    /// Its owner (held weakly by the registry).
+    public var owner: ObjectRef
+    /// Where it was registered.
+    public var callSite: CallSite
+    /// What it asked to be told.
+    public var options: ObservationOptions
+    /// The label of the queue it asked to be delivered on, if any.
+    public var queueLabel: String?
+    /// Whether it asked for (or declared it expects) delivery on the main thread.
+    public var expectsMainThread: Bool
+    /// For notification observers filtering by sender: the sender.
+    public var sender: ObjectRef?
+    /// The scope it was declared for, if any.
+    public var scope: ScopeInfo?
+
+    /// Creates registration info from its parts.
+    public init(
+        id: UInt64, channelID: UInt64, owner: ObjectRef, callSite: CallSite,
+        options: ObservationOptions, queueLabel: String? = nil,
+        expectsMainThread: Bool = false, sender: ObjectRef? = nil, scope: ScopeInfo? = nil
+    ) {
+        self.id = id
+        self.channelID = channelID
+        self.owner = owner
+        self.callSite = callSite
+        self.options = options
+        self.queueLabel = queueLabel
+        self.expectsMainThread = expectsMainThread
+        self.sender = sender
+        self.scope = scope
+    }
+}
+
+/// A named stretch of an app's life (a screen being visible) that registrations can be
+/// declared for, so that outliving it can be diagnosed.
+public struct ScopeInfo: Sendable, Hashable {
+    /// The registry's id for the scope.
+    public var id: UInt64
+    /// The name given when it began.
+    public var name: String
+
+    /// Creates scope info from its parts.
+    public init(id: UInt64, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// A value carried by an event: kept as the value, described on demand.
+///
+/// The sink decides whether and how to turn it into text (the journal truncates and
+/// redacts), so the registry never formats values itself.
+public struct EventValue: Sendable, Equatable, CustomStringConvertible {
+    /// The value as posted.
+    public let value: any Sendable
+
+    /// Wraps a value.
+    public init(_ value: any Sendable) { self.value = value }
+
+    /// `String(describing:)` of the value.
+    public var description: String { String(describing: value) }
+
+    /// Two event values are equal when their descriptions are.
+    public static func == (lhs: EventValue, rhs: EventValue) -> Bool {
+        lhs.description == rhs.description
+    }
+}
