@@ -12,6 +12,7 @@ let package = Package(
     name: "ObservationJournal",
     products: [
         .library(name: "ObserverCore", targets: ["ObserverCore"]),
+        .library(name: "ObservationJournal", targets: ["ObservationJournal"]),
     ],
     targets: [
         .systemLibrary(
@@ -20,6 +21,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "ObserverCore", swiftSettings: strict),
+        .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

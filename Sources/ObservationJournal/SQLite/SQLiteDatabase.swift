@@ -1,0 +1,116 @@
+import CSQLite
+
+/// SQLite's destructor constants, which Swift does not import (they are C macros).
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One SQLite connection. Not thread-safe: use it from one thread at a time.
+///
+/// Every `sqlite3_*` call of the package goes through this file and `SQLiteStatement`,
+/// so errors become `SQLiteError`s in one place.
+package final class SQLiteDatabase {
+    /// How to open the file.
+    package enum Mode: Sendable {
+        /// Read-only through a `file:…?mode=ro` URI, which still sees what a crashed
+        /// writer left in the `-wal` file (unlike `immutable=1`).
+        case readOnly
+        /// Read and write an existing file.
+        case readWrite
+        /// Read and write, creating the file if it does not exist.
+        case readWriteCreate
+    }
+
+    let handle: OpaquePointer
+    package let path: String
+
+    /// Opens `path`. Does not validate that it is a journal: see `JournalFile`.
+    package init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        var flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        var target = path
+        switch mode {
+        case .readOnly:
+            flags |= SQLITE_OPEN_READONLY
+            target = "file:" + Self.uriEscaped(path) + "?mode=ro"
+        case .readWrite:
+            flags |= SQLITE_OPEN_READWRITE
+            target = "file:" + Self.uriEscaped(path)
+        case .readWriteCreate:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+            target = "file:" + Self.uriEscaped(path)
+        }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(target, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: message)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Percent-escapes the characters a URI path may not contain literally.
+    static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                out += "%" + String(byte, radix: 16, uppercase: true)
+            default:
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return out
+    }
+
+    /// The error for the result code `rc` of the last call on this connection.
+    func error(_ rc: Int32, sql: String? = nil) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            .withCode(rc)
+    }
+
+    /// Runs one or more statements that return no rows we need.
+    package func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard rc == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// Compiles one statement.
+    package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw error(rc, sql: sql) }
+        return SQLiteStatement(database: self, handle: statement, sql: sql)
+    }
+
+    /// The first column of the first row of `sql`, as an integer (0 if no row).
+    package func scalarInt(_ sql: String) throws(SQLiteError) -> Int64 {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.int(0) : 0
+    }
+
+    /// The rowid of the last insert on this connection.
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// The number of rows the last statement changed.
+    package var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+extension SQLiteError {
+    /// Keeps SQLite's extended code when it refines `rc`, else `rc` itself.
+    func withCode(_ rc: Int32) -> SQLiteError {
+        var copy = self
+        if code & 0xFF != rc & 0xFF { copy.code = rc }
+        return copy
+    }
+}

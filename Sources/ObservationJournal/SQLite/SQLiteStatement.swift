@@ -1,0 +1,92 @@
+import CSQLite
+
+/// A prepared statement: bind, step, read columns, reset and reuse.
+///
+/// Owned by one thread at a time, like its `SQLiteDatabase`, which it keeps alive.
+package final class SQLiteStatement {
+    let database: SQLiteDatabase
+    let handle: OpaquePointer
+    package let sql: String
+
+    init(database: SQLiteDatabase, handle: OpaquePointer, sql: String) {
+        self.database = database
+        self.handle = handle
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: - Binding (1-based indexes, as in SQL)
+
+    package func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
+        let rc = value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
+        guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
+    }
+
+    package func bind(_ value: Int?, at index: Int32) throws(SQLiteError) {
+        try bind(value.map(Int64.init), at: index)
+    }
+
+    package func bind(_ value: Double?, at index: Int32) throws(SQLiteError) {
+        let rc = value.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
+        guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
+    }
+
+    package func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
+        let rc: Int32
+        if let value {
+            rc = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+        } else {
+            rc = sqlite3_bind_null(handle, index)
+        }
+        guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
+    }
+
+    package func bind(_ value: Bool, at index: Int32) throws(SQLiteError) {
+        try bind(Int64(value ? 1 : 0), at: index)
+    }
+
+    // MARK: - Stepping
+
+    /// Advances to the next row: `true` if there is one, `false` when done.
+    @discardableResult
+    package func step() throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(rc, sql: sql)
+        }
+    }
+
+    /// Resets for another run and clears the bindings.
+    package func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: - Columns (0-based indexes)
+
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    package func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+
+    package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    /// Text of a column; invalid UTF-8 is repaired with U+FFFD rather than trusted.
+    package func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    package func columnName(_ column: Int32) -> String { String(cString: sqlite3_column_name(handle, column)) }
+}
