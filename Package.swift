@@ -12,6 +12,7 @@ let package = Package(
     name: "ObservationJournal",
     products: [
         .library(name: "ObserverCore", targets: ["ObserverCore"]),
+        .library(name: "SeedScenarios", targets: ["SeedScenarios"]),
     ],
     targets: [
         .systemLibrary(
@@ -21,6 +22,7 @@ let package = Package(
         ),
         .target(name: "ObserverCore", swiftSettings: strict),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
+        .target(name: "SeedScenarios", dependencies: ["ObserverCore"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
