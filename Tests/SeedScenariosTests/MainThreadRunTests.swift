@@ -25,6 +25,11 @@ private func runRunner(_ arguments: [String]) throws -> RunnerResult {
     process.standardOutput = output
     process.standardError = errors
     try process.run()
+    // The runner stops itself when the main queue stalls; this only guards the suite
+    // against a runner bug: a hung child is killed and its output fails the test.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 120) { [process] in
+        if process.isRunning { process.terminate() }
+    }
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
