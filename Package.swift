@@ -23,6 +23,14 @@ let package = Package(
         .target(name: "ObserverCore", swiftSettings: strict),
         .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
+        .target(name: "SeedScenarios", dependencies: ["ObserverCore"], swiftSettings: strict),
+        .testTarget(
+            name: "SeedScenariosTests", dependencies: ["SeedScenarios", "SeedScenarioRunner"], swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SeedScenarioRunner", dependencies: ["ObserverCore", "SeedScenarios"],
+            path: "tools/SeedScenarioRunner", swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

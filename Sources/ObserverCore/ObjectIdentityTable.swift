@@ -19,11 +19,25 @@ struct ObjectIdentityTable {
     /// The object's reference, assigning a new id if the object is new.
     mutating func ref(for object: AnyObject) -> ObjectRef {
         let key = ObjectIdentifier(object)
-        if let slot = slots[key], slot.object === object { return slot.ref }
+        if let slot = slots[key] {
+            if slot.object === object { return slot.ref }
+            // An object running its deinit can no longer be referenced weakly, so its own
+            // slot reads as gone. Its memory cannot have been reused while it still runs,
+            // so the slot is its own: removal from `deinit` (the seeds' removal in dealloc)
+            // must name the real owner, not a new one. (Only an object never seen while
+            // alive, at the address of one never swept, would be taken for that one.)
+            if slot.object == nil && Self.isDeiniting(object) { return slot.ref }
+        }
         let ref = ObjectRef(id: nextID, typeName: String(describing: type(of: object)))
         nextID += 1
         slots[key] = Slot(object: object, ref: ref)
         return ref
+    }
+
+    /// Whether `object` has begun its deinit: a weak reference to it then reads `nil`.
+    private static func isDeiniting(_ object: AnyObject) -> Bool {
+        weak let probe = object
+        return probe == nil
     }
 
     /// Forgets slots whose objects are gone.

@@ -91,7 +91,7 @@ public final class ObserverRegistry: Sendable {
         let erased: (AnyObject, Payload) -> Void = { owner, payload in
             callback(unsafeDowncast(owner, to: Owner.self), payload)
         }
-        let expectsMain = expectsMainThread || queue === DispatchQueue.main
+        let expectsMain = expectsMainThread || queue.map(MainQueue.isMain) == true
         var garbage: [RegistrationEntry] = []
         let entry: RegistrationEntry = state.withLock { state in
             let ownerRef = state.identities.ref(for: owner)

@@ -1,0 +1,109 @@
+import Foundation
+import SeedScenarioRunner
+import SeedScenarios
+import Testing
+
+// Under `swift test` no code runs on the main thread (the main queue is drained by a
+// dispatch worker thread), so the stories are run here in a child process whose
+// main.swift calls them on the main thread, as `obsreplay demo` will.
+
+/// Output of one run of the runner.
+private struct RunnerResult {
+    var status: Int32
+    var lines: [EventLine]
+    var error: String
+}
+
+private func runRunner(_ arguments: [String]) throws -> RunnerResult {
+    // The runner is built next to the test bundle.
+    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = directory.appendingPathComponent("SeedScenarioRunner")
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    // The runner stops itself when the main queue stalls; this only guards the suite
+    // against a runner bug: a hung child is killed and its output fails the test.
+    DispatchQueue.global().asyncAfter(deadline: .now() + 120) { [process] in
+        if process.isRunning { process.terminate() }
+    }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: outputData, as: UTF8.self)
+    let lines = try text.split(separator: "\n").map { line in try #require(EventLine(parsing: line), "\(line)") }
+    return RunnerResult(status: process.terminationStatus, lines: lines, error: String(decoding: errorData, as: UTF8.self))
+}
+
+private let cases: [(String, ScenarioVariant)] = SeedScenario.all.flatMap { scenario in
+    ScenarioVariant.allCases.map { (scenario.name, $0) }
+}
+
+@Test(arguments: cases)
+func mainThreadRunRecordsTheSameStory(_ name: String, _ variant: ScenarioVariant) throws {
+    let onMain = try runRunner([name, variant.rawValue])
+    #expect(onMain.status == 0)
+    #expect(onMain.error == "")
+    let offMain = try ScenarioRecording(name, variant)
+    #expect(onMain.lines.map(\.shape) == offMain.shapes)
+    // The story ran on the main thread: everything on its thread was on the main thread.
+    #expect(onMain.lines.allSatisfy { !$0.onCallingThread || $0.isMainThread })
+    #expect(onMain.lines.first?.isMainThread == true)
+}
+
+/// Deliveries to registrations that expect the main thread, made elsewhere.
+private func offMainDeliveries(_ lines: [EventLine]) -> [EventLine] {
+    lines.filter { $0.shape.hasPrefix("delivered ") && $0.expectsMainThread && !$0.isMainThread }
+}
+
+@Test func videoToolbarBuggyDeliversOnceOffTheMainThreadWhenRunOnMain() throws {
+    let lines = try runRunner(["video-toolbar", "buggy"]).lines
+    #expect(lines.filter { $0.shape.hasPrefix("registered ") }.allSatisfy { $0.expectsMainThread })
+    #expect(offMainDeliveries(lines).map(\.shape) == ["delivered ToolbarContainer#3.hidden r2 VideoPlayerScreen#1"])
+    let autoHide = try #require(lines.firstIndex { $0.shape.hasSuffix("at autoHideControls(_:)") })
+    #expect(offMainDeliveries(lines).first == lines[autoHide + 1])
+}
+
+@Test func videoToolbarFixedDeliversEverythingOnTheMainThread() throws {
+    let lines = try runRunner(["video-toolbar", "fixed"]).lines
+    let deliveries = lines.filter { $0.shape.hasPrefix("delivered ") }
+    #expect(deliveries.count == 5)
+    #expect(deliveries.allSatisfy { $0.expectsMainThread && $0.isMainThread })
+    // Posted on the timer's thread, delivered on the main queue.
+    let autoHide = try #require(lines.firstIndex { $0.shape.hasSuffix("at autoHideControls(_:)") })
+    #expect(!lines[autoHide].isMainThread)
+    #expect(lines[autoHide + 1].isMainThread)
+}
+
+@Test(arguments: ScenarioVariant.allCases)
+func uploadProgressNeverDeliversOffTheMainThreadItExpects(_ variant: ScenarioVariant) throws {
+    let lines = try runRunner(["upload-progress", variant.rawValue]).lines
+    let deliveries = lines.filter { $0.shape.hasPrefix("delivered ") }
+    #expect(deliveries.count == 4)
+    #expect(offMainDeliveries(lines).isEmpty)
+    #expect(lines.filter { $0.shape.hasPrefix("changed ") }.allSatisfy { !$0.isMainThread })
+    switch variant {
+    case .buggy:
+        // Called on the upload's threads, claiming nothing about the main thread.
+        #expect(deliveries.allSatisfy { !$0.expectsMainThread && !$0.isMainThread })
+    case .fixed:
+        // Delivered on the main queue, which implies expecting the main thread.
+        #expect(deliveries.allSatisfy { $0.expectsMainThread && $0.isMainThread })
+    }
+}
+
+@Test func runningFromInsideMainQueueWorkFailsInsteadOfHanging() throws {
+    let result = try runRunner(["--inside-main-queue-work", "video-toolbar", "fixed"])
+    #expect(result.status == 1)
+    #expect(result.lines.isEmpty)
+    #expect(result.error == "SeedScenarioRunner: \(ScenarioError.mainQueueNotServiced(scenario: "video-toolbar"))\n")
+}
+
+@Test func runnerRejectsUnknownArgumentsWithUsage() throws {
+    let result = try runRunner(["video", "buggy"])
+    #expect(result.status == 2)
+    #expect(result.error.hasPrefix("usage: SeedScenarioRunner "))
+}
