@@ -1,0 +1,13 @@
+/// The kinds of event rows a journal holds (the `events.kind` column of schema 1).
+package enum EventKind: String, Sendable, Hashable, CaseIterable {
+    case registered
+    case replaced
+    case removed
+    case removeUnregistered
+    case changed
+    case delivered
+    case skipped
+    case scopeBegan
+    case scopeEnded
+    case gap
+}
