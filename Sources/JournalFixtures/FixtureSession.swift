@@ -23,6 +23,9 @@ package final class FixtureSession {
     /// Live registrations: id → (channel, owner), in registration order per channel.
     private var live: [Int64: (channel: Int64, owner: Int64)] = [:]
     private var liveOrder: [Int64: [Int64]] = [:]
+    /// Every registration ever made, live or not (a callback may be delivered once more
+    /// after removing itself).
+    private var known: [Int64: (channel: Int64, owner: Int64)] = [:]
     private var deallocated: Set<Int64> = []
 
     init(fixture: JournalFixture, id: Int64) {
@@ -123,6 +126,7 @@ package final class FixtureSession {
             try event("registered", channel: channel, registration: registration, owner: owner, scope: scope)
         }
         live[registration] = (channel, owner)
+        known[registration] = (channel, owner)
         liveOrder[channel, default: []].append(registration)
         return registration
     }
@@ -169,7 +173,7 @@ package final class FixtureSession {
     /// A callback ran (`delivered`), taking `duration` ns.
     @discardableResult
     package func deliver(_ registration: Int64, duration: Int64 = 100_000, initial: String? = nil) throws -> Int64 {
-        let entry = live[registration]
+        let entry = known[registration]
         return try event(
             "delivered", channel: entry?.channel, registration: registration, owner: entry?.owner, duration: duration,
             new: initial

@@ -1,21 +1,30 @@
 /// OJ012: a change that reached nobody on a channel owners had registered on before.
 final class SilentChangeChecker: RuleChecker {
-    struct Group {
-        var firstSeq: Int64
-        /// The removal that left the channel empty before the first silent change.
-        var lastRemoval: LastRemoval?
-        var count = 1
-    }
-
     struct LastRemoval {
         var seq: Int64
         var registrationID: Int64
         var reason: String
     }
 
+    /// What was true of the channel when a change was posted.
+    struct AtChange {
+        /// Owners that had registered on the channel by then.
+        var owners: Int
+        /// The removal that last took a registration off the channel before it.
+        var lastRemoval: LastRemoval?
+    }
+
+    struct Group {
+        var firstSeq: Int64
+        var atFirst: AtChange
+        var count = 1
+    }
+
     /// Distinct owners that ever registered, per channel.
     private var owners: [Int64: Set<Int64>] = [:]
     private var lastRemoval: [Int64: LastRemoval] = [:]
+    /// Changes not yet complete, on channels that had owners when they were posted.
+    private var pending: [Int64: AtChange] = [:]
     private var groups: [Int64: Group] = [:]
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
@@ -31,6 +40,10 @@ final class SilentChangeChecker: RuleChecker {
         case .removed:
             guard let channel = event.channelID, let id = event.registrationID else { return }
             lastRemoval[channel] = LastRemoval(seq: event.seq, registrationID: id, reason: event.reason ?? "removed")
+        case .changed:
+            guard !event.isPrior, let channel = event.channelID, let registered = owners[channel], !registered.isEmpty
+            else { return }
+            pending[event.seq] = AtChange(owners: registered.count, lastRemoval: lastRemoval[channel])
         default:
             break
         }
@@ -38,13 +51,13 @@ final class SilentChangeChecker: RuleChecker {
 
     func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext) {
         let event = change.event
-        guard !event.isPrior, change.receipts.isEmpty, let channel = event.channelID,
-              let registered = owners[channel], !registered.isEmpty
+        guard let atChange = pending.removeValue(forKey: event.seq), change.receipts.isEmpty,
+              let channel = event.channelID
         else { return }
         if groups[channel] != nil {
             groups[channel]!.count += 1
         } else {
-            groups[channel] = Group(firstSeq: event.seq, lastRemoval: lastRemoval[channel])
+            groups[channel] = Group(firstSeq: event.seq, atFirst: atChange)
         }
     }
 
@@ -52,13 +65,11 @@ final class SilentChangeChecker: RuleChecker {
         var findings: [Finding] = []
         for (channelID, group) in groups.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
             let channel = context.channel(channelID)
-            let ownerCount = owners[channelID]?.count ?? 0
             var evidence = ["seq \(group.firstSeq): first change that reached nobody"]
             var seqs = [group.firstSeq]
             var ownerNames: [String] = []
             var sites: [String] = []
-            if let removal = group.lastRemoval,
-               let row = try context.registration(removal.registrationID) {
+            if let removal = group.atFirst.lastRemoval, let row = try context.registration(removal.registrationID) {
                 let owner = context.owner(row.ownerID)
                 let site = context.site(row.callSiteID)
                 evidence.append("seq \(removal.seq): the last registration before it, \(owner)'s (\(site)), went (\(removal.reason))")
@@ -68,7 +79,7 @@ final class SilentChangeChecker: RuleChecker {
             }
             findings.append(Finding(
                 rule: .silentChange, sessionID: context.session.id,
-                message: "\(channel) changed \(times(group.count)) with nobody to tell, although \(plural(ownerCount, "owner")) had registered on it (first at seq \(group.firstSeq)).",
+                message: "\(channel) changed \(times(group.count)) with nobody to tell, although \(plural(group.atFirst.owners, "owner")) had registered on it (first at seq \(group.firstSeq)).",
                 evidence: evidence, seqs: seqs, callSites: sites, owners: ownerNames, channel: channel, count: group.count
             ))
         }
