@@ -54,6 +54,13 @@ package final class JournalFixture {
         try database.execute("COMMIT")
     }
 
+    /// Commits what was written so far and goes on in a new transaction, like the
+    /// writer's batches: readers see everything up to here.
+    package func commit() throws {
+        try database.execute("COMMIT")
+        try database.execute("BEGIN")
+    }
+
     /// Starts a session; `clean: false` leaves it as a crash would (no end, not clean).
     package func session(
         label: String = "test", process: String = "App", startedAt: String = "2025-01-01T10:00:00Z",

@@ -169,6 +169,12 @@ package struct UsageError: Error, Equatable, CustomStringConvertible {
     /// The command path, for the "see --help" hint.
     package var command: String
 
+    package init(message: String, usage: String, command: String) {
+        self.message = message
+        self.usage = usage
+        self.command = command
+    }
+
     package var description: String {
         "error: \(message)\nUsage: \(usage)\n  See '\(command) --help' for more information.\n"
     }

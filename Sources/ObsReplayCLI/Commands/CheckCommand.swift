@@ -39,7 +39,11 @@ enum CheckCommand {
             context.line("schema version    \(check.schemaVersion) (this version reads up to \(check.supportedVersion))")
             context.line("application id    \(applicationID) (ObservationJournal)")
             context.line("integrity         " + (check.integrity == ["ok"] ? "ok" : "FAILED"))
-            if check.integrity != ["ok"] { for message in check.integrity { context.line("    " + message) } }
+            if check.integrity != ["ok"] {
+                for message in check.integrity { context.line("    " + message) }
+                context.line("damaged")
+                return ExitCode.findings
+            }
             context.line("unclean sessions  " + (check.uncleanSessions.isEmpty ? "none" : check.uncleanSessions.map(String.init).joined(separator: ", ")))
             context.line("recorded gaps     " + (check.recordedGaps.isEmpty ? "none" : "\(check.recordedGaps.count)"))
             for gap in check.recordedGaps {

@@ -74,7 +74,8 @@ enum DiagnoseCommand {
             context.line("")
         }
         let counts = Severity.allCases.reversed().map { severity in
-            "\(findings.count { $0.severity == severity }) \(severity.rawValue)"
+            let count = findings.count { $0.severity == severity }
+            return "\(count) \(severity.rawValue)" + (count == 1 || severity == .info ? "" : "s")
         }
         context.line("\(findings.count) finding\(findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))")
     }
