@@ -156,6 +156,9 @@ package final class FixtureSession {
         try event("removeUnregistered", channel: channel, registration: registration, owner: owner, site: site, detail: detail)
     }
 
+    /// Whether a registration is live.
+    package func isLive(_ registration: Int64) -> Bool { live[registration] != nil }
+
     /// The live registrations of a channel, oldest first.
     package func liveRegistrations(on channel: Int64) -> [Int64] { liveOrder[channel] ?? [] }
 

@@ -78,6 +78,23 @@ import Testing
     #expect(found.first?.count == 2)
 }
 
+@Test func removingAllOfAnOwnersRegistrationsWhenNoneAreLeftSaysWhichWentLast() throws {
+    let found = try findings(.removeUnregistered) { s in
+        let player = try s.object("Player")
+        let cell = try s.object("Cell")
+        let stranger = try s.object("Stranger")
+        let rate = try s.channel(player, "rate")
+        try s.register(rate, owner: cell, at: "Cell.swift:8")  // seq 1
+        try s.remove(1, reason: "tokenReleased")  // seq 2
+        try s.removeUnregistered(at: "Cell.swift:40", owner: cell)  // seq 3: removeObservers(owner:)
+        try s.removeUnregistered(at: "Stranger.swift:2", owner: stranger)  // seq 4
+    }
+    #expect(found.map(\.message) == [
+        "Removal at Cell.swift:40 (seq 3) matched no live registration: Cell#2's last registration (on Player#1.rate) was already removed at seq 2 (tokenReleased).",
+        "Removal at Stranger.swift:2 (seq 4) matched no live registration: Stranger#3 had never registered anything.",
+    ])
+}
+
 @Test func selfRemovalInsideACallbackIsNotRemoveUnregistered() throws {
     let found = try findings(.removeUnregistered) { s in
         let player = try s.object("Player")

@@ -41,6 +41,12 @@ final class RemoveUnregisteredChecker: RuleChecker {
             previous = try context.reader.registrations(session: session, channel: channel, before: event.seq)
                 .filter { $0.ownerID == owner && ($0.removedSeq ?? .max) < event.seq }
                 .max { ($0.removedSeq ?? 0) < ($1.removedSeq ?? 0) }
+        } else if event.channelID == nil, let owner = event.ownerID {
+            // Removing all of an owner's registrations when it had none left.
+            previous = try context.reader.lastRemovedRegistration(session: session, owner: owner, before: event.seq)
+            if previous == nil {
+                return ("\(context.owner(owner)) had never registered anything", [], [])
+            }
         }
         let owner = context.catalog.objectName(event.ownerID ?? previous?.ownerID)
         let channelID = event.channelID ?? previous?.channelID
@@ -50,7 +56,9 @@ final class RemoveUnregisteredChecker: RuleChecker {
             if let removal = try context.reader.event(session: session, seq: removedSeq), let site = removal.callSiteID {
                 how += ", at \(context.site(site))"
             }
-            let whose = "\(context.owner(previous.ownerID))'s registration on \(channel)"
+            let whose = event.channelID == nil
+                ? "\(context.owner(previous.ownerID))'s last registration (on \(channel))"
+                : "\(context.owner(previous.ownerID))'s registration on \(channel)"
             return (
                 "\(whose) was already removed at seq \(removedSeq) (\(how))",
                 [
