@@ -16,9 +16,7 @@ package enum Diagnoser {
                     for checker in checkers { checker.completed(done, context) }
                 }
                 for checker in checkers { try checker.observe(event, context) }
-                try context.live.apply(event) { id throws(AnalysisError) in
-                    try reader.registration(session: session.id, id: id)
-                }
+                try context.live.apply(event) { id throws(AnalysisError) in try context.storedRegistration(id) }
                 return true
             } catch {
                 failure = error

@@ -6,6 +6,9 @@ final class DiagnosisContext {
     let catalog: JournalCatalog
     let options: DiagnosisOptions
     var live = LiveRegistry()
+    /// The last registration read from the table: a `registered` event is looked at by
+    /// several rules and then applied, and one lookup serves them all.
+    private var lastLookup: RegistrationRow?
 
     init(reader: JournalReader, session: SessionSummary, catalog: JournalCatalog, options: DiagnosisOptions) {
         self.reader = reader
@@ -18,7 +21,15 @@ final class DiagnosisContext {
     func registration(_ id: Int64?) throws(AnalysisError) -> RegistrationRow? {
         guard let id else { return nil }
         if let row = live.registrations[id] { return row }
-        return try reader.registration(session: session.id, id: id)
+        return try storedRegistration(id)
+    }
+
+    /// A registration from the table (never from `live`, so it may be called while
+    /// `live` is being updated).
+    func storedRegistration(_ id: Int64) throws(AnalysisError) -> RegistrationRow? {
+        if let row = lastLookup, row.id == id { return row }
+        lastLookup = try reader.registration(session: session.id, id: id)
+        return lastLookup
     }
 
     func owner(_ id: Int64?) -> String { catalog.objectName(id) ?? "an unknown owner" }

@@ -192,16 +192,6 @@ package final class JournalReader {
         return result
     }
 
-    /// The owner's registration removed most recently before `seq`, on any channel.
-    package func lastRemovedRegistration(session: Int64, owner: Int64, before seq: Int64) throws(AnalysisError) -> RegistrationRow? {
-        var result: RegistrationRow?
-        try query("""
-            SELECT \(Self.registrationColumns) FROM registrations r LEFT JOIN strings q ON q.id = r.queue_id
-            WHERE r.session_id = ?1 AND r.owner_id = ?2 AND r.removed_seq < ?3 ORDER BY r.removed_seq DESC LIMIT 1
-            """, [.int(session), .int(owner), .int(seq)]) { result = Self.registration(from: $0) }
-        return result
-    }
-
     /// Calls `body` for every registration of `session` (or of all sessions), by session
     /// and id, streaming.
     package func forEachRegistration(session: Int64?, _ body: (Int64, RegistrationRow) -> Void) throws(AnalysisError) {

@@ -180,3 +180,12 @@ for entry in commands {
 }
 let scanMemory = try measure(scanCommand).megabytes
 print(String(format: "\nsqlite3 full scan peak memory: %.1f MB", scanMemory))
+
+// Memory must follow live state, not the number of events: diagnose a journal a quarter
+// the size, written by the same generator, and compare peak memory.
+let quarter = options.journal + ".quarter.sqlite"
+try generate(quarter, count: options.events / 4)
+let small = try measure("'\(binary)' diagnose '\(quarter)' --all --fail-on never > /dev/null").megabytes
+let large = try measure("'\(binary)' diagnose \(journal) --all --fail-on never > /dev/null").megabytes
+print(String(format: "diagnose peak memory: %.1f MB at %d events, %.1f MB at %d events", small, options.events / 4, large, options.events))
+try? FileManager.default.removeItem(atPath: quarter)

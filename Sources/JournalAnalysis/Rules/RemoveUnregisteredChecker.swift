@@ -16,9 +16,25 @@ final class RemoveUnregisteredChecker: RuleChecker {
     }
 
     private var groups: [Key: Group] = [:]
+    /// Each owner's registration removed last (one entry per owner, not per event), for
+    /// an owner-wide removal that found nothing left: the table has no index by owner.
+    private var lastRemovedByOwner: [Int64: Int64] = [:]
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
-        guard event.kind == .removeUnregistered else { return }
+        switch event.kind {
+        case .removed:
+            if let owner = event.ownerID, let id = event.registrationID { lastRemovedByOwner[owner] = id }
+            return
+        case .replaced:
+            if let id = event.otherRegistrationID, let owner = context.live.registrations[id]?.ownerID {
+                lastRemovedByOwner[owner] = id
+            }
+            return
+        case .removeUnregistered:
+            break
+        default:
+            return
+        }
         let key = Key(
             callSite: event.callSiteID, channel: event.channelID, owner: event.ownerID, registration: event.registrationID
         )
@@ -43,7 +59,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
                 .max { ($0.removedSeq ?? 0) < ($1.removedSeq ?? 0) }
         } else if event.channelID == nil, let owner = event.ownerID {
             // Removing all of an owner's registrations when it had none left.
-            previous = try context.reader.lastRemovedRegistration(session: session, owner: owner, before: event.seq)
+            previous = try lastRemovedByOwner[owner].flatMap { id throws(AnalysisError) in try context.registration(id) }
             if previous == nil {
                 return ("\(context.owner(owner)) had never registered anything", [], [])
             }
