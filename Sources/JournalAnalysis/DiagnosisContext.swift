@@ -35,6 +35,15 @@ final class DiagnosisContext {
     func owner(_ id: Int64?) -> String { catalog.objectName(id) ?? "an unknown owner" }
     func channel(_ id: Int64?) -> String { catalog.channelName(id) ?? "an unknown channel" }
     func site(_ id: Int64?) -> String { catalog.callSiteName(id) ?? "an unknown call site" }
+
+    /// A registration's owner, channel and call site as findings name them; the event's
+    /// own owner and channel win over the table's (a row may be missing after a crash).
+    func callback(
+        _ id: Int64, owner: Int64? = nil, channel: Int64? = nil
+    ) throws(AnalysisError) -> (owner: String, channel: String, site: String) {
+        let row = try registration(id)
+        return (self.owner(owner ?? row?.ownerID), self.channel(channel ?? row?.channelID), site(row?.callSiteID))
+    }
 }
 
 /// One rule's state machine over a session's events.

@@ -1,4 +1,7 @@
 /// The kinds of event rows a journal holds (the `events.kind` column of schema 1).
+///
+/// Not `ObserverEvent.Kind`: the journal adds `gap` (events its writer had to drop), and
+/// the analyst reads journals without depending on the registry.
 package enum EventKind: String, Sendable, Hashable, CaseIterable {
     case registered
     case replaced

@@ -204,6 +204,10 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
         {"session_id":2,"seq":3,"time_ns":3000000,"kind":"delivered","change_seq":2,"channel_id":1,"channel":"Player#1.rate","registration_id":1,"owner_id":2,"owner":"Screen#2","call_site":"Screen.swift:5","thread":1,"is_main":true,"expects_main":false,"depth":0,"duration_ns":100000,"reason":null,"initial_value":null}
 
         """)
+    let unknown = directory.appendingPathComponent("unknown.csv")
+    #expect(try obsreplay(["export", path, "--what", "events", "--format", "csv", "--session", "5", "-o", unknown.path])
+        == RunResult(stdout: "", stderr: "error: \(path): no session 5\n", status: 2))
+    #expect(!FileManager.default.fileExists(atPath: unknown.path))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 }
 

@@ -26,10 +26,7 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
     func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
         var findings: [Finding] = []
         for group in groups.values.sorted(by: { $0.firstSeq < $1.firstSeq }) {
-            let row = try context.registration(group.registrationID)
-            let owner = context.owner(group.ownerID)
-            let channel = context.channel(group.channelID ?? row?.channelID)
-            let site = context.site(row?.callSiteID)
+            let (owner, channel, site) = try context.callback(group.registrationID, owner: group.ownerID, channel: group.channelID)
             findings.append(Finding(
                 rule: .deliveryAfterOwnerGone, sessionID: context.session.id,
                 message: "\(owner)'s callback on \(channel) (\(site)) ran \(times(group.count)) after \(owner) was deallocated at seq \(group.deallocSeq) (first at seq \(group.firstSeq)).",

@@ -32,10 +32,7 @@ final class SlowCallbackChecker: RuleChecker {
         var findings: [Finding] = []
         let budget = milliseconds(context.options.slowCallbackBudgetNs)
         for (id, group) in groups.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
-            let row = try context.registration(id)
-            let owner = context.owner(group.ownerID ?? row?.ownerID)
-            let channel = context.channel(group.channelID ?? row?.channelID)
-            let site = context.site(row?.callSiteID)
+            let (owner, channel, site) = try context.callback(id, owner: group.ownerID, channel: group.channelID)
             findings.append(Finding(
                 rule: .slowCallback, sessionID: context.session.id,
                 message: "\(owner)'s callback on \(channel) (\(site)) ran longer than \(budget) \(times(group.count)), up to \(milliseconds(group.maxNs)) (first at seq \(group.firstSeq)).",

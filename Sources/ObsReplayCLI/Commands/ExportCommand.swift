@@ -39,6 +39,8 @@ enum ExportCommand {
         let sessionID = try context.integer(arguments, "session")
         let budget = try context.integer(arguments, "budget-ms", minimum: 0) ?? 16
         let reader = try context.openJournal(arguments)
+        // Resolve the session first so an unknown one fails before any file is created.
+        if let sessionID { _ = try analysing { () throws(AnalysisError) in try reader.session(sessionID) } }
         var output: FileOutput = context.out
         var descriptor: Int32 = -1
         if let path = arguments.value("output") {
@@ -53,8 +55,6 @@ enum ExportCommand {
         }
         defer { if descriptor >= 0 { close(descriptor) } }
         try analysing { () throws(AnalysisError) in
-            // Resolve the session first so an unknown one fails before any output.
-            if let sessionID { _ = try reader.session(sessionID) }
             try Exporter.export(
                 subject, from: reader, session: sessionID, format: format, raw: arguments.flag("raw"),
                 options: DiagnosisOptions(slowCallbackBudgetNs: budget * 1_000_000), to: output
