@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "ObserverCore", targets: ["ObserverCore"]),
         .library(name: "ObservationJournal", targets: ["ObservationJournal"]),
+        .executable(name: "obsreplay", targets: ["obsreplay"]),
     ],
     targets: [
         .systemLibrary(
@@ -22,6 +23,15 @@ let package = Package(
         ),
         .target(name: "ObserverCore", swiftSettings: strict),
         .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict),
+        .target(name: "JournalAnalysis", dependencies: ["ObservationJournal"], swiftSettings: strict),
+        .target(name: "ObsReplayCLI", dependencies: ["JournalAnalysis", "ObservationJournal"], swiftSettings: strict),
+        .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
+        // Writes fixture journals row by row (tests, benchmarks); not a product.
+        .target(name: "JournalFixtures", dependencies: ["ObservationJournal"], swiftSettings: strict),
+        .executableTarget(
+            name: "obsreplay-bench", dependencies: ["JournalFixtures"], path: "tools/obsreplay-bench",
+            swiftSettings: strict
+        ),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
         .target(name: "SeedScenarios", dependencies: ["ObserverCore"], swiftSettings: strict),
         .testTarget(
@@ -30,6 +40,15 @@ let package = Package(
         .executableTarget(
             name: "SeedScenarioRunner", dependencies: ["ObserverCore", "SeedScenarios"],
             path: "tools/SeedScenarioRunner", swiftSettings: strict
+        ),
+        .testTarget(
+            name: "JournalAnalysisTests", dependencies: ["JournalAnalysis", "JournalFixtures", "ObservationJournal"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ObsReplayCLITests",
+            dependencies: ["ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "obsreplay"],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]

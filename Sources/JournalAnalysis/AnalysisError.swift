@@ -1,0 +1,28 @@
+package import ObservationJournal
+
+/// Why an analysis could not be done: the journal could not be used, or a request does
+/// not fit it. One line a person can act on.
+package enum AnalysisError: Error, CustomStringConvertible, Equatable {
+    /// The file could not be opened or is not a usable journal.
+    case journal(JournalError)
+    /// The journal holds no sessions.
+    case noSessions(path: String)
+    /// A sequence number past the session's last event was asked for.
+    case sequenceBeyondEnd(path: String, session: Int64, seq: Int64, last: Int64)
+    /// An output file could not be written.
+    case output(path: String, detail: String)
+
+    /// One line a person can act on.
+    package var description: String {
+        switch self {
+        case let .journal(error):
+            return error.description
+        case let .noSessions(path):
+            return "\(path): the journal holds no sessions"
+        case let .sequenceBeyondEnd(path, session, seq, last):
+            return "\(path): seq \(seq) is beyond the end of session \(session) (last seq \(last))"
+        case let .output(path, detail):
+            return "\(path): cannot write output (\(detail))"
+        }
+    }
+}

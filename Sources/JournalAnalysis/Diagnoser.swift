@@ -1,0 +1,54 @@
+/// Runs the whole rule catalog over sessions of a journal in one streaming pass each.
+package enum Diagnoser {
+    /// Every finding of `session`, ordered by first sequence number, then rule code.
+    package static func diagnose(
+        _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions = DiagnosisOptions()
+    ) throws(AnalysisError) -> [Finding] {
+        let context = DiagnosisContext(
+            reader: reader, session: session, catalog: try reader.catalog(session: session.id), options: options
+        )
+        let checkers = makeCheckers()
+        var tracker = DispatchTracker()
+        var failure: AnalysisError?
+        try reader.forEachEvent(session: session.id) { event in
+            do throws(AnalysisError) {
+                if let done = tracker.feed(event) {
+                    for checker in checkers { checker.completed(done, context) }
+                }
+                for checker in checkers { try checker.observe(event, context) }
+                try context.live.apply(event) { id throws(AnalysisError) in try context.storedRegistration(id) }
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+        for done in tracker.finish() {
+            for checker in checkers { checker.completed(done, context) }
+        }
+        var findings: [Finding] = []
+        for checker in checkers { findings += try checker.finish(context) }
+        return findings.sorted { ($0.firstSeq, $0.rule.code) < ($1.firstSeq, $1.rule.code) }
+    }
+
+    /// Every finding of every session, session by session.
+    package static func diagnoseAll(
+        _ reader: JournalReader, options: DiagnosisOptions = DiagnosisOptions()
+    ) throws(AnalysisError) -> [Finding] {
+        var findings: [Finding] = []
+        for session in try reader.sessions() {
+            findings += try diagnose(reader, session: session, options: options)
+        }
+        return findings
+    }
+
+    static func makeCheckers() -> [any RuleChecker] {
+        [
+            LastCallbackWinsChecker(), DuplicateRegistrationChecker(), RemoveUnregisteredChecker(),
+            LeakedRegistrationChecker(), NeverPostedKeyChecker(), DeliveryAfterOwnerGoneChecker(),
+            RedundantChangeChecker(), OffMainDeliveryChecker(), FeedbackLoopChecker(), SlowCallbackChecker(),
+            UncleanSessionChecker(), SilentChangeChecker(),
+        ]
+    }
+}

@@ -1,0 +1,65 @@
+/// One row of the `events` table, with ids as stored (names are resolved by `JournalCatalog`).
+///
+/// Optional fields are `nil` where the column is NULL; the schema's comments say which
+/// kinds set which columns.
+package struct EventRow: Sendable, Equatable {
+    package var sessionID: Int64
+    package var seq: Int64
+    /// Nanoseconds since the session's start.
+    package var timeNs: Int64
+    /// `nil` for a kind this version does not know (a newer writer).
+    package var kind: EventKind?
+    /// The kind as stored, kept for output even when unknown.
+    package var kindText: String
+    package var thread: Int64
+    package var isMain: Bool
+    package var channelID: Int64?
+    package var registrationID: Int64?
+    package var ownerID: Int64?
+    package var otherRegistrationID: Int64?
+    package var callSiteID: Int64?
+    package var scopeID: Int64?
+    package var depth: Int
+    package var liveCount: Int64?
+    package var durationNs: Int64?
+    package var isPrior: Bool
+    package var oldValue: String?
+    package var newValue: String?
+    package var reason: String?
+    package var detail: String?
+
+    package init(
+        sessionID: Int64, seq: Int64, timeNs: Int64, kind: EventKind?, kindText: String? = nil,
+        thread: Int64 = 1, isMain: Bool = true, channelID: Int64? = nil, registrationID: Int64? = nil,
+        ownerID: Int64? = nil, otherRegistrationID: Int64? = nil, callSiteID: Int64? = nil,
+        scopeID: Int64? = nil, depth: Int = 0, liveCount: Int64? = nil, durationNs: Int64? = nil,
+        isPrior: Bool = false, oldValue: String? = nil, newValue: String? = nil,
+        reason: String? = nil, detail: String? = nil
+    ) {
+        self.sessionID = sessionID
+        self.seq = seq
+        self.timeNs = timeNs
+        self.kind = kind
+        self.kindText = kindText ?? kind?.rawValue ?? "?"
+        self.thread = thread
+        self.isMain = isMain
+        self.channelID = channelID
+        self.registrationID = registrationID
+        self.ownerID = ownerID
+        self.otherRegistrationID = otherRegistrationID
+        self.callSiteID = callSiteID
+        self.scopeID = scopeID
+        self.depth = depth
+        self.liveCount = liveCount
+        self.durationNs = durationNs
+        self.isPrior = isPrior
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.reason = reason
+        self.detail = detail
+    }
+
+    /// A `delivered` row that carries a value is an `initial` delivery made on
+    /// registration, not the delivery of a change.
+    package var isInitialDelivery: Bool { kind == .delivered && newValue != nil }
+}

@@ -1,0 +1,59 @@
+/// Writes rows as CSV per RFC 4180: a header row, CRLF line ends, fields with commas,
+/// quotes or line breaks quoted with quotes doubled, UTF-8.
+///
+/// Unless `raw`, a text cell starting with `=`, `+`, `-`, `@`, tab or carriage return is
+/// prefixed with `'` (OWASP's advice against spreadsheet formula injection), so a
+/// spreadsheet shows it instead of evaluating it. Numbers are never altered.
+package struct CSVWriter {
+    package var raw: Bool
+
+    package init(raw: Bool = false) {
+        self.raw = raw
+    }
+
+    /// The header line.
+    package func header(_ columns: [String]) -> String {
+        columns.map { field($0) }.joined(separator: ",") + "\r\n"
+    }
+
+    /// One record line.
+    package func record(_ cells: [ExportCell]) -> String {
+        var line = ""
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { line += "," }
+            switch cell {
+            case let .text(value): line += field(value.map { raw ? $0 : neutralised($0) } ?? "")
+            case let .int(value): line += value.map(String.init) ?? ""
+            case let .bool(value): line += value ? "true" : "false"
+            }
+        }
+        return line + "\r\n"
+    }
+
+    /// `text` with a leading `'` if a spreadsheet would treat it as a formula.
+    package func neutralised(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first else { return text }
+        switch first {
+        case "=", "+", "-", "@", "\t", "\r": return "'" + text
+        default: return text
+        }
+    }
+
+    /// `text` quoted if it needs to be.
+    func field(_ text: String) -> String {
+        let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }
+        guard needsQuotes else { return text }
+        return "\"" + text.replacingQuotes() + "\""
+    }
+}
+
+extension String {
+    func replacingQuotes() -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count + 2)
+        for character in unicodeScalars {
+            if character == "\"" { out += "\"\"" } else { out.unicodeScalars.append(character) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,15 @@
+/// The file formats `export` writes.
+package enum ExportFormat: String, Sendable, CaseIterable {
+    /// RFC 4180 CSV with a header row.
+    case csv
+    /// JSON Lines: one object per row, keys as the CSV header names.
+    case jsonl
+}
+
+/// What `export` writes.
+package enum ExportSubject: String, Sendable, CaseIterable {
+    case events
+    case registrations
+    case deliveries
+    case findings
+}

@@ -1,0 +1,138 @@
+/// Streams events, registrations, deliveries or findings to CSV or JSON Lines.
+///
+/// Field names are stable (see `columns(for:)`); rows come in session and sequence
+/// order; memory stays flat however many rows there are.
+package enum Exporter {
+    /// The columns of each export, in order. These names are part of the tool's interface.
+    package static func columns(for subject: ExportSubject) -> [String] {
+        switch subject {
+        case .events:
+            return [
+                "session_id", "seq", "time_ns", "kind", "thread", "is_main", "channel_id", "channel",
+                "registration_id", "owner_id", "owner", "other_registration_id", "call_site", "scope_id", "depth",
+                "live_count", "duration_ns", "is_prior", "old_value", "new_value", "reason", "detail",
+            ]
+        case .registrations:
+            return [
+                "session_id", "id", "channel_id", "channel", "policy", "owner_id", "owner", "call_site", "function",
+                "options", "queue", "expects_main", "sender", "scope_id", "scope", "registered_seq", "removed_seq",
+                "removal_reason",
+            ]
+        case .deliveries:
+            return [
+                "session_id", "seq", "time_ns", "kind", "change_seq", "channel_id", "channel", "registration_id",
+                "owner_id", "owner", "call_site", "thread", "is_main", "expects_main", "depth", "duration_ns",
+                "reason", "initial_value",
+            ]
+        case .findings:
+            return [
+                "session_id", "code", "name", "severity", "message", "channel", "owners", "call_sites", "seqs",
+                "count", "evidence", "fix",
+            ]
+        }
+    }
+
+    /// Writes `subject` of `session` (all sessions when `nil`) to `output`.
+    package static func export(
+        _ subject: ExportSubject, from reader: JournalReader, session: Int64?, format: ExportFormat, raw: Bool,
+        options: DiagnosisOptions = DiagnosisOptions(), to output: any TextOutput
+    ) throws(AnalysisError) {
+        let table = TableWriter(columns: columns(for: subject), format: format, raw: raw, output: output)
+        let sessions: [SessionSummary]
+        if let session { sessions = [try reader.session(session)] } else { sessions = try reader.sessions() }
+        switch subject {
+        case .events:
+            for session in sessions { try exportEvents(reader, session: session.id, table: table) }
+        case .registrations:
+            for session in sessions {
+                let catalog = try reader.catalog(session: session.id)
+                try reader.forEachRegistration(session: session.id) { sessionID, row in
+                    table.row(registrationCells(sessionID, row, catalog))
+                }
+            }
+        case .deliveries:
+            for session in sessions { try exportDeliveries(reader, session: session.id, table: table) }
+        case .findings:
+            for session in sessions {
+                for finding in try Diagnoser.diagnose(reader, session: session, options: options) {
+                    table.row(findingCells(finding))
+                }
+            }
+        }
+        try output.flush()
+    }
+
+    static func exportEvents(_ reader: JournalReader, session: Int64, table: TableWriter) throws(AnalysisError) {
+        let catalog = try reader.catalog(session: session)
+        try reader.forEachEvent(session: session) { event in
+            table.row(eventCells(event, catalog))
+            return true
+        }
+    }
+
+    /// The cells of one event row (shared with `timeline --json`).
+    package static func eventCells(_ event: EventRow, _ catalog: JournalCatalog) -> [ExportCell] {
+        [
+            .int(event.sessionID), .int(event.seq), .int(event.timeNs), .text(event.kindText), .int(event.thread),
+            .bool(event.isMain), .int(event.channelID), .text(catalog.channelName(event.channelID)),
+            .int(event.registrationID), .int(event.ownerID), .text(catalog.objectName(event.ownerID)),
+            .int(event.otherRegistrationID), .text(catalog.callSiteName(event.callSiteID)), .int(event.scopeID),
+            .int(Int64(event.depth)), .int(event.liveCount), .int(event.durationNs), .bool(event.isPrior),
+            .text(event.oldValue), .text(event.newValue), .text(event.reason), .text(event.detail),
+        ]
+    }
+
+    static func registrationCells(_ session: Int64, _ row: RegistrationRow, _ catalog: JournalCatalog) -> [ExportCell] {
+        [
+            .int(session), .int(row.id), .int(row.channelID), .text(catalog.channelName(row.channelID)),
+            .text(catalog.channels[row.channelID]?.policy), .int(row.ownerID), .text(catalog.objectName(row.ownerID)),
+            .text(catalog.callSiteName(row.callSiteID)), .text(catalog.callSites[row.callSiteID]?.function),
+            .text(row.options), .text(row.queue), .bool(row.expectsMain), .text(catalog.objectName(row.senderID)),
+            .int(row.scopeID), .text(row.scopeID.flatMap { catalog.scopes[$0]?.name }), .int(row.registeredSeq),
+            .int(row.removedSeq), .text(row.removalReason),
+        ]
+    }
+
+    static func exportDeliveries(_ reader: JournalReader, session: Int64, table: TableWriter) throws(AnalysisError) {
+        let catalog = try reader.catalog(session: session)
+        var live = LiveRegistry()
+        var tracker = DispatchTracker()
+        var failure: AnalysisError?
+        let lookup = { (id: Int64) throws(AnalysisError) -> RegistrationRow? in
+            try reader.registration(session: session, id: id)
+        }
+        try reader.forEachEvent(session: session) { event in
+            do throws(AnalysisError) {
+                if event.kind == .delivered || event.kind == .skipped {
+                    var row = event.registrationID.flatMap { live.registrations[$0] }
+                    if row == nil, let id = event.registrationID { row = try lookup(id) }
+                    let change = event.isInitialDelivery ? nil : tracker.change(for: event)
+                    table.row([
+                        .int(session), .int(event.seq), .int(event.timeNs), .text(event.kindText), .int(change?.seq),
+                        .int(event.channelID), .text(catalog.channelName(event.channelID)), .int(event.registrationID),
+                        .int(event.ownerID ?? row?.ownerID), .text(catalog.objectName(event.ownerID ?? row?.ownerID)),
+                        .text(catalog.callSiteName(row?.callSiteID)), .int(event.thread), .bool(event.isMain),
+                        .bool(row?.expectsMain ?? false), .int(Int64(event.depth)), .int(event.durationNs),
+                        .text(event.reason), .text(event.isInitialDelivery ? event.newValue : nil),
+                    ])
+                }
+                _ = tracker.feed(event)
+                try live.apply(event, lookup: lookup)
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    static func findingCells(_ finding: Finding) -> [ExportCell] {
+        [
+            .int(finding.sessionID), .text(finding.rule.code), .text(finding.rule.name), .text(finding.severity.rawValue),
+            .text(finding.message), .text(finding.channel), .text(finding.owners.joined(separator: "; ")),
+            .text(finding.callSites.joined(separator: "; ")), .text(finding.seqs.map(String.init).joined(separator: " ")),
+            .int(Int64(finding.count)), .text(finding.evidence.joined(separator: "\n")), .text(finding.fix),
+        ]
+    }
+}

@@ -1,0 +1,15 @@
+/// Where text output goes: standard output, a file, or a string in tests.
+package protocol TextOutput: AnyObject {
+    /// Appends `text`. Implementations may buffer; `flush` hands everything over.
+    func write(_ text: String)
+    /// Hands buffered text to its destination.
+    func flush() throws(AnalysisError)
+}
+
+/// Collects output in memory (tests, small documents).
+package final class StringOutput: TextOutput {
+    package private(set) var text = ""
+    package init() {}
+    package func write(_ text: String) { self.text += text }
+    package func flush() {}
+}

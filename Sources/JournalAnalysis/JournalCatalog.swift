@@ -1,0 +1,84 @@
+/// The names a session's events refer to by id: objects, channels, call sites, scopes.
+///
+/// Loaded once per session. Its size follows the number of distinct objects, channels
+/// and call sites, never the number of events; registrations are not kept here (see
+/// `LiveRegistry`), because a long session makes and drops them continually.
+package struct JournalCatalog: Sendable {
+    package struct Object: Sendable, Equatable {
+        package var type: String
+        package var firstSeq: Int64
+        package var deallocSeq: Int64?
+    }
+
+    package struct Channel: Sendable, Equatable {
+        package var subjectID: Int64
+        package var key: String
+        package var policy: String
+        package var firstSeq: Int64
+        package var isSingleSlot: Bool { policy == "singleSlot" }
+    }
+
+    package struct CallSite: Sendable, Equatable {
+        package var file: String
+        package var line: Int64
+        package var function: String
+
+        /// `File.swift:42`: the file's last path component and the line.
+        package var short: String {
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            return "\(name):\(line)"
+        }
+    }
+
+    package struct Scope: Sendable, Equatable {
+        package var name: String
+        package var beganSeq: Int64?
+        package var endedSeq: Int64?
+    }
+
+    package var sessionID: Int64
+    package var objects: [Int64: Object] = [:]
+    package var channels: [Int64: Channel] = [:]
+    package var callSites: [Int64: CallSite] = [:]
+    package var scopes: [Int64: Scope] = [:]
+
+    package init(sessionID: Int64) {
+        self.sessionID = sessionID
+    }
+
+    // MARK: - Names as people read them
+
+    /// `Player#1`, `*` for id 0, `?#7` for an id the journal does not name.
+    package func objectName(_ id: Int64?) -> String? {
+        guard let id else { return nil }
+        if id == 0 { return "*" }
+        guard let object = objects[id] else { return "?#\(id)" }
+        return "\(object.type)#\(id)"
+    }
+
+    /// The type name of an object, if known.
+    package func objectType(_ id: Int64?) -> String? {
+        guard let id else { return nil }
+        return objects[id]?.type
+    }
+
+    /// `Player#1.isPlaying`, `*.name` for notifications, `channel#9` when unknown.
+    package func channelName(_ id: Int64?) -> String? {
+        guard let id else { return nil }
+        guard let channel = channels[id] else { return id == 0 ? nil : "channel#\(id)" }
+        let subject = channel.subjectID == 0 ? "*" : (objectName(channel.subjectID) ?? "?")
+        return "\(subject).\(channel.key)"
+    }
+
+    /// `File.swift:42`.
+    package func callSiteName(_ id: Int64?) -> String? {
+        guard let id else { return nil }
+        return callSites[id]?.short ?? "site#\(id)"
+    }
+
+    /// Whether the object was seen deallocated at or before `seq`.
+    package func isDeallocated(_ id: Int64, at seq: Int64) -> Bool {
+        guard let deallocSeq = objects[id]?.deallocSeq else { return false }
+        return deallocSeq <= seq
+    }
+}

@@ -1,0 +1,68 @@
+import ObservationJournal
+
+/// The health of a journal file, as `check` reports it.
+package struct JournalCheck: Sendable, Equatable {
+    /// A stretch of sequence numbers missing from a session.
+    package struct SeqGap: Sendable, Equatable {
+        package var sessionID: Int64
+        /// First missing seq.
+        package var from: Int64
+        /// Last missing seq.
+        package var to: Int64
+    }
+
+    /// Events the writer dropped and recorded as a `gap` event.
+    package struct RecordedGap: Sendable, Equatable {
+        package var sessionID: Int64
+        package var seq: Int64
+        package var detail: String?
+    }
+
+    package var schemaVersion: Int
+    package var supportedVersion: Int
+    package var applicationID: Int32
+    /// `PRAGMA integrity_check`'s messages; `["ok"]` for a sound file.
+    package var integrity: [String]
+    package var uncleanSessions: [Int64]
+    package var recordedGaps: [RecordedGap]
+    package var seqGaps: [SeqGap]
+
+    /// Sound file and no missing sequence numbers. Unclean sessions and recorded gaps are
+    /// facts about the recording, not damage to the file.
+    package var isHealthy: Bool { integrity == ["ok"] && seqGaps.isEmpty }
+
+    /// Checks the journal behind `reader` (read-only).
+    package static func run(_ reader: JournalReader) throws(AnalysisError) -> JournalCheck {
+        var check = JournalCheck(
+            schemaVersion: reader.schemaVersion, supportedVersion: JournalSchema.latestVersion,
+            applicationID: Int32(truncatingIfNeeded: try reader.scalar("PRAGMA application_id") ?? 0),
+            integrity: [], uncleanSessions: [], recordedGaps: [], seqGaps: []
+        )
+        try reader.query("PRAGMA integrity_check(50)") { check.integrity.append($0.text(0)) }
+        // A damaged file may fail any further query; what is wrong is already said.
+        guard check.integrity == ["ok"] else { return check }
+        try reader.query("SELECT id FROM sessions WHERE clean_end = 0 ORDER BY id") { check.uncleanSessions.append($0.int(0)) }
+        try reader.query("SELECT session_id, seq, detail FROM events WHERE kind = 'gap' ORDER BY session_id, seq") {
+            check.recordedGaps.append(RecordedGap(sessionID: $0.int(0), seq: $0.int(1), detail: $0.optionalText(2)))
+        }
+        var session: Int64 = -1
+        var expected: Int64 = 1
+        try reader.query("SELECT session_id, seq FROM events ORDER BY session_id, seq") { row in
+            let id = row.int(0), seq = row.int(1)
+            if id != session {
+                session = id
+                expected = 1
+            }
+            if seq > expected, check.seqGaps.count < 100 {
+                check.seqGaps.append(SeqGap(sessionID: id, from: expected, to: seq - 1))
+            }
+            expected = seq + 1
+        }
+        return check
+    }
+}
+
+extension JournalCheck {
+    /// The newest schema this version reads and writes.
+    package static var latestSchemaVersion: Int { JournalSchema.latestVersion }
+}

@@ -1,0 +1,292 @@
+import ObservationJournal
+
+/// Read-only access to a journal: its sessions, the names a session uses, and its events
+/// as a stream.
+///
+/// Opens the file read-only through `JournalFile`, so a journal still being recorded (or
+/// left by a crash, with its `-wal`) is readable and its bytes never change. Every query
+/// binds its values. Not thread-safe: use one reader per thread.
+package final class JournalReader {
+    package let path: String
+    let database: SQLiteDatabase
+    /// The journal's `user_version`.
+    package let schemaVersion: Int
+    private var registrationStatement: SQLiteStatement?
+
+    /// Opens and validates the journal at `path`.
+    package init(path: String) throws(AnalysisError) {
+        self.path = path
+        do {
+            database = try JournalFile.openForReading(path: path)
+            schemaVersion = try JournalFile.validate(database)
+        } catch {
+            throw .journal(error)
+        }
+    }
+
+    // MARK: - Failures
+
+    /// Wraps an SQLite failure met while reading (a page damaged past the header shows
+    /// up only when a query reaches it).
+    func failure(_ error: SQLiteError) -> AnalysisError {
+        .journal(JournalFile.classify(error, path: path))
+    }
+
+    func prepare(_ sql: String) throws(AnalysisError) -> SQLiteStatement {
+        do { return try database.prepare(sql) } catch { throw failure(error) }
+    }
+
+    func step(_ statement: SQLiteStatement) throws(AnalysisError) -> Bool {
+        do { return try statement.step() } catch { throw failure(error) }
+    }
+
+    func bind(_ statement: SQLiteStatement, _ values: [SQLValue]) throws(AnalysisError) {
+        do {
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                switch value {
+                case let .int(number): try statement.bind(number, at: index)
+                case let .text(text): try statement.bind(text, at: index)
+                }
+            }
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// A value bound to a query parameter.
+    enum SQLValue {
+        case int(Int64)
+        case text(String)
+    }
+
+    /// Runs `sql` with `values` bound and calls `row` for every result row.
+    func query(_ sql: String, _ values: [SQLValue] = [], row: (SQLiteStatement) -> Void) throws(AnalysisError) {
+        let statement = try prepare(sql)
+        try bind(statement, values)
+        while try step(statement) { row(statement) }
+    }
+
+    /// The first column of the first row of `sql`, as an integer.
+    func scalar(_ sql: String, _ values: [SQLValue] = []) throws(AnalysisError) -> Int64? {
+        var result: Int64?
+        let statement = try prepare(sql)
+        try bind(statement, values)
+        if try step(statement) { result = statement.optionalInt(0) }
+        return result
+    }
+
+    // MARK: - Sessions
+
+    /// Every session, oldest first.
+    package func sessions() throws(AnalysisError) -> [SessionSummary] {
+        var result: [SessionSummary] = []
+        try query("""
+            SELECT s.id, s.label, s.process, s.pid, s.host, s.started_at, s.ended_at, s.clean_end, s.library_version,
+                   (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id),
+                   (SELECT COUNT(*) FROM registrations r WHERE r.session_id = s.id),
+                   (SELECT e.seq FROM events e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
+                   (SELECT e.time_ns FROM events e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1)
+            FROM sessions s ORDER BY s.id
+            """) { row in
+            result.append(SessionSummary(
+                id: row.int(0), label: row.text(1), process: row.text(2), pid: row.int(3), host: row.text(4),
+                startedAt: row.text(5), endedAt: row.optionalText(6), cleanEnd: row.int(7) != 0,
+                libraryVersion: row.text(8), eventCount: row.int(9), registrationCount: row.int(10),
+                lastSeq: row.optionalInt(11) ?? 0, lastTimeNs: row.optionalInt(12) ?? 0
+            ))
+        }
+        return result
+    }
+
+    /// The session with `id`, or the latest one when `id` is `nil`.
+    package func session(_ id: Int64?) throws(AnalysisError) -> SessionSummary {
+        let all = try sessions()
+        guard let id else {
+            guard let last = all.last else { throw .noSessions(path: path) }
+            return last
+        }
+        guard let match = all.first(where: { $0.id == id }) else {
+            throw .journal(.unknownSession(path: path, session: id))
+        }
+        return match
+    }
+
+    // MARK: - Names
+
+    /// The objects, channels, call sites and scopes of a session.
+    package func catalog(session: Int64) throws(AnalysisError) -> JournalCatalog {
+        var catalog = JournalCatalog(sessionID: session)
+        try query("""
+            SELECT o.id, s.value, o.first_seq, o.dealloc_seq FROM objects o JOIN strings s ON s.id = o.type_id
+            WHERE o.session_id = ?1
+            """, [.int(session)]) { row in
+            catalog.objects[row.int(0)] = .init(type: row.text(1), firstSeq: row.int(2), deallocSeq: row.optionalInt(3))
+        }
+        try query("""
+            SELECT c.id, c.subject_id, s.value, c.policy, c.first_seq FROM channels c JOIN strings s ON s.id = c.key_id
+            WHERE c.session_id = ?1
+            """, [.int(session)]) { row in
+            catalog.channels[row.int(0)] = .init(
+                subjectID: row.int(1), key: row.text(2), policy: row.text(3), firstSeq: row.int(4)
+            )
+        }
+        try query("""
+            SELECT cs.id, f.value, cs.line, fn.value FROM call_sites cs
+            JOIN strings f ON f.id = cs.file_id JOIN strings fn ON fn.id = cs.function_id
+            """) { row in
+            catalog.callSites[row.int(0)] = .init(file: row.text(1), line: row.int(2), function: row.text(3))
+        }
+        try query("""
+            SELECT sc.id, s.value, sc.began_seq, sc.ended_seq FROM scopes sc JOIN strings s ON s.id = sc.name_id
+            WHERE sc.session_id = ?1
+            """, [.int(session)]) { row in
+            catalog.scopes[row.int(0)] = .init(name: row.text(1), beganSeq: row.optionalInt(2), endedSeq: row.optionalInt(3))
+        }
+        return catalog
+    }
+
+    // MARK: - Registrations
+
+    static let registrationColumns = """
+        r.id, r.channel_id, r.owner_id, r.call_site_id, r.options, q.value, r.expects_main, r.sender_id,
+        r.scope_id, r.registered_seq, r.removed_seq, r.removal_reason
+        """
+
+    static func registration(from row: SQLiteStatement, offset: Int32 = 0) -> RegistrationRow {
+        RegistrationRow(
+            id: row.int(offset), channelID: row.int(offset + 1), ownerID: row.int(offset + 2),
+            callSiteID: row.int(offset + 3), options: row.text(offset + 4), queue: row.optionalText(offset + 5),
+            expectsMain: row.int(offset + 6) != 0, senderID: row.optionalInt(offset + 7),
+            scopeID: row.optionalInt(offset + 8), registeredSeq: row.int(offset + 9),
+            removedSeq: row.optionalInt(offset + 10), removalReason: row.optionalText(offset + 11)
+        )
+    }
+
+    /// One registration by id (a primary-key lookup with a reused statement).
+    package func registration(session: Int64, id: Int64) throws(AnalysisError) -> RegistrationRow? {
+        let statement: SQLiteStatement
+        if let existing = registrationStatement {
+            statement = existing
+            statement.reset()
+        } else {
+            statement = try prepare("""
+                SELECT \(Self.registrationColumns) FROM registrations r LEFT JOIN strings q ON q.id = r.queue_id
+                WHERE r.session_id = ?1 AND r.id = ?2
+                """)
+            registrationStatement = statement
+        }
+        try bind(statement, [.int(session), .int(id)])
+        return try step(statement) ? Self.registration(from: statement) : nil
+    }
+
+    /// The registrations of a channel made before `seq`, oldest first.
+    package func registrations(session: Int64, channel: Int64, before seq: Int64 = .max) throws(AnalysisError) -> [RegistrationRow] {
+        var result: [RegistrationRow] = []
+        try query("""
+            SELECT \(Self.registrationColumns) FROM registrations r LEFT JOIN strings q ON q.id = r.queue_id
+            WHERE r.session_id = ?1 AND r.channel_id = ?2 AND r.registered_seq < ?3 ORDER BY r.id
+            """, [.int(session), .int(channel), .int(seq)]) { row in
+            result.append(Self.registration(from: row))
+        }
+        return result
+    }
+
+    /// Calls `body` for every registration of `session` (or of all sessions), by session
+    /// and id, streaming.
+    package func forEachRegistration(session: Int64?, _ body: (Int64, RegistrationRow) -> Void) throws(AnalysisError) {
+        let sql = """
+            SELECT r.session_id, \(Self.registrationColumns) FROM registrations r LEFT JOIN strings q ON q.id = r.queue_id
+            WHERE (?1 IS NULL OR r.session_id = ?1) ORDER BY r.session_id, r.id
+            """
+        let statement = try prepare(sql)
+        do { try statement.bind(session, at: 1) } catch { throw failure(error) }
+        while try step(statement) {
+            body(statement.int(0), Self.registration(from: statement, offset: 1))
+        }
+    }
+
+    // MARK: - Events
+
+    static let eventColumns = """
+        session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
+        other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior,
+        old_value, new_value, reason, detail
+        """
+
+    static func event(from row: SQLiteStatement) -> EventRow {
+        let kindText = row.text(3)
+        return EventRow(
+            sessionID: row.int(0), seq: row.int(1), timeNs: row.int(2), kind: EventKind(rawValue: kindText),
+            kindText: kindText, thread: row.int(4), isMain: row.int(5) != 0, channelID: row.optionalInt(6),
+            registrationID: row.optionalInt(7), ownerID: row.optionalInt(8), otherRegistrationID: row.optionalInt(9),
+            callSiteID: row.optionalInt(10), scopeID: row.optionalInt(11), depth: Int(row.int(12)),
+            liveCount: row.optionalInt(13), durationNs: row.optionalInt(14), isPrior: row.int(15) != 0,
+            oldValue: row.optionalText(16), newValue: row.optionalText(17), reason: row.optionalText(18),
+            detail: row.optionalText(19)
+        )
+    }
+
+    /// Streams the events of `session` that pass `filter`, in sequence order. Memory
+    /// stays constant: one row at a time. `body` returns `false` to stop early.
+    package func forEachEvent(
+        session: Int64, filter: EventFilter = EventFilter(), _ body: (EventRow) -> Bool
+    ) throws(AnalysisError) {
+        var sql = "SELECT \(Self.eventColumns) FROM events WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3"
+        var values: [SQLValue] = [.int(session), .int(filter.from), .int(filter.to)]
+        if !filter.kinds.isEmpty {
+            let first = values.count + 1
+            sql += " AND kind IN (" + (0..<filter.kinds.count).map { "?\(first + $0)" }.joined(separator: ", ") + ")"
+            values += filter.kinds.map { .text($0) }
+        }
+        if let key = filter.channelKey {
+            values.append(.text(key))
+            sql += """
+                 AND channel_id IN (SELECT c.id FROM channels c JOIN strings s ON s.id = c.key_id
+                WHERE c.session_id = ?1 AND s.value = ?\(values.count))
+                """
+        }
+        if let type = filter.ownerType {
+            values.append(.text(type))
+            sql += """
+                 AND owner_id IN (SELECT o.id FROM objects o JOIN strings s ON s.id = o.type_id
+                WHERE o.session_id = ?1 AND s.value = ?\(values.count))
+                """
+        }
+        sql += " ORDER BY seq"
+        let statement = try prepare(sql)
+        try bind(statement, values)
+        while try step(statement) {
+            if !body(Self.event(from: statement)) { break }
+        }
+    }
+
+    /// The event with `seq`, if any.
+    package func event(session: Int64, seq: Int64) throws(AnalysisError) -> EventRow? {
+        var result: EventRow?
+        try query("SELECT \(Self.eventColumns) FROM events WHERE session_id = ?1 AND seq = ?2", [.int(session), .int(seq)]) {
+            result = Self.event(from: $0)
+        }
+        return result
+    }
+
+    /// The last `count` events of a session, oldest first.
+    package func lastEvents(session: Int64, count: Int) throws(AnalysisError) -> [EventRow] {
+        var result: [EventRow] = []
+        try query(
+            "SELECT \(Self.eventColumns) FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
+            [.int(session), .int(Int64(count))]
+        ) { result.append(Self.event(from: $0)) }
+        return result.reversed()
+    }
+
+    /// The last `changed` event at or before `seq`.
+    package func lastChange(session: Int64, atOrBefore seq: Int64) throws(AnalysisError) -> EventRow? {
+        var result: EventRow?
+        try query("""
+            SELECT \(Self.eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = 'changed'
+            ORDER BY seq DESC LIMIT 1
+            """, [.int(session), .int(seq)]) { result = Self.event(from: $0) }
+        return result
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Counts over a journal (or one session of it), as `stats` prints them.
+package struct JournalStatistics: Sendable, Equatable {
+    package struct Ranked: Sendable, Equatable {
+        package var sessionID: Int64
+        package var name: String
+        package var count: Int64
+    }
+
+    package var fileSize: Int64
+    package var schemaVersion: Int
+    package var sessions: Int64
+    package var events: Int64
+    package var registrations: Int64
+    /// Events per kind, most frequent first (ties by name).
+    package var eventsByKind: [(kind: String, count: Int64)]
+    /// Channels with the most events.
+    package var busiestChannels: [Ranked]
+    /// Owners with the most registrations.
+    package var topOwners: [Ranked]
+
+    package static func == (lhs: JournalStatistics, rhs: JournalStatistics) -> Bool {
+        lhs.fileSize == rhs.fileSize && lhs.schemaVersion == rhs.schemaVersion && lhs.sessions == rhs.sessions
+            && lhs.events == rhs.events && lhs.registrations == rhs.registrations
+            && lhs.eventsByKind.map(\.kind) == rhs.eventsByKind.map(\.kind)
+            && lhs.eventsByKind.map(\.count) == rhs.eventsByKind.map(\.count)
+            && lhs.busiestChannels == rhs.busiestChannels && lhs.topOwners == rhs.topOwners
+    }
+
+    /// Computes the statistics of `session`, or of the whole journal when `nil`.
+    package static func compute(
+        _ reader: JournalReader, session: Int64?, top: Int = 10
+    ) throws(AnalysisError) -> JournalStatistics {
+        if let session { _ = try reader.session(session) }
+        let filter: JournalReader.SQLValue = session.map { .int($0) } ?? .int(-1)
+        let all: JournalReader.SQLValue = .int(session == nil ? 1 : 0)
+        let size = (try? FileManager.default.attributesOfItem(atPath: reader.path)[.size] as? NSNumber)?.int64Value ?? 0
+        var stats = JournalStatistics(
+            fileSize: size, schemaVersion: reader.schemaVersion,
+            sessions: try reader.scalar("SELECT COUNT(*) FROM sessions WHERE ?2 OR id = ?1", [filter, all]) ?? 0,
+            events: 0,
+            registrations: try reader.scalar("SELECT COUNT(*) FROM registrations WHERE ?2 OR session_id = ?1", [filter, all]) ?? 0,
+            eventsByKind: [], busiestChannels: [], topOwners: []
+        )
+        var byKind: [(String, Int64)] = []
+        try reader.query(
+            "SELECT kind, COUNT(*) FROM events WHERE ?2 OR session_id = ?1 GROUP BY kind ORDER BY 2 DESC, 1",
+            [filter, all]
+        ) { byKind.append(($0.text(0), $0.int(1))) }
+        stats.eventsByKind = byKind.map { (kind: $0.0, count: $0.1) }
+        stats.events = byKind.reduce(0) { $0 + $1.1 }
+        try reader.query("""
+            SELECT e.session_id, COALESCE(c.name, 'channel#' || e.channel_id), COUNT(*) FROM events e
+            LEFT JOIN channel_names c ON c.session_id = e.session_id AND c.id = e.channel_id
+            WHERE e.channel_id IS NOT NULL AND e.channel_id != 0 AND (?2 OR e.session_id = ?1)
+            GROUP BY e.session_id, e.channel_id ORDER BY 3 DESC, 1, 2 LIMIT ?3
+            """, [filter, all, .int(Int64(top))]) {
+            stats.busiestChannels.append(Ranked(sessionID: $0.int(0), name: $0.text(1), count: $0.int(2)))
+        }
+        try reader.query("""
+            SELECT r.session_id, COALESCE(o.name, '?#' || r.owner_id), COUNT(*) FROM registrations r
+            LEFT JOIN object_names o ON o.session_id = r.session_id AND o.id = r.owner_id
+            WHERE ?2 OR r.session_id = ?1
+            GROUP BY r.session_id, r.owner_id ORDER BY 3 DESC, 1, 2 LIMIT ?3
+            """, [filter, all, .int(Int64(top))]) {
+            stats.topOwners.append(Ranked(sessionID: $0.int(0), name: $0.text(1), count: $0.int(2)))
+        }
+        return stats
+    }
+}

@@ -1,0 +1,15 @@
+/// One row of the `registrations` table.
+package struct RegistrationRow: Sendable, Equatable {
+    package var id: Int64
+    package var channelID: Int64
+    package var ownerID: Int64
+    package var callSiteID: Int64
+    package var options: String
+    package var queue: String?
+    package var expectsMain: Bool
+    package var senderID: Int64?
+    package var scopeID: Int64?
+    package var registeredSeq: Int64
+    package var removedSeq: Int64?
+    package var removalReason: String?
+}

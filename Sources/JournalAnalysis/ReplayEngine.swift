@@ -1,0 +1,164 @@
+/// Rebuilds the registry's state from a session's events (see `ReplayState`).
+package enum ReplayEngine {
+    /// The state at `seq`: live registrations per channel, and who did and did not
+    /// receive the last change at or before `seq`. With `whatIfMulticast`, every change
+    /// of a single-slot channel up to `seq` is replayed as if the channel were multicast.
+    /// - Throws: `AnalysisError.sequenceBeyondEnd` when `seq` is past the last event.
+    package static func replay(
+        _ reader: JournalReader, session: SessionSummary, at seq: Int64, whatIfMulticast: Bool = false
+    ) throws(AnalysisError) -> ReplayState {
+        guard seq <= session.lastSeq else {
+            throw .sequenceBeyondEnd(path: reader.path, session: session.id, seq: seq, last: session.lastSeq)
+        }
+        let catalog = try reader.catalog(session: session.id)
+        let change = try reader.lastChange(session: session.id, atOrBefore: seq)
+        var live = LiveRegistry()
+        var liveAtChange: [RegistrationRow] = []
+        var timeNs: Int64 = 0
+        // What-if: single-slot channels where a replacement does not remove the previous one.
+        var multicast: [Int64: [RegistrationRow]] = [:]
+        var whatIf: [ReplayState.WhatIfChange] = []
+        var failure: AnalysisError?
+        let lookup = { (id: Int64) throws(AnalysisError) -> RegistrationRow? in
+            try reader.registration(session: session.id, id: id)
+        }
+        try reader.forEachEvent(session: session.id, filter: EventFilter(to: seq)) { event in
+            timeNs = event.timeNs
+            do throws(AnalysisError) {
+                if whatIfMulticast, let channel = event.channelID, catalog.channels[channel]?.isSingleSlot == true {
+                    switch event.kind {
+                    case .registered, .replaced:
+                        if let id = event.registrationID, let row = try lookup(id) { multicast[channel, default: []].append(row) }
+                    case .removed:
+                        multicast[channel]?.removeAll { $0.id == event.registrationID }
+                    case .changed where !event.isPrior:
+                        let alive = { (row: RegistrationRow) in !catalog.isDeallocated(row.ownerID, at: event.seq) }
+                        whatIf.append(ReplayState.WhatIfChange(
+                            seq: event.seq, channel: catalog.channelName(channel) ?? "?",
+                            received: live.live(on: channel).filter(alive).map { catalog.objectName($0.ownerID) ?? "?" },
+                            wouldReceive: (multicast[channel] ?? []).filter(alive).map { catalog.objectName($0.ownerID) ?? "?" }
+                        ))
+                    default:
+                        break
+                    }
+                }
+                try live.apply(event, lookup: lookup)
+            } catch {
+                failure = error
+                return false
+            }
+            if event.seq == change?.seq, let channel = event.channelID { liveAtChange = live.live(on: channel) }
+            return true
+        }
+        if let failure { throw failure }
+
+        let channels = live.byChannel.keys.sorted().map { channelID in
+            ReplayState.ChannelState(
+                channelID: channelID, channel: catalog.channelName(channelID) ?? "?",
+                policy: catalog.channels[channelID]?.policy ?? "?",
+                registrations: live.live(on: channelID).map { row in
+                    ReplayState.LiveEntry(
+                        registrationID: row.id, owner: catalog.objectName(row.ownerID) ?? "?",
+                        ownerAlive: !catalog.isDeallocated(row.ownerID, at: seq),
+                        callSite: catalog.callSiteName(row.callSiteID) ?? "?", registeredSeq: row.registeredSeq,
+                        options: row.options, scope: row.scopeID.flatMap { catalog.scopes[$0]?.name }
+                    )
+                }
+            )
+        }
+        var state = ReplayState(
+            sessionID: session.id, at: seq, timeNs: timeNs, channels: channels, change: nil,
+            whatIf: whatIfMulticast ? whatIf : nil
+        )
+        if let change {
+            state.change = try outcome(of: change, liveAtChange: liveAtChange, reader: reader, catalog: catalog)
+        }
+        return state
+    }
+
+    /// Who received `change` and who did not, and why.
+    static func outcome(
+        of change: EventRow, liveAtChange: [RegistrationRow], reader: JournalReader, catalog: JournalCatalog
+    ) throws(AnalysisError) -> ReplayState.Change {
+        let channelID = change.channelID ?? 0
+        // The deliveries and skips of this change follow it, up to the next change of
+        // the same channel at the same depth on the same thread.
+        var tracker = DispatchTracker()
+        _ = tracker.feed(change)
+        var receipts: [DispatchTracker.Receipt] = []
+        try reader.forEachEvent(session: change.sessionID, filter: EventFilter(from: change.seq + 1)) { event in
+            if event.kind == .changed, event.channelID == channelID, event.depth == change.depth,
+               event.thread == change.thread {
+                return false
+            }
+            if event.kind == .delivered || event.kind == .skipped, tracker.change(for: event)?.seq == change.seq {
+                _ = tracker.feed(event)
+            }
+            return true
+        }
+        receipts = tracker.finish().first?.receipts ?? []
+        func owner(_ id: Int64) -> String { catalog.objectName(id) ?? "?" }
+        func site(_ id: Int64) -> String { catalog.callSiteName(id) ?? "?" }
+
+        var received: [ReplayState.Receiver] = []
+        var notReceived: [ReplayState.NonReceiver] = []
+        var rows: [Int64: RegistrationRow] = [:]
+        for row in liveAtChange { rows[row.id] = row }
+        for receipt in receipts where receipt.delivered {
+            var row = rows[receipt.registrationID]
+            if row == nil { row = try reader.registration(session: change.sessionID, id: receipt.registrationID) }
+            received.append(ReplayState.Receiver(
+                registrationID: receipt.registrationID, owner: owner(receipt.ownerID ?? row?.ownerID ?? 0),
+                callSite: row.map { site($0.callSiteID) } ?? "?", seq: receipt.seq, durationNs: receipt.durationNs
+            ))
+        }
+        let delivered = Set(receipts.filter(\.delivered).map(\.registrationID))
+        for row in liveAtChange where !delivered.contains(row.id) {
+            let alive = !catalog.isDeallocated(row.ownerID, at: change.seq)
+            var reason: String
+            var seq: Int64?
+            if let skip = receipts.first(where: { !$0.delivered && $0.registrationID == row.id }) {
+                reason = "skipped (\(skip.reason ?? "no reason recorded"))"
+                seq = skip.seq
+            } else if change.isPrior && !row.options.split(separator: ",").contains("prior") {
+                reason = "did not ask for prior notifications"
+            } else if let deallocSeq = catalog.objects[row.ownerID]?.deallocSeq, row.removedSeq == deallocSeq || !alive {
+                reason = "owner deallocated (seen at seq \(deallocSeq))"
+                seq = deallocSeq
+            } else {
+                reason = "live but no delivery recorded"
+            }
+            notReceived.append(ReplayState.NonReceiver(
+                registrationID: row.id, owner: owner(row.ownerID), ownerAlive: alive && !reason.hasPrefix("owner"),
+                callSite: site(row.callSiteID), reason: reason, seq: seq
+            ))
+        }
+        // Earlier registrations on the channel that were gone by the change.
+        let history = try reader.registrations(session: change.sessionID, channel: channelID, before: change.seq)
+        for row in history.reversed() {
+            guard let removedSeq = row.removedSeq, removedSeq < change.seq else { continue }
+            let alive = !catalog.isDeallocated(row.ownerID, at: change.seq)
+            var reason: String
+            switch row.removalReason {
+            case "replaced":
+                if let by = history.first(where: { $0.registeredSeq == removedSeq }) {
+                    reason = "replaced at seq \(removedSeq) by \(owner(by.ownerID)) (\(site(by.callSiteID)))"
+                } else {
+                    reason = "replaced at seq \(removedSeq)"
+                }
+            case let other:
+                reason = "removed at seq \(removedSeq) (\(other ?? "removed"))"
+            }
+            reason += alive ? ", owner still alive" : ", owner deallocated"
+            notReceived.append(ReplayState.NonReceiver(
+                registrationID: row.id, owner: owner(row.ownerID), ownerAlive: alive, callSite: site(row.callSiteID),
+                reason: reason, seq: removedSeq
+            ))
+        }
+        return ReplayState.Change(
+            seq: change.seq, channel: catalog.channelName(channelID) ?? "?", policy: catalog.channels[channelID]?.policy ?? "?",
+            old: change.oldValue, new: change.newValue, isPrior: change.isPrior, depth: change.depth,
+            callSite: change.callSiteID.map(site), received: received, notReceived: notReceived
+        )
+    }
+}

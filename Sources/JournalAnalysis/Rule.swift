@@ -1,0 +1,222 @@
+/// The rule catalog: every problem `diagnose` knows, with a stable code.
+///
+/// Codes never change meaning and are never reused; scripts and CI configurations may
+/// depend on them. `explanation` is what `obsreplay diagnose --explain CODE` prints.
+package enum Rule: String, Sendable, Hashable, CaseIterable {
+    case lastCallbackWins = "OJ001"
+    case duplicateRegistration = "OJ002"
+    case removeUnregistered = "OJ003"
+    case leakedRegistration = "OJ004"
+    case neverPostedKey = "OJ005"
+    case deliveryAfterOwnerGone = "OJ006"
+    case redundantChange = "OJ007"
+    case offMainDelivery = "OJ008"
+    case feedbackLoop = "OJ009"
+    case slowCallback = "OJ010"
+    case uncleanSession = "OJ011"
+    case silentChange = "OJ012"
+
+    /// The stable code, `OJ001`.
+    package var code: String { rawValue }
+
+    /// The stable name, `last-callback-wins`.
+    package var name: String {
+        switch self {
+        case .lastCallbackWins: return "last-callback-wins"
+        case .duplicateRegistration: return "duplicate-registration"
+        case .removeUnregistered: return "remove-unregistered"
+        case .leakedRegistration: return "leaked-registration"
+        case .neverPostedKey: return "never-posted-key"
+        case .deliveryAfterOwnerGone: return "delivery-after-owner-gone"
+        case .redundantChange: return "redundant-change"
+        case .offMainDelivery: return "off-main-delivery"
+        case .feedbackLoop: return "feedback-loop"
+        case .slowCallback: return "slow-callback"
+        case .uncleanSession: return "unclean-session"
+        case .silentChange: return "silent-change"
+        }
+    }
+
+    /// Finds a rule by code (`OJ001`, any case) or name (`last-callback-wins`).
+    package init?(codeOrName text: String) {
+        let wanted = text.lowercased()
+        guard let match = Rule.allCases.first(where: { $0.code.lowercased() == wanted || $0.name == wanted }) else {
+            return nil
+        }
+        self = match
+    }
+
+    /// The severities the rule can report, most common first.
+    package var severities: [Severity] {
+        switch self {
+        case .lastCallbackWins, .deliveryAfterOwnerGone, .offMainDelivery: return [.error]
+        case .duplicateRegistration, .removeUnregistered, .feedbackLoop, .slowCallback, .uncleanSession:
+            return [.warning]
+        case .leakedRegistration: return [.warning, .info]
+        case .neverPostedKey: return [.warning, .info]
+        case .redundantChange, .silentChange: return [.info]
+        }
+    }
+
+    /// One line: what the finding means.
+    package var summary: String {
+        switch self {
+        case .lastCallbackWins:
+            return "On a single-slot channel a live owner's callback was replaced by another owner's; the first owner silently missed every later change."
+        case .duplicateRegistration:
+            return "The same owner registered the same call site twice on one channel while the first was live: its callback runs twice per change."
+        case .removeUnregistered:
+            return "A removal was asked for that matched no live registration (never made, or already removed)."
+        case .leakedRegistration:
+            return "A registration was still live when its session ended, or outlived the scope it was declared for."
+        case .neverPostedKey:
+            return "A channel was observed but never posted, often because its key is a typo of one that was."
+        case .deliveryAfterOwnerGone:
+            return "A callback ran for an owner that had already been deallocated."
+        case .redundantChange:
+            return "Changes whose old and new values were equal were delivered to callbacks."
+        case .offMainDelivery:
+            return "A registration that asked for the main thread was called on another thread."
+        case .feedbackLoop:
+            return "A change caused, through callbacks, another change of the same channel."
+        case .slowCallback:
+            return "A callback ran longer than the frame budget."
+        case .uncleanSession:
+            return "The session did not end cleanly (the process crashed, was killed, or is still recording)."
+        case .silentChange:
+            return "A channel changed and nobody was told, although owners had registered on it earlier."
+        }
+    }
+
+    /// What to do about it.
+    package var fix: String {
+        switch self {
+        case .lastCallbackWins:
+            return "Make the channel multicast (ObservableValue or a notification) so every owner registers its own callback, or have one owner forward to the others."
+        case .duplicateRegistration:
+            return "Register once (for example in init or viewDidLoad, not in a method that runs repeatedly), or keep the token and cancel it before registering again."
+        case .removeUnregistered:
+            return "Remove each registration exactly once, in one place (keep the token and cancel it, or let the owner's deallocation remove it), and check the key's spelling."
+        case .leakedRegistration:
+            return "Remove the registration when its scope ends (cancel its token there), or tie it to an owner that goes away with the scope."
+        case .neverPostedKey:
+            return "Check the key's spelling against the keys the subject posts; prefer a shared constant to a string literal."
+        case .deliveryAfterOwnerGone:
+            return "Let the registry hold the owner weakly (pass it as owner, do not capture it strongly in the callback) and remove registrations when the owner goes."
+        case .redundantChange:
+            return "Register with .onlyWhenChanged, or do not post when the value did not change."
+        case .offMainDelivery:
+            return "Register with queue: .main, or post the change from the main thread."
+        case .feedbackLoop:
+            return "Do not set the observed value from its own callback; compare before setting, or break the cycle with .onlyWhenChanged."
+        case .slowCallback:
+            return "Move the slow work off the delivering thread (dispatch it to a background queue) and keep callbacks short."
+        case .uncleanSession:
+            return "Close the journal (close() or the session's end) before the process exits; if it crashed, read the last events shown."
+        case .silentChange:
+            return "Check that the owners who registered are still meant to be told: were they removed, replaced or deallocated too early?"
+        }
+    }
+
+    /// The documentation `diagnose --explain` prints.
+    package var explanation: String {
+        let body: String
+        switch self {
+        case .lastCallbackWins:
+            body = """
+                A single-slot channel holds one callback, like a plain callback property or a
+                delegate. When a second owner assigns it while the first owner is still alive, the
+                first owner's callback is replaced without any error, and from then on only the last
+                assigner is told anything. The finding names the replaced owner, where it
+                registered, when it was replaced and by whom, and how many changes it missed while it
+                was alive.
+
+                Not reported: a replacement after the first owner was deallocated (the slot was
+                already dead), or an owner replacing its own callback.
+                """
+        case .duplicateRegistration:
+            body = """
+                The same owner registered twice from the same call site on the same channel, and
+                both registrations were live at once. Every change then runs the callback twice:
+                usually a registration made in a method that runs more than once (viewWillAppear)
+                without removing the previous one. The finding gives both registrations and how
+                many changes were delivered twice.
+                """
+        case .removeUnregistered:
+            body = """
+                A removal was asked for that matched no live registration: removing twice (in
+                dealloc and in removeFromSuperview), removing from the wrong object, or removing a
+                misspelled key. The registry treats it as a no-op, but it is a bug worth seeing.
+                The finding says whether the registration existed and when and where it was
+                already removed.
+
+                Not reported: a callback removing itself during a delivery (that removal matches
+                its live registration).
+                """
+        case .leakedRegistration:
+            body = """
+                warning: a registration declared for a scope (a screen being visible) was still
+                live when that scope ended and was then delivered to, or was never removed: the
+                hook outlived its screen.
+
+                info: a registration was still live when its (cleanly ended) session ended while its
+                owner was alive. Often intended (an app-wide observer), listed so it can be checked.
+
+                Not reported: a registration removed automatically because its owner was
+                deallocated, or one whose owner was deallocated before the session ended.
+                """
+        case .neverPostedKey:
+            body = """
+                Owners registered on a channel that was never posted in the session. When a key one
+                or two edits away was posted on the same kind of subject, the observed key is very
+                likely a typo (warning, with the hint). Without such a key the channel may just not
+                have changed in this recording (info).
+                """
+        case .deliveryAfterOwnerGone:
+            body = """
+                A callback ran after its owner had been seen deallocated, or after its registration
+                was removed because the owner was deallocated. The callback is working on an object
+                that no longer exists.
+                """
+        case .redundantChange:
+            body = """
+                Changes whose old and new values were equal (compared as recorded text) were
+                delivered to callbacks that then did work for nothing. Prior notifications are not
+                counted.
+                """
+        case .offMainDelivery:
+            body = """
+                A registration declared that it expects the main thread (or asked for the main
+                queue), and a delivery to it ran on another thread: UI work off the main thread.
+                """
+        case .feedbackLoop:
+            body = """
+                A change was posted from inside a callback that was itself delivering a change of
+                the same channel (directly, or through a chain of other channels: A -> B -> A). The
+                finding shows the chain, the deepest nesting and the call site of the re-entrant
+                post.
+                """
+        case .slowCallback:
+            body = """
+                A delivery took longer than the frame budget (16 ms by default; diagnose
+                --budget-ms MS changes it). A callback on the main thread that runs this long drops
+                frames.
+                """
+        case .uncleanSession:
+            body = """
+                The session has no clean end: the process crashed or was killed before the journal
+                was closed, or it is still recording. The journal holds a consistent prefix of what
+                happened; the finding shows the last events recorded.
+                """
+        case .silentChange:
+            body = """
+                A change reached nobody (no delivery, no skip) on a channel where owners had
+                registered earlier in the session: everyone who wanted to hear about it had been
+                removed, replaced or deallocated. Sometimes intended, often the symptom of an
+                earlier removal that came too soon.
+                """
+        }
+        let severities = severities.map(\.rawValue).joined(separator: ", ")
+        return "\(code) \(name) (\(severities))\n\n\(summary)\n\n\(body)\n\nFix: \(fix)\n"
+    }
+}

@@ -1,0 +1,43 @@
+/// OJ006: a callback ran for an owner already seen deallocated.
+final class DeliveryAfterOwnerGoneChecker: RuleChecker {
+    struct Group {
+        var registrationID: Int64
+        var ownerID: Int64
+        var channelID: Int64?
+        var firstSeq: Int64
+        var deallocSeq: Int64
+        var count = 1
+    }
+
+    private var groups: [Int64: Group] = [:]
+
+    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+        guard event.kind == .delivered, let id = event.registrationID else { return }
+        if groups[id] != nil {
+            groups[id]!.count += 1
+            return
+        }
+        var owner = event.ownerID
+        if owner == nil { owner = try context.registration(id)?.ownerID }
+        guard let owner, let deallocSeq = context.catalog.objects[owner]?.deallocSeq, deallocSeq < event.seq else { return }
+        groups[id] = Group(registrationID: id, ownerID: owner, channelID: event.channelID, firstSeq: event.seq, deallocSeq: deallocSeq)
+    }
+
+    func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
+        var findings: [Finding] = []
+        for group in groups.values.sorted(by: { $0.firstSeq < $1.firstSeq }) {
+            let (owner, channel, site) = try context.callback(group.registrationID, owner: group.ownerID, channel: group.channelID)
+            findings.append(Finding(
+                rule: .deliveryAfterOwnerGone, sessionID: context.session.id,
+                message: "\(owner)'s callback on \(channel) (\(site)) ran \(times(group.count)) after \(owner) was deallocated at seq \(group.deallocSeq) (first at seq \(group.firstSeq)).",
+                evidence: [
+                    "seq \(group.deallocSeq): \(owner) was seen deallocated",
+                    "seq \(group.firstSeq): registration \(group.registrationID) (\(site)) was still called",
+                ],
+                seqs: [group.deallocSeq, group.firstSeq], callSites: [site], owners: [owner], channel: channel,
+                count: group.count
+            ))
+        }
+        return findings
+    }
+}

@@ -1,0 +1,57 @@
+/// OJ002: the same owner and call site registered twice on one channel, both live.
+final class DuplicateRegistrationChecker: RuleChecker {
+    struct Duplicate {
+        var first: RegistrationRow
+        var second: RegistrationRow
+        var doubled = 0
+        var active = true
+    }
+
+    private var duplicates: [Duplicate] = []
+    private var activeByChannel: [Int64: [Int]] = [:]
+
+    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+        switch event.kind {
+        case .registered:
+            guard let channel = event.channelID, let new = try context.registration(event.registrationID),
+                  let first = context.live.live(on: channel).first(where: {
+                      $0.ownerID == new.ownerID && $0.callSiteID == new.callSiteID && $0.id != new.id
+                  })
+            else { return }
+            duplicates.append(Duplicate(first: first, second: new))
+            activeByChannel[channel, default: []].append(duplicates.count - 1)
+        case .changed:
+            guard !event.isPrior, let channel = event.channelID, let indexes = activeByChannel[channel] else { return }
+            for index in indexes {
+                let pair = duplicates[index]
+                if context.live.registrations[pair.first.id] != nil && context.live.registrations[pair.second.id] != nil {
+                    duplicates[index].doubled += 1
+                } else {
+                    duplicates[index].active = false
+                }
+            }
+            activeByChannel[channel] = indexes.filter { duplicates[$0].active }
+        default:
+            break
+        }
+    }
+
+    func finish(_ context: DiagnosisContext) -> [Finding] {
+        duplicates.map { pair in
+            let owner = context.owner(pair.first.ownerID)
+            let channel = context.channel(pair.first.channelID)
+            let site = context.site(pair.first.callSiteID)
+            return Finding(
+                rule: .duplicateRegistration, sessionID: context.session.id,
+                message: "\(owner) registered \(channel) twice from \(site) (seq \(pair.first.registeredSeq) and seq \(pair.second.registeredSeq)); its callback ran twice for \(plural(pair.doubled, "change")).",
+                evidence: [
+                    "seq \(pair.first.registeredSeq): registration \(pair.first.id) by \(owner) at \(site)",
+                    "seq \(pair.second.registeredSeq): registration \(pair.second.id) by \(owner) at \(site) while \(pair.first.id) was live",
+                    "\(plural(pair.doubled, "change")) reached both registrations",
+                ],
+                seqs: [pair.first.registeredSeq, pair.second.registeredSeq], callSites: [site], owners: [owner],
+                channel: channel, count: pair.doubled
+            )
+        }
+    }
+}

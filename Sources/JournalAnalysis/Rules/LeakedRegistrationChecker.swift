@@ -1,0 +1,98 @@
+/// OJ004: a registration that outlived its scope (warning) or its session (info).
+final class LeakedRegistrationChecker: RuleChecker {
+    struct Outlived {
+        var registration: RegistrationRow
+        var scopeEndedSeq: Int64
+        var deliveries = 0
+        var firstDeliverySeq: Int64?
+        var removedSeq: Int64?
+    }
+
+    private var outlived: [Int64: Outlived] = [:]
+
+    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+        switch event.kind {
+        case .scopeEnded:
+            guard let scope = event.scopeID else { return }
+            for row in context.live.registrations.values where row.scopeID == scope && outlived[row.id] == nil {
+                outlived[row.id] = Outlived(registration: row, scopeEndedSeq: event.seq)
+            }
+        case .delivered:
+            guard let id = event.registrationID, outlived[id] != nil, !event.isInitialDelivery else { return }
+            outlived[id]!.deliveries += 1
+            if outlived[id]!.firstDeliverySeq == nil { outlived[id]!.firstDeliverySeq = event.seq }
+        case .removed, .replaced:
+            guard let id = event.kind == .removed ? event.registrationID : event.otherRegistrationID,
+                  let entry = outlived[id]
+            else { return }
+            // Removed after the scope ended but before anything reached it: a teardown
+            // done in the other order, harmless.
+            if entry.deliveries == 0 { outlived[id] = nil } else { outlived[id]!.removedSeq = event.seq }
+        default:
+            break
+        }
+    }
+
+    func finish(_ context: DiagnosisContext) -> [Finding] {
+        var findings: [Finding] = []
+        for entry in outlived.values.sorted(by: { $0.registration.id < $1.registration.id }) {
+            let row = entry.registration
+            // Never reached after the scope and its owner is gone: the registry drops it
+            // lazily; nothing leaked in effect.
+            if entry.deliveries == 0, context.catalog.objects[row.ownerID]?.deallocSeq != nil { continue }
+            let owner = context.owner(row.ownerID)
+            let channel = context.channel(row.channelID)
+            let site = context.site(row.callSiteID)
+            let scope = row.scopeID.flatMap { context.catalog.scopes[$0]?.name } ?? "scope \(row.scopeID ?? 0)"
+            var evidence = [
+                "seq \(row.registeredSeq): \(owner) registered \(channel) at \(site) for scope \(quoted(scope, limit: 60))",
+                "seq \(entry.scopeEndedSeq): the scope ended while the registration was live",
+            ]
+            var seqs = [row.registeredSeq, entry.scopeEndedSeq]
+            let tail: String
+            if let first = entry.firstDeliverySeq {
+                evidence.append("seq \(first): first of \(plural(entry.deliveries, "delivery", "deliveries")) after the scope ended")
+                seqs.append(first)
+                tail = "was delivered \(times(entry.deliveries)) after it"
+            } else {
+                tail = "was still registered when the session ended"
+            }
+            if let removed = entry.removedSeq {
+                evidence.append("seq \(removed): removed at last")
+                seqs.append(removed)
+            }
+            findings.append(Finding(
+                rule: .leakedRegistration, severity: .warning, sessionID: context.session.id,
+                message: "\(owner)'s registration on \(channel) (\(site)) outlived scope \(quoted(scope, limit: 60)) (ended at seq \(entry.scopeEndedSeq)) and \(tail).",
+                evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
+                count: max(entry.deliveries, 1)
+            ))
+        }
+        // Still registered at the end of a cleanly ended session, owner alive: often
+        // intended, so only `info`, grouped by call site and channel.
+        guard context.session.cleanEnd else { return findings }
+        struct Key: Hashable { var site: Int64; var channel: Int64 }
+        var groups: [Key: [RegistrationRow]] = [:]
+        for row in context.live.registrations.values where outlived[row.id] == nil {
+            if context.catalog.objects[row.ownerID]?.deallocSeq != nil { continue }
+            groups[Key(site: row.callSiteID, channel: row.channelID), default: []].append(row)
+        }
+        for rows in groups.values {
+            let rows = rows.sorted { $0.id < $1.id }
+            let first = rows[0]
+            let channel = context.channel(first.channelID)
+            let site = context.site(first.callSiteID)
+            let owners = rows.map { context.owner($0.ownerID) }
+            let message = rows.count == 1
+                ? "\(owners[0])'s registration on \(channel) (\(site)) was still registered when the session ended."
+                : "\(rows.count) registrations on \(channel) from \(site) were still registered when the session ended."
+            findings.append(Finding(
+                rule: .leakedRegistration, severity: .info, sessionID: context.session.id, message: message,
+                evidence: rows.prefix(5).map { "seq \($0.registeredSeq): \(context.owner($0.ownerID)) registered at \(site), never removed" },
+                seqs: rows.prefix(5).map(\.registeredSeq), callSites: [site], owners: Array(owners.prefix(5)),
+                channel: channel, count: rows.count
+            ))
+        }
+        return findings
+    }
+}

@@ -1,0 +1,118 @@
+/// OJ003: a removal that matched no live registration.
+final class RemoveUnregisteredChecker: RuleChecker {
+    struct Group {
+        var first: EventRow
+        var explanation: String
+        var evidence: [String]
+        var seqs: [Int64]
+        var count = 1
+    }
+
+    struct Key: Hashable {
+        var callSite: Int64?
+        var channel: Int64?
+        var owner: Int64?
+        var registration: Int64?
+    }
+
+    private var groups: [Key: Group] = [:]
+    /// Each owner's registration removed last (one entry per owner, not per event), for
+    /// an owner-wide removal that found nothing left: the table has no index by owner.
+    private var lastRemovedByOwner: [Int64: Int64] = [:]
+
+    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+        switch event.kind {
+        case .removed:
+            if let owner = event.ownerID, let id = event.registrationID { lastRemovedByOwner[owner] = id }
+            return
+        case .replaced:
+            if let id = event.otherRegistrationID, let owner = context.live.registrations[id]?.ownerID {
+                lastRemovedByOwner[owner] = id
+            }
+            return
+        case .removeUnregistered:
+            break
+        default:
+            return
+        }
+        let key = Key(
+            callSite: event.callSiteID, channel: event.channelID, owner: event.ownerID, registration: event.registrationID
+        )
+        if groups[key] != nil {
+            groups[key]!.count += 1
+            groups[key]!.seqs.append(event.seq)
+            return
+        }
+        let (explanation, evidence, seqs) = try explain(event, context)
+        groups[key] = Group(first: event, explanation: explanation, evidence: evidence, seqs: [event.seq] + seqs)
+    }
+
+    /// What the journal knows about the registration the removal aimed at.
+    private func explain(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) -> (String, [String], [Int64]) {
+        let session = context.session.id
+        var previous: RegistrationRow?
+        if let id = event.registrationID {
+            previous = try context.reader.registration(session: session, id: id)
+        } else if let channel = event.channelID, channel != 0, let owner = event.ownerID {
+            previous = try context.reader.registrations(session: session, channel: channel, before: event.seq)
+                .filter { $0.ownerID == owner && ($0.removedSeq ?? .max) < event.seq }
+                .max { ($0.removedSeq ?? 0) < ($1.removedSeq ?? 0) }
+        } else if event.channelID == nil, let owner = event.ownerID {
+            // Removing all of an owner's registrations when it had none left.
+            previous = try lastRemovedByOwner[owner].flatMap { id throws(AnalysisError) in try context.registration(id) }
+            if previous == nil {
+                return ("\(context.owner(owner)) had never registered anything", [], [])
+            }
+        }
+        let owner = context.catalog.objectName(event.ownerID ?? previous?.ownerID)
+        let channelID = event.channelID ?? previous?.channelID
+        if let previous, let removedSeq = previous.removedSeq, removedSeq < event.seq {
+            let channel = context.channel(previous.channelID)
+            var how = previous.removalReason ?? "removed"
+            if let removal = try context.reader.event(session: session, seq: removedSeq), let site = removal.callSiteID {
+                how += ", at \(context.site(site))"
+            }
+            let whose = event.channelID == nil
+                ? "\(context.owner(previous.ownerID))'s last registration (on \(channel))"
+                : "\(context.owner(previous.ownerID))'s registration on \(channel)"
+            return (
+                "\(whose) was already removed at seq \(removedSeq) (\(how))",
+                [
+                    "seq \(previous.registeredSeq): registered at \(context.site(previous.callSiteID))",
+                    "seq \(removedSeq): removed (\(how))",
+                ],
+                [previous.registeredSeq, removedSeq]
+            )
+        }
+        if let channelID, channelID != 0, context.catalog.channels[channelID] != nil {
+            let channel = context.channel(channelID)
+            if let owner {
+                return ("\(owner) never registered on \(channel)", [], [])
+            }
+            return ("\(channel) had no live registrations", [], [])
+        }
+        var what = "no channel"
+        if let detail = event.detail, !detail.isEmpty { what += " (\(detail))" }
+        let subject = owner.map { " for \($0)" } ?? ""
+        return ("\(what) was ever observed\(subject): check the key's spelling", [], [])
+    }
+
+    func finish(_ context: DiagnosisContext) -> [Finding] {
+        groups.values.sorted { $0.first.seq < $1.first.seq }.map { group in
+            let site = context.site(group.first.callSiteID)
+            let owner = context.catalog.objectName(group.first.ownerID)
+            let repeated = group.count > 1 ? " (\(group.count) times, first at seq \(group.first.seq))" : " (seq \(group.first.seq))"
+            var evidence = ["seq \(group.first.seq): removal requested at \(site)" + (owner.map { " for \($0)" } ?? "")]
+            evidence += group.evidence
+            if group.count > 1 {
+                evidence.append("requested \(times(group.count)) in all: seqs " + group.seqs.prefix(10).map(String.init).joined(separator: ", ") + (group.count > 10 ? ", …" : ""))
+            }
+            return Finding(
+                rule: .removeUnregistered, sessionID: context.session.id,
+                message: "Removal at \(site)\(repeated) matched no live registration: \(group.explanation).",
+                evidence: evidence, seqs: Array(group.seqs.prefix(10)), callSites: [site], owners: owner.map { [$0] } ?? [],
+                channel: context.catalog.channelName(group.first.channelID), count: group.count
+            )
+        }
+    }
+}

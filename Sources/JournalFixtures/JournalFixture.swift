@@ -1,0 +1,131 @@
+package import Foundation
+import ObservationJournal
+
+/// Writes journal files row by row for tests and benchmarks, exactly as schema 1 says
+/// the journal writer does: one session row per recording, objects, channels, scopes and
+/// registrations inserted when first seen, `registrations.removed_seq/removal_reason` and
+/// `objects.dealloc_seq` updated when they happen, gap-free `seq` per session.
+///
+/// The schema comes from `Migrations/*.sql` of this package (found via `#filePath`), so
+/// fixtures follow the schema's only source. Rows are written through as they are made,
+/// so a million-event fixture needs no memory for its events.
+package final class JournalFixture {
+    package let path: String
+    let database: SQLiteDatabase
+    private var statements: [String: SQLiteStatement] = [:]
+    private var strings: [String: Int64] = [:]
+    private var callSites: [String: Int64] = [:]
+    private var nextSessionID: Int64 = 1
+
+    /// The package's `Migrations` folder.
+    package static var migrationsDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Migrations")
+    }
+
+    /// Creates a new journal at `path` (replacing any file there) with the full schema.
+    /// - Parameter wal: use write-ahead logging, as the real writer does.
+    package init(path: String, wal: Bool = false) throws {
+        try? FileManager.default.removeItem(atPath: path)
+        self.path = path
+        database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        if wal { try database.execute("PRAGMA journal_mode=WAL") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrationsDirectory.path)
+            .filter { $0.hasSuffix(".sql") }.sorted()
+        for (index, file) in files.enumerated() {
+            let sql = try String(contentsOf: Self.migrationsDirectory.appendingPathComponent(file), encoding: .utf8)
+            try database.execute("BEGIN IMMEDIATE")
+            try database.execute(sql)
+            let insert = try database.prepare("INSERT INTO migrations (version, name, applied_at) VALUES (?1, ?2, ?3)")
+            try insert.bind(Int64(index + 1), at: 1)
+            try insert.bind(String(file.dropLast(4)), at: 2)
+            try insert.bind("2025-01-01T00:00:00Z", at: 3)
+            try insert.step()
+            try database.execute("PRAGMA user_version = \(index + 1)")
+            try database.execute("COMMIT")
+        }
+        try database.execute("PRAGMA application_id = \(JournalSchema.applicationID)")
+        try database.execute("BEGIN")
+    }
+
+    /// Commits everything written. The fixture cannot be used afterwards.
+    package func finish() throws {
+        statements = [:]
+        try database.execute("COMMIT")
+    }
+
+    /// Commits what was written so far and goes on in a new transaction, like the
+    /// writer's batches: readers see everything up to here.
+    package func commit() throws {
+        try database.execute("COMMIT")
+        try database.execute("BEGIN")
+    }
+
+    /// Starts a session; `clean: false` leaves it as a crash would (no end, not clean).
+    package func session(
+        label: String = "test", process: String = "App", startedAt: String = "2025-01-01T10:00:00Z",
+        endedAt: String? = "2025-01-01T10:00:05Z", clean: Bool = true
+    ) throws -> FixtureSession {
+        let id = nextSessionID
+        nextSessionID += 1
+        try run(
+            "INSERT INTO sessions (id, label, process, pid, host, started_at, start_ns, ended_at, clean_end, library_version) VALUES (?1, ?2, ?3, 4242, 'testhost', ?4, 1000, ?5, ?6, '0.1.0')",
+            [.int(id), .text(label), .text(process), .text(startedAt), clean ? .text(endedAt) : .null, .int(clean ? 1 : 0)]
+        )
+        return FixtureSession(fixture: self, id: id)
+    }
+
+    // MARK: - Rows
+
+    enum Value {
+        case int(Int64)
+        case text(String?)
+        case null
+
+        static func optional(_ value: Int64?) -> Value { value.map(Value.int) ?? .null }
+    }
+
+    func run(_ sql: String, _ values: [Value]) throws {
+        let statement: SQLiteStatement
+        if let cached = statements[sql] {
+            statement = cached
+            statement.reset()
+        } else {
+            statement = try database.prepare(sql)
+            statements[sql] = statement
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case let .int(number): try statement.bind(number, at: index)
+            case let .text(text): try statement.bind(text, at: index)
+            case .null: try statement.bind(nil as Int64?, at: index)
+            }
+        }
+        try statement.step()
+    }
+
+    func string(_ value: String) throws -> Int64 {
+        if let id = strings[value] { return id }
+        let id = Int64(strings.count + 1)
+        try run("INSERT INTO strings (id, value) VALUES (?1, ?2)", [.int(id), .text(value)])
+        strings[value] = id
+        return id
+    }
+
+    /// A call site from `File.swift:42`, with an optional function name.
+    func callSite(_ site: String, function: String = "f()") throws -> Int64 {
+        let key = site + "|" + function
+        if let id = callSites[key] { return id }
+        let colon = site.lastIndex(of: ":")!
+        let file = String(site[..<colon])
+        let line = Int64(site[site.index(after: colon)...])!
+        let id = Int64(callSites.count + 1)
+        try run(
+            "INSERT INTO call_sites (id, file_id, line, function_id) VALUES (?1, ?2, ?3, ?4)",
+            [.int(id), .int(try string("App/" + file)), .int(line), .int(try string(function))]
+        )
+        callSites[key] = id
+        return id
+    }
+}

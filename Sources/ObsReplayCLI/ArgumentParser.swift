@@ -1,0 +1,181 @@
+/// Parses a command's arguments against its `CommandSpec` and renders its help in the
+/// usual layout (OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS).
+///
+/// Accepts `--name value`, `--name=value`, `-o value`, flags anywhere, `--` to end options,
+/// and `-h`/`--help` anywhere before `--`. Option values are taken verbatim (so `--from -3`
+/// reaches validation as `-3`).
+package enum ArgumentParser {
+    /// The program name used in usage lines.
+    package static let program = "obsreplay"
+
+    /// The result of parsing.
+    package enum Outcome: Equatable {
+        case help
+        case arguments(ParsedArguments)
+    }
+
+    /// Parses `arguments` (without the command name) for `spec`.
+    /// - Throws: `UsageError` for an unknown option, a missing or extra argument, a
+    ///   missing value, a repeated option that does not repeat, or a missing required option.
+    package static func parse(_ arguments: [String], for spec: CommandSpec, path: String) throws(UsageError) -> Outcome {
+        var parsed = ParsedArguments()
+        var positionals: [String] = []
+        var index = 0
+        var optionsEnded = false
+        func fail(_ message: String) -> UsageError { UsageError(message: message, usage: usage(spec, path: path), command: path) }
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if argument == "-h" || argument == "--help" { return .help }
+            var name: String
+            var inlineValue: String?
+            let option: CommandSpec.Option?
+            if argument.hasPrefix("--") {
+                name = String(argument.dropFirst(2))
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+                option = spec.options.first { $0.name == name }
+            } else {
+                let letters = argument.dropFirst()
+                name = String(letters)
+                option = letters.count == 1 ? spec.options.first { $0.short == letters.first } : nil
+            }
+            guard let option else { throw fail("unknown option '\(argument)'") }
+            if option.valueName == nil {
+                if inlineValue != nil { throw fail("option '--\(option.name)' takes no value") }
+                if parsed.flags.contains(option.name) && !option.repeatable {
+                    throw fail("option '--\(option.name)' given twice")
+                }
+                parsed.flags.insert(option.name)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else { throw fail("missing value for '--\(option.name) <\(option.valueName!)>'") }
+                value = arguments[index]
+                index += 1
+            }
+            if parsed.values[option.name] != nil && !option.repeatable {
+                throw fail("option '--\(option.name)' given twice")
+            }
+            parsed.values[option.name, default: []].append(value)
+        }
+        if positionals.count < spec.arguments.count {
+            let missing = spec.arguments[positionals.count]
+            let excused = missing.requiredUnless.map { parsed.values[$0] != nil || parsed.flags.contains($0) } ?? false
+            if !excused { throw fail("missing argument <\(missing.name)>") }
+        }
+        if positionals.count > spec.arguments.count {
+            throw fail("unexpected argument '\(positionals[spec.arguments.count])'")
+        }
+        for (argument, value) in zip(spec.arguments, positionals) { parsed.positionals[argument.name] = value }
+        for option in spec.options where option.required {
+            if parsed.values[option.name] == nil && !parsed.flags.contains(option.name) {
+                throw fail("missing option '--\(option.name) <\(option.valueName ?? "")>'")
+            }
+        }
+        return .arguments(parsed)
+    }
+
+    /// `obsreplay timeline <journal> [--session <n>] ...`.
+    package static func usage(_ spec: CommandSpec, path: String) -> String {
+        var parts = [path]
+        parts += spec.arguments.map { "<\($0.name)>" }
+        parts += spec.options.filter { $0.name != "help" }.map(\.usage)
+        return parts.joined(separator: " ")
+    }
+
+    /// The full help text of a command; `subcommands` lists a root command's commands.
+    package static func help(_ spec: CommandSpec, path: String, subcommands: [CommandSpec] = []) -> String {
+        var text = "OVERVIEW: \(spec.abstract)\n"
+        if let discussion = spec.discussion { text += "\n" + discussion + "\n" }
+        text += "\nUSAGE: \(subcommands.isEmpty ? usage(spec, path: path) : "\(path) <subcommand>")\n"
+        for alternative in spec.alternativeUsages { text += "       \(path) \(alternative)\n" }
+        if !spec.arguments.isEmpty {
+            text += "\nARGUMENTS:\n"
+            for argument in spec.arguments { text += row("<\(argument.name)>", argument.help) }
+        }
+        text += "\nOPTIONS:\n"
+        for option in spec.options { text += row(option.label, option.help) }
+        text += row("-h, --help", "Show help information.")
+        if !subcommands.isEmpty {
+            text += "\nSUBCOMMANDS:\n"
+            for command in subcommands { text += row(command.name, command.abstract) }
+            text += "\n  See '\(path) help <subcommand>' for detailed help.\n"
+        }
+        return text
+    }
+
+    /// A two-column help row, the help wrapped at 80 columns.
+    static func row(_ label: String, _ help: String) -> String {
+        let indent = 26
+        var line = "  " + label
+        var text = ""
+        if line.count >= indent - 1 {
+            text += line + "\n"
+            line = ""
+        }
+        line += String(repeating: " ", count: indent - line.count)
+        var width = indent
+        for word in help.split(separator: " ") {
+            if width + word.count + 1 > 80 && width > indent {
+                text += line + "\n"
+                line = String(repeating: " ", count: indent)
+                width = indent
+            }
+            if width > indent {
+                line += " "
+                width += 1
+            }
+            line += word
+            width += word.count
+        }
+        return text + line + "\n"
+    }
+}
+
+/// Arguments after parsing: positionals by name, option values, flags.
+package struct ParsedArguments: Equatable {
+    package var positionals: [String: String] = [:]
+    package var values: [String: [String]] = [:]
+    package var flags: Set<String> = []
+
+    package init() {}
+
+    /// A positional argument's value.
+    package func argument(_ name: String) -> String { positionals[name] ?? "" }
+    /// The (last) value of an option.
+    package func value(_ name: String) -> String? { values[name]?.last }
+    /// Whether a flag was given.
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// A command line that does not fit the command: exit 64 with the usage on stderr.
+package struct UsageError: Error, Equatable, CustomStringConvertible {
+    package var message: String
+    package var usage: String
+    /// The command path, for the "see --help" hint.
+    package var command: String
+
+    package init(message: String, usage: String, command: String) {
+        self.message = message
+        self.usage = usage
+        self.command = command
+    }
+
+    package var description: String {
+        "error: \(message)\nUsage: \(usage)\n  See '\(command) --help' for more information.\n"
+    }
+}

@@ -1,0 +1,75 @@
+/// What a command accepts, for parsing and for its help text.
+package struct CommandSpec: Sendable {
+    /// A positional argument.
+    package struct Argument: Sendable {
+        package var name: String
+        package var help: String
+        /// The argument may be left out when this option is given (`diagnose --explain`).
+        package var requiredUnless: String?
+
+        package init(_ name: String, help: String, requiredUnless: String? = nil) {
+            self.name = name
+            self.help = help
+            self.requiredUnless = requiredUnless
+        }
+    }
+
+    /// An option (`--name value`) or a flag (`--name`).
+    package struct Option: Sendable {
+        package var name: String
+        package var short: Character?
+        /// The value's placeholder; `nil` for a flag.
+        package var valueName: String?
+        package var help: String
+        package var required: Bool
+        package var repeatable: Bool
+
+        package init(
+            _ name: String, short: Character? = nil, value: String? = nil, help: String, required: Bool = false,
+            repeatable: Bool = false
+        ) {
+            self.name = name
+            self.short = short
+            self.valueName = value
+            self.help = help
+            self.required = required
+            self.repeatable = repeatable
+        }
+
+        /// `--session <n>` or `-o, --output <file>`.
+        var label: String {
+            var text = short.map { "-\($0), " } ?? ""
+            text += "--\(name)"
+            if let valueName { text += " <\(valueName)>" }
+            if repeatable { text += " ..." }
+            return text
+        }
+
+        var usage: String {
+            var text = "--\(name)"
+            if let valueName { text += " <\(valueName)>" }
+            if repeatable { text += " ..." }
+            return required ? text : "[\(text)]"
+        }
+    }
+
+    package var name: String
+    package var abstract: String
+    package var discussion: String?
+    package var arguments: [Argument]
+    package var options: [Option]
+    /// Extra usage lines for alternative forms (`diagnose --explain <code>`).
+    package var alternativeUsages: [String]
+
+    package init(
+        name: String, abstract: String, discussion: String? = nil, arguments: [Argument] = [], options: [Option] = [],
+        alternativeUsages: [String] = []
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.alternativeUsages = alternativeUsages
+    }
+}

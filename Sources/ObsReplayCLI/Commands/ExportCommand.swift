@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import JournalAnalysis
+
+/// `obsreplay export JOURNAL --what W --format F`: CSV or JSON Lines.
+enum ExportCommand {
+    static let command = ObsReplay.Command(
+        spec: CommandSpec(
+            name: "export",
+            abstract: "Export events, registrations, deliveries or findings as CSV or JSON Lines.",
+            discussion: """
+                CSV follows RFC 4180 (header row, CRLF, quoting, UTF-8). Text cells starting with
+                =, +, -, @, tab or carriage return get a leading ' so spreadsheets do not evaluate
+                them; --raw turns that off. JSON Lines: one object per row, keys as the CSV header.
+                Without --session, every session is exported.
+                """,
+            arguments: [CommonOptions.journal],
+            options: [
+                CommandSpec.Option("what", value: "table", help: "events, registrations, deliveries or findings.", required: true),
+                CommandSpec.Option("format", value: "format", help: "csv or jsonl.", required: true),
+                CommandSpec.Option("session", value: "n", help: "Only this session (default: all sessions)."),
+                CommandSpec.Option("output", short: "o", value: "file", help: "Write to this file instead of standard output."),
+                CommandSpec.Option("raw", help: "Do not neutralise spreadsheet formulas in CSV text cells."),
+                CommandSpec.Option("budget-ms", value: "ms", help: "The slow-callback budget for findings (default 16)."),
+            ]
+        ),
+        run: run
+    )
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let subject = try context.choice(arguments, "what", ExportSubject.self, allowed: ExportSubject.allCases)!
+        let format = try context.choice(arguments, "format", ExportFormat.self, allowed: ExportFormat.allCases)!
+        let sessionID = try context.integer(arguments, "session")
+        let budget = try context.integer(arguments, "budget-ms", minimum: 0) ?? 16
+        let reader = try context.openJournal(arguments)
+        // Resolve the session first so an unknown one fails before any file is created.
+        if let sessionID { _ = try analysing { () throws(AnalysisError) in try reader.session(sessionID) } }
+        var output: FileOutput = context.out
+        var descriptor: Int32 = -1
+        if let path = arguments.value("output") {
+            if sameFile(path, reader.path) {
+                throw .input("\(path): refusing to write the export over the journal")
+            }
+            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw .analysis(.output(path: path, detail: String(cString: strerror(errno))))
+            }
+            output = FileOutput(descriptor: descriptor, name: path)
+        }
+        defer { if descriptor >= 0 { close(descriptor) } }
+        try analysing { () throws(AnalysisError) in
+            try Exporter.export(
+                subject, from: reader, session: sessionID, format: format, raw: arguments.flag("raw"),
+                options: DiagnosisOptions(slowCallbackBudgetNs: budget * 1_000_000), to: output
+            )
+        }
+        return ExitCode.success
+    }
+
+    /// Whether two paths name the same file (so `-o` cannot clobber the journal).
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+}

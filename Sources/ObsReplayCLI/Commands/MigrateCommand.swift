@@ -1,0 +1,30 @@
+import JournalAnalysis
+
+/// `obsreplay migrate JOURNAL`: upgrades an older journal in place (the only writer).
+enum MigrateCommand {
+    static let command = ObsReplay.Command(
+        spec: CommandSpec(
+            name: "migrate",
+            abstract: "Upgrade an older journal to the latest schema, in place (the only command that writes).",
+            discussion: """
+                A journal already at the latest schema is left untouched. A newer or foreign file
+                is refused and left untouched.
+                """,
+            arguments: [CommandSpec.Argument("journal", help: "The journal file to upgrade.")]
+        ),
+        run: run
+    )
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        // Validated read-only first, so a file that is not a journal is never opened for writing.
+        let reader = try context.openJournal(arguments)
+        let latest = JournalCheck.latestSchemaVersion
+        guard reader.schemaVersion < latest else {
+            context.message("\(reader.path): already at the latest schema (\(latest)); nothing to do")
+            return ExitCode.success
+        }
+        // TODO: apply the pending migrations with the journal writer's migrator once it exists
+        // (schema 1 is the only schema so far, so no journal can be older).
+        throw .input("\(reader.path): cannot upgrade schema \(reader.schemaVersion) to \(latest) with this version")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import JournalAnalysis
+
+/// `obsreplay sessions JOURNAL`: one row per session.
+enum SessionsCommand {
+    static let command = ObsReplay.Command(
+        spec: CommandSpec(
+            name: "sessions",
+            abstract: "List the sessions of a journal: id, label, start, duration, events, registrations, clean end.",
+            discussion: """
+                JSON (--json): an array of objects with id, label, process, pid, host, started_at,
+                ended_at, duration_ns, events, registrations, last_seq, clean_end.
+                """,
+            arguments: [CommonOptions.journal],
+            options: [CommonOptions.json]
+        ),
+        run: run
+    )
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let reader = try context.openJournal(arguments)
+        let sessions = try analysing { () throws(AnalysisError) in try reader.sessions() }
+        if arguments.flag("json") {
+            context.json(.array(sessions.map { session in
+                .object([
+                    ("id", .int(session.id)), ("label", .string(session.label)), ("process", .string(session.process)),
+                    ("pid", .int(session.pid)), ("host", .string(session.host)), ("started_at", .string(session.startedAt)),
+                    ("ended_at", .text(session.endedAt)), ("duration_ns", .int(duration(session))),
+                    ("events", .int(session.eventCount)), ("registrations", .int(session.registrationCount)),
+                    ("last_seq", .int(session.lastSeq)), ("clean_end", .bool(session.cleanEnd)),
+                ])
+            }))
+            return ExitCode.success
+        }
+        let header = ["id", "label", "started", "duration", "events", "registrations", "clean end"]
+        let rows = sessions.map { session in
+            [
+                String(session.id), TerminalText.escaped(session.label), TerminalText.escaped(session.startedAt),
+                seconds(duration(session)), String(session.eventCount), String(session.registrationCount),
+                session.cleanEnd ? "yes" : (session.endedAt == nil ? "no (crashed or still recording)" : "no"),
+            ]
+        }
+        let numeric: Set<Int> = [0, 3, 4, 5]
+        let widths = header.indices.map { column in max(header[column].count, rows.map { $0[column].count }.max() ?? 0) }
+        func render(_ cells: [String]) -> String {
+            cells.indices.map { pad(cells[$0], $0 == cells.count - 1 ? 0 : widths[$0], left: numeric.contains($0)) }
+                .joined(separator: "  ")
+        }
+        context.line(render(header), paint: context.style.bold)
+        for row in rows { context.line(render(row)) }
+        return ExitCode.success
+    }
+
+    /// From the wall-clock start and end when both are known, else until the last event.
+    static func duration(_ session: SessionSummary) -> Int64 {
+        if let ended = session.endedAt, let start = parse(session.startedAt), let end = parse(ended), end >= start {
+            return Int64((end.timeIntervalSince(start) * 1_000_000_000).rounded())
+        }
+        return session.lastTimeNs
+    }
+
+    static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    /// `3.215s`.
+    static func seconds(_ ns: Int64) -> String { String(relativeTime(ns).dropFirst()) }
+}

@@ -1,0 +1,62 @@
+import JournalAnalysis
+
+/// `obsreplay stats JOURNAL`: counts.
+enum StatsCommand {
+    static let command = ObsReplay.Command(
+        spec: CommandSpec(
+            name: "stats",
+            abstract: "Counts by kind, busiest channels, owners with most registrations, file size, schema version.",
+            discussion: """
+                JSON (--json): an object with file_size, schema_version, sessions, events,
+                registrations, events_by_kind, busiest_channels, top_owners.
+                """,
+            arguments: [CommonOptions.journal],
+            options: [
+                CommandSpec.Option("session", value: "n", help: "Only this session (default: the whole journal)."),
+                CommandSpec.Option("top", value: "n", help: "How many channels and owners to list (default 10)."),
+                CommonOptions.json,
+            ]
+        ),
+        run: run
+    )
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let sessionID = try context.integer(arguments, "session")
+        let top = try context.integer(arguments, "top") ?? 10
+        let reader = try context.openJournal(arguments)
+        let stats = try analysing { () throws(AnalysisError) in
+            try JournalStatistics.compute(reader, session: sessionID, top: Int(top))
+        }
+        if arguments.flag("json") {
+            func ranked(_ list: [JournalStatistics.Ranked]) -> JSONValue {
+                .array(list.map { .object([("session_id", .int($0.sessionID)), ("name", .string($0.name)), ("count", .int($0.count))]) })
+            }
+            context.json(.object([
+                ("file_size", .int(stats.fileSize)), ("schema_version", .int(Int64(stats.schemaVersion))),
+                ("sessions", .int(stats.sessions)), ("events", .int(stats.events)),
+                ("registrations", .int(stats.registrations)),
+                ("events_by_kind", .object(stats.eventsByKind.map { ($0.kind, .int($0.count)) })),
+                ("busiest_channels", ranked(stats.busiestChannels)), ("top_owners", ranked(stats.topOwners)),
+            ]))
+            return ExitCode.success
+        }
+        context.line("file size       \(stats.fileSize) bytes")
+        context.line("schema version  \(stats.schemaVersion)")
+        context.line("sessions        \(stats.sessions)")
+        context.line("events          \(stats.events)")
+        context.line("registrations   \(stats.registrations)")
+        context.line("")
+        context.line("events by kind:", paint: context.style.bold)
+        let width = stats.eventsByKind.map { String($0.count).count }.max() ?? 1
+        for entry in stats.eventsByKind { context.line("  " + pad(String(entry.count), width, left: true) + "  " + entry.kind) }
+        for (title, list) in [("busiest channels (events):", stats.busiestChannels), ("owners with most registrations:", stats.topOwners)] {
+            context.line("")
+            context.line(title, paint: context.style.bold)
+            let width = list.map { String($0.count).count }.max() ?? 1
+            for entry in list {
+                context.line("  " + pad(String(entry.count), width, left: true) + "  " + entry.name + "  (session \(entry.sessionID))")
+            }
+        }
+        return ExitCode.success
+    }
+}

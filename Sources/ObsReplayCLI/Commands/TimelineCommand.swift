@@ -1,0 +1,136 @@
+import JournalAnalysis
+
+/// `obsreplay timeline JOURNAL`: the events of a session, as a person reads them.
+enum TimelineCommand {
+    static let command = ObsReplay.Command(
+        spec: CommandSpec(
+            name: "timeline",
+            abstract: "Print the events of a session: sequence, time, thread, kind, channel, owner, call site, old → new.",
+            discussion: """
+                Nested dispatch is indented by depth. Filters combine (all must match).
+                JSON (--json): JSON Lines, one object per event, with the fields of
+                'export --what events'.
+                """,
+            arguments: [CommonOptions.journal],
+            options: [
+                CommonOptions.session,
+                CommandSpec.Option("key", value: "key", help: "Only events on channels with this key."),
+                CommandSpec.Option("owner", value: "type", help: "Only events whose owner has this type name."),
+                CommandSpec.Option(
+                    "kind", value: "kind", help: "Only events of this kind (repeatable, or comma-separated): "
+                        + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".", repeatable: true
+                ),
+                CommandSpec.Option("from", value: "seq", help: "Start at this sequence number."),
+                CommandSpec.Option("to", value: "seq", help: "Stop after this sequence number."),
+                CommandSpec.Option("limit", value: "n", help: "Print at most n events."),
+                CommonOptions.json,
+            ]
+        ),
+        run: run
+    )
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let sessionID = try context.integer(arguments, "session")
+        let from = try context.integer(arguments, "from") ?? 1
+        let to = try context.integer(arguments, "to") ?? .max
+        let limit = try context.integer(arguments, "limit")
+        var kinds: [String] = []
+        for value in arguments.values["kind"] ?? [] {
+            for kind in value.split(separator: ",", omittingEmptySubsequences: true).map(String.init) {
+                guard EventKind(rawValue: kind) != nil else {
+                    throw context.usageError("invalid value '\(kind)' for '--kind': expected one of \(EventKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                kinds.append(kind)
+            }
+        }
+        let reader = try context.openJournal(arguments)
+        let json = arguments.flag("json")
+        try analysing { () throws(AnalysisError) in
+            let session = try reader.session(sessionID)
+            if from > session.lastSeq {
+                throw .sequenceBeyondEnd(path: reader.path, session: session.id, seq: from, last: session.lastSeq)
+            }
+            let catalog = try reader.catalog(session: session.id)
+            let filter = EventFilter(
+                from: from, to: to, kinds: kinds, channelKey: arguments.value("key"), ownerType: arguments.value("owner")
+            )
+            let columns = Exporter.columns(for: .events)
+            var printed: Int64 = 0
+            var failure: AnalysisError?
+            try reader.forEachEvent(session: session.id, filter: filter) { event in
+                if let limit, printed >= limit { return false }
+                printed += 1
+                if json {
+                    context.json(.object(zip(columns, Exporter.eventCells(event, catalog).map(\.json)).map { ($0, $1) }))
+                } else {
+                    do throws(AnalysisError) {
+                        context.line(try describe(event, catalog, reader))
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                }
+                return !context.out.closedByReader
+            }
+            if let failure { throw failure }
+        }
+        return ExitCode.success
+    }
+
+    /// One event as a line: `   17  +0.153s  main  replaced  Player#1.isPlayingChanged  ...`.
+    static func describe(_ event: EventRow, _ catalog: JournalCatalog, _ reader: JournalReader) throws(AnalysisError) -> String {
+        let thread = event.isMain ? "main" : "t\(event.thread)"
+        let indent = String(repeating: "  ", count: max(0, min(event.depth, 20)))
+        var parts: [String] = []
+        let channel = catalog.channelName(event.channelID)
+        func registrationSite(_ id: Int64?) throws(AnalysisError) -> (owner: String?, site: String?) {
+            guard let id, let row = try reader.registration(session: event.sessionID, id: id) else { return (nil, nil) }
+            return (catalog.objectName(row.ownerID), catalog.callSiteName(row.callSiteID))
+        }
+        switch event.kind {
+        case .registered?:
+            let registration = try registrationSite(event.registrationID)
+            parts = [channel, registration.owner ?? catalog.objectName(event.ownerID), registration.site, event.registrationID.map { "reg \($0)" }]
+                .compactMap { $0 }
+        case .replaced?:
+            let new = try registrationSite(event.registrationID)
+            let old = try registrationSite(event.otherRegistrationID)
+            parts = [channel, new.owner ?? catalog.objectName(event.ownerID), new.site, event.registrationID.map { "reg \($0)" }].compactMap { $0 }
+            if let other = event.otherRegistrationID {
+                parts.append("replaces reg \(other) of \(old.owner ?? "?") (\(old.site ?? "?"))")
+            }
+        case .removed?:
+            var owner = catalog.objectName(event.ownerID)
+            if owner == nil { owner = try registrationSite(event.registrationID).owner }
+            parts = [channel, owner, event.registrationID.map { "reg \($0)" }, event.reason, event.callSiteID.map { "at \(catalog.callSiteName($0) ?? "?")" }]
+                .compactMap { $0 }
+        case .removeUnregistered?:
+            parts = [
+                channel ?? "(no such channel)", catalog.objectName(event.ownerID), event.registrationID.map { "reg \($0)" },
+                event.callSiteID.map { "at \(catalog.callSiteName($0) ?? "?")" }, event.detail,
+            ].compactMap { $0 }
+        case .changed?:
+            parts = [channel ?? "?"]
+            if event.oldValue != nil || event.newValue != nil {
+                parts.append("\(event.oldValue ?? "nil") → \(event.newValue ?? "nil")")
+            }
+            if event.isPrior { parts.append("(prior)") }
+            if let site = event.callSiteID { parts.append("at \(catalog.callSiteName(site) ?? "?")") }
+            if let live = event.liveCount { parts.append("live \(live)") }
+        case .delivered?, .skipped?:
+            parts = [channel, catalog.objectName(event.ownerID), event.registrationID.map { "reg \($0)" }].compactMap { $0 }
+            if let duration = event.durationNs { parts.append(milliseconds(duration)) }
+            if let reason = event.reason { parts.append(reason) }
+            if event.isInitialDelivery { parts.append("initial \(event.newValue ?? "")") }
+        case .scopeBegan?, .scopeEnded?:
+            let name = event.scopeID.flatMap { catalog.scopes[$0]?.name }
+            parts = ["scope \(event.scopeID ?? 0)", name.map { "\"\($0)\"" }].compactMap { $0 }
+        case .gap?:
+            parts = [event.reason, event.detail].compactMap { $0 }
+        case nil:
+            parts = [channel, catalog.objectName(event.ownerID), event.detail].compactMap { $0 }
+        }
+        return pad(String(event.seq), 7, left: true) + "  " + pad(relativeTime(event.timeNs), 10, left: true) + "  "
+            + pad(thread, 5) + "  " + indent + pad(event.kindText, 18) + "  " + parts.joined(separator: "  ")
+    }
+}

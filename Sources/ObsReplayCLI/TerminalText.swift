@@ -1,0 +1,35 @@
+/// Makes text from a journal safe to print on a terminal.
+///
+/// A journal is input like any other: type names, keys and values may hold escape
+/// sequences, control characters or bidirectional overrides that would recolour, move
+/// the cursor, retitle the window or reorder what a person reads. Every line of human
+/// output goes through `escaped` before it is written.
+package enum TerminalText {
+    /// `text` with C0/C1 control characters, DEL and bidi/invisible formatting
+    /// characters replaced by visible escapes (`\n`, `\t`, `\u{1B}`, `\u{202E}`).
+    package static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return out
+    }
+
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF: return true
+        default: return false
+        }
+    }
+}

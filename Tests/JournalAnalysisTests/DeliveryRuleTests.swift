@@ -1,0 +1,231 @@
+import JournalAnalysis
+import JournalFixtures
+import Testing
+
+// MARK: - OJ006 delivery-after-owner-gone
+
+@Test func aDeliveryAfterTheOwnerWasSeenDeallocatedIsAnError() throws {
+    let found = try findings(.deliveryAfterOwnerGone) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        let registration = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 1
+        try s.deallocate(screen, autoRemove: false)  // seen at seq 2
+        try s.change(rate, old: "1", new: "2")  // seq 2
+        try s.deliver(registration)  // seq 3: a legacy observer still calls it
+        try s.change(rate, old: "2", new: "3")  // seq 4
+        try s.deliver(registration)  // seq 5
+    }
+    #expect(found.map(\.message) == [
+        "Screen#2's callback on Player#1.rate (Screen.swift:12) ran 2 times after Screen#2 was deallocated at seq 2 (first at seq 3).",
+    ])
+    #expect(found.first?.severity == .error)
+    #expect(found.first?.seqs == [2, 3])
+    #expect(found.first?.count == 2)
+}
+
+@Test func deliveriesBeforeTheOwnerWentAreFine() throws {
+    let found = try findings(.deliveryAfterOwnerGone) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        try s.register(rate, owner: screen, at: "Screen.swift:12")
+        try s.post(rate, old: "1", new: "2")
+        try s.deallocate(screen)
+        try s.post(rate, old: "2", new: "3")
+    }
+    #expect(found.isEmpty)
+}
+
+// MARK: - OJ007 redundant-change
+
+@Test func unchangedValuesDeliveredAnywayAreRedundant() throws {
+    let found = try findings(.redundantChange) { s in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "volume")
+        try s.register(rate, owner: try s.object("Slider"), at: "Slider.swift:9")
+        try s.register(rate, owner: try s.object("Label"), at: "Label.swift:4")
+        try s.post(rate, old: "0.5", new: "0.5", at: "Player.swift:50")  // seqs 3-5
+        try s.post(rate, old: "0.5", new: "0.7", at: "Player.swift:50")  // seqs 6-8
+        try s.post(rate, old: "0.7", new: "0.7", at: "Player.swift:51")  // seqs 9-11
+    }
+    #expect(found.map(\.message) == [
+        "Player#1.volume was set to the value it already had 2 times (\"0.5\" → \"0.5\") and these changes were delivered 4 times (first at seq 3, posted at Player.swift:50).",
+    ])
+    #expect(found.first?.severity == .info)
+    #expect(found.first?.callSites == ["Player.swift:50", "Player.swift:51"])
+}
+
+@Test func unchangedValuesSkippedByOnlyWhenChangedAreNotRedundant() throws {
+    let found = try findings(.redundantChange) { s in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "volume")
+        let registration = try s.register(rate, owner: try s.object("Slider"), at: "Slider.swift:9", options: "new,onlyWhenChanged")
+        try s.change(rate, old: "0.5", new: "0.5")
+        try s.skip(registration, reason: "unchanged")
+    }
+    #expect(found.isEmpty)
+}
+
+// MARK: - OJ008 off-main-delivery
+
+@Test func aMainThreadRegistrationCalledOnAnotherThreadIsAnError() throws {
+    let found = try findings(.offMainDelivery) { s in
+        let uploader = try s.object("Uploader")
+        let bar = try s.object("ProgressBar")
+        let progress = try s.channel(uploader, "progress")
+        let registration = try s.register(progress, owner: bar, at: "ProgressBar.swift:22", expectsMain: true)  // seq 1
+        try s.post(progress, old: "0", new: "0.1")  // seqs 2-3 on main
+        try s.inThread(4) {
+            try s.change(progress, old: "0.1", new: "0.2")  // seq 4
+            try s.deliver(registration)  // seq 5
+            try s.change(progress, old: "0.2", new: "0.3")  // seq 6
+            try s.deliver(registration)  // seq 7
+        }
+    }
+    #expect(found.map(\.message) == [
+        "ProgressBar#2's callback on Uploader#1.progress (ProgressBar.swift:22) expects the main thread but ran 2 times on thread 4 (first at seq 5).",
+    ])
+    #expect(found.first?.evidence == [
+        "seq 1: ProgressBar#2 registered at ProgressBar.swift:22 and declared it expects the main thread",
+        "seq 5: delivered on thread 4, not the main thread",
+    ])
+}
+
+@Test func offMainDeliveryToARegistrationThatDidNotAskForMainIsFine() throws {
+    let found = try findings(.offMainDelivery) { s in
+        let uploader = try s.object("Uploader")
+        let progress = try s.channel(uploader, "progress")
+        let registration = try s.register(progress, owner: try s.object("Logger"), at: "Logger.swift:3")
+        try s.inThread(4) {
+            try s.change(progress, old: "0.1", new: "0.2")
+            try s.deliver(registration)
+        }
+    }
+    #expect(found.isEmpty)
+}
+
+// MARK: - OJ009 feedback-loop
+
+@Test func aChangeThatComesBackThroughAnotherChannelIsAFeedbackLoop() throws {
+    let found = try findings(.feedbackLoop) { s in
+        let player = try s.object("Player")
+        let slider = try s.object("Slider")
+        let volume = try s.channel(player, "volume")
+        let value = try s.channel(slider, "value")
+        try s.register(volume, owner: slider, at: "Slider.swift:20")  // seq 1
+        try s.register(value, owner: player, at: "Player.swift:70")  // seq 2
+        try s.post(volume, old: "0.5", new: "0.6") { _ in  // seq 3
+            try s.post(value, old: "0.5", new: "0.6", at: "Slider.swift:22") { _ in  // seq 4
+                try s.post(volume, old: "0.6", new: "0.6", at: "Player.swift:72")  // seq 5
+            }
+        }
+    }
+    #expect(found.map(\.message) == [
+        "Player#1.volume was changed again from inside its own delivery once, up to depth 2 (chain Player#1.volume → Slider#2.value → Player#1.volume; first at seq 5, posted at Player.swift:72).",
+    ])
+    #expect(found.first?.severity == .warning)
+}
+
+@Test func nestedChangesOfOtherChannelsAreNoLoop() throws {
+    let found = try findings(.feedbackLoop) { s in
+        let player = try s.object("Player")
+        let label = try s.object("Label")
+        let volume = try s.channel(player, "volume")
+        let text = try s.channel(label, "text")
+        try s.register(volume, owner: label, at: "Label.swift:20")
+        try s.register(text, owner: player, at: "Player.swift:70")
+        try s.post(volume, old: "0.5", new: "0.6") { _ in
+            try s.post(text, old: "50%", new: "60%")
+        }
+        // The same channel again, but after the first dispatch returned: no loop.
+        try s.post(volume, old: "0.6", new: "0.7")
+    }
+    #expect(found.isEmpty)
+}
+
+// MARK: - OJ010 slow-callback
+
+@Test func deliveriesOverTheBudgetAreSlowAndTheBudgetIsConfigurable() throws {
+    let build = { (s: JournalFixtures.FixtureSession) throws in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "rate")
+        let registration = try s.register(rate, owner: try s.object("Chart"), at: "Chart.swift:8")  // seq 1
+        try s.change(rate, old: "1", new: "2")  // seq 2
+        try s.deliver(registration, duration: 20_000_000)  // seq 3
+        try s.change(rate, old: "2", new: "3")  // seq 4
+        try s.deliver(registration, duration: 48_240_000)  // seq 5
+        try s.change(rate, old: "3", new: "4")  // seq 6
+        try s.deliver(registration, duration: 16_000_000)  // seq 7: exactly the budget is fine
+    }
+    let found = try findings(.slowCallback, build)
+    #expect(found.map(\.message) == [
+        "Chart#2's callback on Player#1.rate (Chart.swift:8) ran longer than 16.0 ms 2 times, up to 48.2 ms (first at seq 3).",
+    ])
+    #expect(found.first?.seqs == [3, 5])
+    let relaxed = try findings(.slowCallback, options: DiagnosisOptions(slowCallbackBudgetNs: 50_000_000), build)
+    #expect(relaxed.isEmpty)
+}
+
+// MARK: - OJ011 unclean-session
+
+@Test func anUncleanSessionShowsItsLastEvents() throws {
+    let found = try findings(.uncleanSession, clean: false) { s in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "rate")
+        try s.register(rate, owner: try s.object("Chart"), at: "Chart.swift:8")  // seq 1
+        for value in 1...3 { try s.post(rate, old: "\(value)", new: "\(value + 1)") }  // seqs 2-7
+    }
+    #expect(found.map(\.message) == [
+        "Session 1 (\"test\") did not end cleanly; its last recorded event is seq 7 (delivered Player#1.rate).",
+    ])
+    #expect(found.first?.severity == .warning)
+    #expect(found.first?.evidence == [
+        "seq 3: delivered Player#1.rate Chart#2",
+        "seq 4: changed Player#1.rate",
+        "seq 5: delivered Player#1.rate Chart#2",
+        "seq 6: changed Player#1.rate",
+        "seq 7: delivered Player#1.rate Chart#2",
+    ])
+}
+
+@Test func aCleanSessionIsNotUnclean() throws {
+    let found = try findings(.uncleanSession) { s in _ = try s.object("Player") }
+    #expect(found.isEmpty)
+}
+
+// MARK: - OJ012 silent-change
+
+@Test func changesAfterTheLastObserverWentAreSilent() throws {
+    let found = try findings(.silentChange) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        try s.change(rate, old: "0", new: "1")  // seq 1: nobody ever registered: not silent
+        let registration = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 2
+        try s.post(rate, old: "1", new: "2")  // seqs 3-4
+        try s.remove(registration, reason: "tokenReleased")  // seq 5
+        try s.post(rate, old: "2", new: "3")  // seq 6
+        try s.post(rate, old: "3", new: "4")  // seq 7
+    }
+    #expect(found.map(\.message) == [
+        "Player#1.rate changed 2 times with nobody to tell, although 1 owner had registered on it (first at seq 6).",
+    ])
+    #expect(found.first?.evidence == [
+        "seq 6: first change that reached nobody",
+        "seq 5: the last registration before it, Screen#2's (Screen.swift:12), went (tokenReleased)",
+    ])
+    #expect(found.first?.seqs == [5, 6])
+}
+
+@Test func aChangeSkippedByItsObserverIsNotSilent() throws {
+    let found = try findings(.silentChange) { s in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "rate")
+        let registration = try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:12", options: "new,onlyWhenChanged")
+        try s.change(rate, old: "1", new: "1")
+        try s.skip(registration)
+        try s.post(rate, old: "1", new: "2")
+    }
+    #expect(found.isEmpty)
+}

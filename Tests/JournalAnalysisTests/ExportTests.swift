@@ -1,0 +1,103 @@
+import Foundation
+import JournalAnalysis
+import Testing
+
+@Test func csvQuotesFieldsThatNeedItAndEndsLinesWithCRLF() {
+    let csv = CSVWriter()
+    #expect(csv.header(["a", "b,c"]) == "a,\"b,c\"\r\n")
+    #expect(csv.record([.text("plain"), .text("say \"hi\""), .text("two\nlines"), .int(-3), .int(nil), .bool(true), .text(nil)])
+        == "plain,\"say \"\"hi\"\"\",\"two\nlines\",-3,,true,\r\n")
+}
+
+@Test func csvNeutralisesFormulasUnlessRaw() {
+    let cells: [ExportCell] = [.text("=SUM(A1)"), .text("+1"), .text("-2"), .text("@x"), .text("\tx"), .text("\rx"), .text("a=b")]
+    #expect(CSVWriter().record(cells) == "'=SUM(A1),'+1,'-2,'@x,'\tx,\"'\rx\",a=b\r\n")
+    #expect(CSVWriter(raw: true).record(cells) == "=SUM(A1),+1,-2,@x,\tx,\"\rx\",a=b\r\n")
+}
+
+@Test func jsonEscapesControlCharactersAndKeepsKeyOrder() {
+    let value = JSONValue.object([
+        ("b", .string("q\"\\\n\u{1B}é")), ("a", .array([.int(1), .null, .bool(false)])), ("c", .text(nil)),
+    ])
+    #expect(value.rendered == "{\"b\":\"q\\\"\\\\\\n\\u001bé\",\"a\":[1,null,false],\"c\":null}")
+}
+
+/// Values a spreadsheet or a naive CSV reader gets wrong.
+let awkwardValues = ["a,b", "say \"hi\"", "two\nlines", "crlf\r\nhere", "Grüße, 東京 🎉", "=HYPERLINK(\"http://x\")", "-1+2", ""]
+
+/// Loads `path` with Python's `csv` module and returns its rows.
+func pythonCSVRows(_ path: String) throws -> [[String]] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+        "python3", "-c",
+        "import csv, json, sys\nwith open(sys.argv[1], newline='', encoding='utf-8') as f:\n    print(json.dumps(list(csv.reader(f, strict=True))))",
+        path,
+    ]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    return try JSONSerialization.jsonObject(with: data) as? [[String]] ?? []
+}
+
+@Test(arguments: [false, true])
+func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
+    let (reader, _) = try journal { s in
+        let player = try s.object("Player")
+        let title = try s.channel(player, "title, \"main\"")
+        try s.register(title, owner: try s.object("Screen"), at: "Screen.swift:1")
+        for (index, value) in awkwardValues.enumerated() {
+            try s.post(title, old: index == 0 ? nil : awkwardValues[index - 1], new: value)
+        }
+    }
+    let path = try temporaryDirectory().appendingPathComponent("events.csv").path
+    let output = StringOutput()
+    try Exporter.export(.events, from: reader, session: nil, format: .csv, raw: raw, to: output)
+    try output.text.write(toFile: path, atomically: true, encoding: .utf8)
+
+    let rows = try pythonCSVRows(path)
+    #expect(rows.first == Exporter.columns(for: .events))
+    let changes = rows.dropFirst().filter { $0[3] == "changed" }
+    let column = try #require(Exporter.columns(for: .events).firstIndex(of: "new_value"))
+    let expected = awkwardValues.map { value in raw ? value : CSVWriter().neutralised(value) }
+    #expect(changes.map { $0[column] } == expected)
+    #expect(expected[5] == (raw ? "=HYPERLINK(\"http://x\")" : "'=HYPERLINK(\"http://x\")"))
+    #expect(changes.first?[7] == "Player#1.title, \"main\"")
+    // 1 registration + 8 changes with 1 delivery each, and a header.
+    #expect(rows.count == 1 + 1 + 16)
+    #expect(rows.allSatisfy { $0.count == Exporter.columns(for: .events).count })
+}
+
+@Test func jsonLinesExportHasOneObjectPerRowWithStableKeys() throws {
+    let (reader, _) = try journal(threeAssigners)
+    let output = StringOutput()
+    try Exporter.export(.registrations, from: reader, session: 1, format: .jsonl, raw: false, to: output)
+    let lines = output.text.split(separator: "\n")
+    #expect(lines.count == 3)
+    #expect(lines[0] == """
+        {"session_id":1,"id":1,"channel_id":1,"channel":"Player#1.isPlayingChanged","policy":"singleSlot","owner_id":2,"owner":"FloatingWindow#2","call_site":"FloatingWindow.swift:31","function":"f()","options":"new","queue":null,"expects_main":false,"sender":null,"scope_id":null,"scope":null,"registered_seq":1,"removed_seq":17,"removal_reason":"replaced"}
+        """)
+}
+
+@Test func deliveriesExportNamesTheChangeEachDeliveryBelongsTo() throws {
+    let (reader, _) = try journal(threeAssigners)
+    let output = StringOutput()
+    try Exporter.export(.deliveries, from: reader, session: 1, format: .csv, raw: false, to: output)
+    let lines = output.text.components(separatedBy: "\r\n")
+    #expect(lines[0] == "session_id,seq,time_ns,kind,change_seq,channel_id,channel,registration_id,owner_id,owner,call_site,thread,is_main,expects_main,depth,duration_ns,reason,initial_value")
+    #expect(lines[1] == "1,3,3000000,delivered,2,1,Player#1.isPlayingChanged,1,2,FloatingWindow#2,FloatingWindow.swift:31,1,true,false,0,100000,,")
+    #expect(lines.count == 1 + 19 + 1)  // header, 19 deliveries, the empty string after the last CRLF
+}
+
+@Test func findingsExportCarriesCodesAndEvidence() throws {
+    let (reader, _) = try journal(threeAssigners)
+    let output = StringOutput()
+    try Exporter.export(.findings, from: reader, session: nil, format: .jsonl, raw: false, to: output)
+    let lines = output.text.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3)
+    #expect(lines[0].hasPrefix("{\"session_id\":1,\"code\":\"OJ001\",\"name\":\"last-callback-wins\",\"severity\":\"error\",\"message\":\"3 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 17 while alive and missed 12 changes.\",\"channel\":\"Player#1.isPlayingChanged\",\"owners\":\"FloatingWindow#2; VideoScreen#3\",\"call_sites\":\"FloatingWindow.swift:31; VideoScreen.swift:20\",\"seqs\":\"1 17\",\"count\":12,"))
+    #expect(lines[2].contains("\"code\":\"OJ004\""))
+}

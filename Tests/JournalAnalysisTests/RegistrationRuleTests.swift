@@ -1,0 +1,234 @@
+import JournalAnalysis
+import Testing
+
+// MARK: - OJ002 duplicate-registration
+
+@Test func duplicateRegistrationCountsTheChangesDeliveredTwice() throws {
+    let found = try findings(.duplicateRegistration) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        try s.register(rate, owner: screen, at: "Screen.swift:14")  // seq 1
+        try s.post(rate, old: "1", new: "2")  // seqs 2-3
+        try s.register(rate, owner: screen, at: "Screen.swift:14")  // seq 4: viewWillAppear again
+        try s.post(rate, old: "2", new: "3")  // seqs 5-7
+        try s.post(rate, old: "3", new: "4")  // seqs 8-10
+    }
+    #expect(found.count == 1)
+    let finding = try #require(found.first)
+    #expect(finding.severity == .warning)
+    #expect(finding.message == "Screen#2 registered Player#1.rate twice from Screen.swift:14 (seq 1 and seq 4); its callback ran twice for 2 changes.")
+    #expect(finding.seqs == [1, 4])
+    #expect(finding.count == 2)
+    #expect(finding.evidence == [
+        "seq 1: registration 1 by Screen#2 at Screen.swift:14",
+        "seq 4: registration 2 by Screen#2 at Screen.swift:14 while 1 was live",
+        "2 changes reached both registrations",
+    ])
+}
+
+@Test func reRegisteringAfterRemovingIsNotADuplicate() throws {
+    let found = try findings(.duplicateRegistration) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let other = try s.object("Other")
+        let rate = try s.channel(player, "rate")
+        let first = try s.register(rate, owner: screen, at: "Screen.swift:14")
+        try s.remove(first, reason: "tokenCancelled", at: "Screen.swift:30")
+        try s.register(rate, owner: screen, at: "Screen.swift:14")
+        // Same site, another owner: two screens, not a duplicate.
+        try s.register(rate, owner: other, at: "Screen.swift:14")
+        try s.post(rate, old: "1", new: "2")
+    }
+    #expect(found.isEmpty)
+}
+
+// MARK: - OJ003 remove-unregistered
+
+@Test func removingTwiceSaysWhereTheFirstRemovalHappened() throws {
+    let found = try findings(.removeUnregistered) { s in
+        let player = try s.object("Player")
+        let view = try s.object("ProgressView")
+        let progress = try s.channel(player, "progress")
+        let registration = try s.register(progress, owner: view, at: "ProgressView.swift:10")  // seq 1
+        try s.remove(registration, at: "ProgressView.swift:40")  // seq 2: removeFromSuperview
+        try s.removeUnregistered(at: "ProgressView.swift:55", channel: progress, owner: view)  // seq 3: deinit
+    }
+    #expect(found.map(\.message) == [
+        "Removal at ProgressView.swift:55 (seq 3) matched no live registration: ProgressView#2's registration on Player#1.progress was already removed at seq 2 (explicit, at ProgressView.swift:40).",
+    ])
+    #expect(found.first?.severity == .warning)
+    #expect(found.first?.seqs == [1, 2, 3])
+    #expect(found.first?.evidence == [
+        "seq 3: removal requested at ProgressView.swift:55 for ProgressView#2",
+        "seq 1: registered at ProgressView.swift:10",
+        "seq 2: removed (explicit, at ProgressView.swift:40)",
+    ])
+}
+
+@Test func removingAMisspelledKeySaysNoSuchChannelWasObserved() throws {
+    let found = try findings(.removeUnregistered) { s in
+        let view = try s.object("ProgressView")
+        try s.removeUnregistered(at: "ProgressView.swift:55", channel: 0, owner: view, detail: "key=progres")
+        try s.removeUnregistered(at: "ProgressView.swift:55", channel: 0, owner: view, detail: "key=progres")
+    }
+    #expect(found.map(\.message) == [
+        "Removal at ProgressView.swift:55 (2 times, first at seq 1) matched no live registration: no channel (key=progres) was ever observed for ProgressView#1: check the key's spelling.",
+    ])
+    #expect(found.first?.count == 2)
+}
+
+@Test func removingAllOfAnOwnersRegistrationsWhenNoneAreLeftSaysWhichWentLast() throws {
+    let found = try findings(.removeUnregistered) { s in
+        let player = try s.object("Player")
+        let cell = try s.object("Cell")
+        let stranger = try s.object("Stranger")
+        let rate = try s.channel(player, "rate")
+        try s.register(rate, owner: cell, at: "Cell.swift:8")  // seq 1
+        try s.remove(1, reason: "tokenReleased")  // seq 2
+        try s.removeUnregistered(at: "Cell.swift:40", owner: cell)  // seq 3: removeObservers(owner:)
+        try s.removeUnregistered(at: "Stranger.swift:2", owner: stranger)  // seq 4
+    }
+    #expect(found.map(\.message) == [
+        "Removal at Cell.swift:40 (seq 3) matched no live registration: Cell#2's last registration (on Player#1.rate) was already removed at seq 2 (tokenReleased).",
+        "Removal at Stranger.swift:2 (seq 4) matched no live registration: Stranger#3 had never registered anything.",
+    ])
+}
+
+@Test func selfRemovalInsideACallbackIsNotRemoveUnregistered() throws {
+    let found = try findings(.removeUnregistered) { s in
+        let player = try s.object("Player")
+        let once = try s.object("OneShot")
+        let other = try s.object("Screen")
+        let ended = try s.channel(player, "didFinish")
+        let registration = try s.register(ended, owner: once, at: "OneShot.swift:5")
+        try s.register(ended, owner: other, at: "Screen.swift:9")
+        try s.post(ended, new: "true") { current in
+            if current == registration { try s.remove(registration, at: "OneShot.swift:7") }
+        }
+        try s.post(ended, new: "true")
+    }
+    #expect(found.isEmpty)
+}
+
+// MARK: - OJ004 leaked-registration
+
+@Test func aHookThatOutlivesItsScopeIsAWarningWithTheLateDeliveries() throws {
+    let found = try findings(.leakedRegistration) { s in
+        let player = try s.object("Player")
+        let hook = try s.object("ScrubHook")
+        let rate = try s.channel(player, "rate")
+        let scope = try s.beginScope("VideoScreen visible")  // seq 1
+        try s.register(rate, owner: hook, at: "VideoScreen.swift:44", scope: scope)  // seq 2
+        try s.post(rate, old: "1", new: "2")  // seqs 3-4
+        try s.endScope(scope)  // seq 5
+        try s.post(rate, old: "2", new: "1")  // seqs 6-7
+        try s.post(rate, old: "1", new: "2")  // seqs 8-9
+    }
+    #expect(found.map(\.severity) == [.warning])
+    #expect(found.first?.message == "ScrubHook#2's registration on Player#1.rate (VideoScreen.swift:44) outlived scope \"VideoScreen visible\" (ended at seq 5) and was delivered 2 times after it.")
+    #expect(found.first?.seqs == [2, 5, 7])
+    #expect(found.first?.evidence == [
+        "seq 2: ScrubHook#2 registered Player#1.rate at VideoScreen.swift:44 for scope \"VideoScreen visible\"",
+        "seq 5: the scope ended while the registration was live",
+        "seq 7: first of 2 deliveries after the scope ended",
+    ])
+}
+
+@Test func stillRegisteredAtTheEndWithALiveOwnerIsOnlyInfo() throws {
+    let found = try findings(.leakedRegistration) { s in
+        let player = try s.object("Player")
+        let app = try s.object("AppDelegate")
+        let rate = try s.channel(player, "rate")
+        try s.register(rate, owner: app, at: "AppDelegate.swift:20")
+    }
+    #expect(found.map(\.severity) == [.info])
+    #expect(found.first?.message == "AppDelegate#2's registration on Player#1.rate (AppDelegate.swift:20) was still registered when the session ended.")
+}
+
+@Test func anOwnerDeallocatedAndAutoRemovedIsNotLeaked() throws {
+    let found = try findings(.leakedRegistration) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        let scope = try s.beginScope("Screen visible")
+        try s.register(rate, owner: screen, at: "Screen.swift:20", scope: scope)
+        try s.deallocate(screen)
+        try s.endScope(scope)
+        try s.post(rate, old: "1", new: "2")
+    }
+    #expect(found.isEmpty)
+}
+
+@Test func removedRightAfterItsScopeEndedBeforeAnyDeliveryIsNotLeaked() throws {
+    let found = try findings(.leakedRegistration) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        let scope = try s.beginScope("Screen visible")
+        let registration = try s.register(rate, owner: screen, at: "Screen.swift:20", scope: scope)
+        try s.endScope(scope)
+        try s.remove(registration, reason: "tokenReleased")
+        try s.post(rate, old: "1", new: "2")
+    }
+    #expect(found.isEmpty)
+}
+
+@Test func anUncleanSessionReportsNoEndOfSessionLeaks() throws {
+    let found = try findings(.leakedRegistration, clean: false) { s in
+        let player = try s.object("Player")
+        let app = try s.object("AppDelegate")
+        try s.register(try s.channel(player, "rate"), owner: app, at: "AppDelegate.swift:20")
+    }
+    #expect(found.isEmpty)
+}
+
+// MARK: - OJ005 never-posted-key
+
+@Test func aNeverPostedKeyOneEditFromAPostedOneIsATypo() throws {
+    let found = try findings(.neverPostedKey) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let typo = try s.channel(player, "isPlayng")
+        let real = try s.channel(player, "isPlaying")
+        try s.register(typo, owner: screen, at: "Screen.swift:14")  // seq 1
+        try s.change(real, old: "false", new: "true")  // seq 2
+        try s.change(real, old: "true", new: "false")  // seq 3
+    }
+    #expect(found.map(\.severity) == [.warning])
+    #expect(found.first?.message == "Screen#2 observed Player#1.isPlayng (Screen.swift:14), which was never posted; Player posted \"isPlaying\", 1 edit away: a typo?")
+    #expect(found.first?.evidence == [
+        "seq 1: Screen#2 registered Player#1.isPlayng at Screen.swift:14",
+        "seq 2: Player#1.isPlaying was posted (2 times in all)",
+    ])
+    #expect(found.first?.seqs == [1, 2])
+}
+
+@Test func aNeverPostedKeyWithNoNearKeyIsInfoAndAPostedKeyIsSilent() throws {
+    let found = try findings(.neverPostedKey) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let lowMemory = try s.channel(0, "didReceiveMemoryWarning")
+        let rate = try s.channel(player, "rate")
+        try s.register(lowMemory, owner: screen, at: "Screen.swift:3")
+        try s.register(rate, owner: screen, at: "Screen.swift:4")
+        try s.post(rate, old: "1", new: "2")
+        // A key three edits away on the same type is no typo hint.
+        try s.change(try s.channel(player, "rating"), old: "1", new: "2")
+    }
+    #expect(found.map(\.message) == [
+        "Screen#2 observed *.didReceiveMemoryWarning (Screen.swift:3), which was never posted in this session.",
+    ])
+    #expect(found.map(\.severity) == [.info])
+}
+
+@Test func aTypoHintNeedsTheSameSubjectType() throws {
+    let found = try findings(.neverPostedKey) { s in
+        let player = try s.object("Player")
+        let recorder = try s.object("Recorder")
+        let screen = try s.object("Screen")
+        try s.register(try s.channel(player, "isPlayng"), owner: screen, at: "Screen.swift:14")
+        try s.change(try s.channel(recorder, "isPlaying"), old: "false", new: "true")
+    }
+    #expect(found.map(\.severity) == [.info])
+}
