@@ -21,8 +21,18 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "ObserverCore", swiftSettings: strict),
-        .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict),
+        .target(
+            name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict,
+            plugins: ["MigrationsPlugin"]
+        ),
+        // Build tool: Migrations/NNNN_name.sql → Swift string constants in ObservationJournal.
+        .executableTarget(name: "MigrationsCompiler", path: "tools/MigrationsCompiler", swiftSettings: strict),
+        .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsCompiler"]),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
+        .testTarget(
+            name: "ObservationJournalTests", dependencies: ["ObservationJournal", "ObserverCore"],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -66,23 +66,18 @@ package final class SQLiteStatement {
         try bind(Int64(value ? 1 : 0), at: index)
     }
 
-    /// Binds NUL-terminated text that lives at least until the next step or reset (a
-    /// static string), without copying it.
-    package func bind(staticText text: UnsafePointer<CChar>?, at index: Int32) throws(SQLiteError) {
+    /// Binds a string literal without copying it (it lives as long as the program).
+    package func bind(literal text: StaticString?, at index: Int32) throws(SQLiteError) {
         try checkFault(.bind)
-        let rc = text.map { sqlite3_bind_text(handle, index, $0, -1, sqliteStatic) } ?? sqlite3_bind_null(handle, index)
-        guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
-    }
-
-    /// Binds UTF-8 bytes that stay valid and unchanged until the next step or reset (a
-    /// buffer the caller reuses), without copying them.
-    package func bind(borrowedUTF8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
-        try checkFault(.bind)
-        // An empty buffer may have no base address; SQLite reads a NULL pointer as NULL.
-        let empty: StaticString = ""
-        let base = bytes.baseAddress ?? empty.utf8Start
-        let rc = base.withMemoryRebound(to: CChar.self, capacity: max(bytes.count, 1)) {
-            sqlite3_bind_text(handle, index, $0, Int32(bytes.count), sqliteStatic)
+        let rc: Int32
+        if let text, text.hasPointerRepresentation {
+            rc = UnsafeRawPointer(text.utf8Start).withMemoryRebound(to: CChar.self, capacity: text.utf8CodeUnitCount) {
+                sqlite3_bind_text(handle, index, $0, Int32(text.utf8CodeUnitCount), sqliteStatic)
+            }
+        } else if let text {
+            rc = sqlite3_bind_text(handle, index, text.description, -1, sqliteTransient)
+        } else {
+            rc = sqlite3_bind_null(handle, index)
         }
         guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
     }
