@@ -91,7 +91,8 @@ public final class ObserverRegistry: Sendable {
         let erased: (AnyObject, Payload) -> Void = { owner, payload in
             callback(unsafeDowncast(owner, to: Owner.self), payload)
         }
-        let expectsMain = expectsMainThread || queue === DispatchQueue.main
+        // Not `===`: on Linux `DispatchQueue.main` returns a new wrapper object each time.
+        let expectsMain = expectsMainThread || queue?.label == DispatchQueue.main.label
         var garbage: [RegistrationEntry] = []
         let entry: RegistrationEntry = state.withLock { state in
             let ownerRef = state.identities.ref(for: owner)
