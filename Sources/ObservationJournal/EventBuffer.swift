@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ObserverCore
 
 /// A run of events dropped because the buffer was full; written as one `gap` event at
@@ -83,6 +90,11 @@ final class EventBuffer: EventSink, @unchecked Sendable {
     private var roomWaiters = 0
     private var counts = RecordingCounters()
     private var error: JournalError?
+    /// Set between a failure and the end of the error callback: `flush()` and `close()` on
+    /// other threads wait for it, so they return only after the app was told.
+    private var announcing = false
+    /// The writer thread, whose own calls (from the error callback) must never wait.
+    private var writerThread: pthread_t?
 
     init(capacity: Int, policy: Journal.BufferFullPolicy, gatherMilliseconds: Int) {
         self.capacity = max(1, capacity)
@@ -157,7 +169,7 @@ final class EventBuffer: EventSink, @unchecked Sendable {
         defer { monitor.unlock() }
         let target = nextSeq - 1
         urgentRequests += 1
-        while committedSeq < target && (phase == .recording || phase == .closing) {
+        while (committedSeq < target && (phase == .recording || phase == .closing)) || mustAwaitAnnouncement {
             wakeWriter()
             monitor.wait(progress)
         }
@@ -173,10 +185,16 @@ final class EventBuffer: EventSink, @unchecked Sendable {
             phase = .closing
             monitor.broadcast(room)
         }
-        while phase == .closing {
+        while phase == .closing || mustAwaitAnnouncement {
             wakeWriter()
             monitor.wait(progress)
         }
+    }
+
+    /// Under the lock: whether the caller must wait for the error callback to finish.
+    private var mustAwaitAnnouncement: Bool {
+        guard announcing, let writerThread else { return false }
+        return pthread_equal(writerThread, pthread_self()) == 0
     }
 
     var counters: RecordingCounters {
@@ -198,6 +216,13 @@ final class EventBuffer: EventSink, @unchecked Sendable {
     }
 
     // MARK: - The writer thread
+
+    /// Called first on the writer thread.
+    func writerStarted() {
+        monitor.lock()
+        writerThread = pthread_self()
+        monitor.unlock()
+    }
 
     /// Waits for work and takes everything buffered; `nil` when the session is over.
     /// - Parameter spare: an empty array with capacity, swapped in as the new buffer so
@@ -236,7 +261,8 @@ final class EventBuffer: EventSink, @unchecked Sendable {
     }
 
     /// The writer could not commit `batch`: recording stops; the batch and everything
-    /// still buffered are counted as unwritten.
+    /// still buffered are counted as unwritten. The writer then tells the app and calls
+    /// `announced()`.
     func failed(_ batch: EventBatch, error: JournalError) {
         monitor.lock()
         defer { monitor.unlock() }
@@ -246,7 +272,15 @@ final class EventBuffer: EventSink, @unchecked Sendable {
         firstPendingSeq = nextSeq
         phase = .failed
         self.error = error
-        monitor.broadcast(progress)
+        announcing = true
         monitor.broadcast(room)
+    }
+
+    /// The app has been told of the failure: `flush()` and `close()` may return.
+    func announced() {
+        monitor.lock()
+        defer { monitor.unlock() }
+        announcing = false
+        monitor.broadcast(progress)
     }
 }

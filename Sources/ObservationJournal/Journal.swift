@@ -78,7 +78,9 @@ public final class Journal: Sendable {
     /// would a plain `ObserverRegistry`, and everything it does is recorded.
     /// - Parameters:
     ///   - label: what this run is (`"UI test: playback"`), stored with the session.
-    ///   - onError: called once, on the writer thread, if recording stops on an error.
+    ///   - onError: called once, on the writer thread, if recording stops on an error,
+    ///     before `flush()` or `close()` waiting on other threads return. It may call
+    ///     the session's methods (`close()` there returns at once).
     /// - Throws: `JournalError` if the session cannot be started (the journal is gone,
     ///   the disk is full, …).
     public func startSession(

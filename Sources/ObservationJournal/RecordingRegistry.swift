@@ -75,6 +75,7 @@ public final class RecordingRegistry: Sendable {
         _ buffer: EventBuffer, into writer: SessionWriter, path: String,
         onError: (@Sendable (JournalError) -> Void)?
     ) {
+        buffer.writerStarted()
         var spare: [ObserverEvent] = []
         spare.reserveCapacity(buffer.capacity)
         while var batch = buffer.takeBatch(swapping: &spare) {
@@ -84,6 +85,7 @@ public final class RecordingRegistry: Sendable {
                 let failure = JournalFile.classify(error, path: path)
                 buffer.failed(batch, error: failure)
                 onError?(failure)
+                buffer.announced()
                 return
             }
             buffer.committed(batch)
