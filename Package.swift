@@ -28,6 +28,10 @@ let package = Package(
         // Build tool: Migrations/NNNN_name.sql → Swift string constants in ObservationJournal.
         .executableTarget(name: "MigrationsCompiler", path: "tools/MigrationsCompiler", swiftSettings: strict),
         .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsCompiler"]),
+        .executableTarget(
+            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore"],
+            path: "tools/JournalBenchmark", swiftSettings: strict
+        ),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
         .testTarget(
             name: "ObservationJournalTests", dependencies: ["ObservationJournal", "ObserverCore"],
