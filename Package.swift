@@ -29,12 +29,18 @@ let package = Package(
         .executableTarget(name: "MigrationsCompiler", path: "tools/MigrationsCompiler", swiftSettings: strict),
         .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsCompiler"]),
         .executableTarget(
+            name: "JournalCrashHelper", dependencies: ["ObservationJournal", "ObserverCore"],
+            path: "tools/JournalCrashHelper", swiftSettings: strict
+        ),
+        .executableTarget(
             name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore"],
             path: "tools/JournalBenchmark", swiftSettings: strict
         ),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
+        // Depends on JournalCrashHelper only so that `swift test` builds it: the crash test
+        // runs the binary (found next to the test bundle) and SIGKILLs it.
         .testTarget(
-            name: "ObservationJournalTests", dependencies: ["ObservationJournal", "ObserverCore"],
+            name: "ObservationJournalTests", dependencies: ["ObservationJournal", "ObserverCore", "JournalCrashHelper"],
             swiftSettings: strict
         ),
     ],
