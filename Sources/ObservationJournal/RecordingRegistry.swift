@@ -31,8 +31,9 @@ public final class RecordingRegistry: Sendable {
         self.sessionID = writer.sessionID
         self.path = writer.database.path
         let path = self.path
+        let handle = WriterHandle(writer)
         let thread = Thread {
-            Self.drain(buffer, into: writer, path: path, onError: onError)
+            Self.drain(buffer, into: handle, path: path, onError: onError)
         }
         thread.name = "ObservationJournal writer \(writer.sessionID)"
         thread.start()
@@ -69,27 +70,42 @@ public final class RecordingRegistry: Sendable {
 
     // MARK: - The writer thread
 
+    /// The writer, owned by the writer thread, which lets it go (closing the connection)
+    /// before it reports the end of the session, so that when `close()` returns the file is
+    /// no longer open (the app may move or delete it).
+    private final class WriterHandle: @unchecked Sendable {
+        var writer: SessionWriter?
+        init(_ writer: SessionWriter) { self.writer = writer }
+    }
+
     /// Takes batches from the buffer and commits them until the session ends or a write
     /// fails.
     private static func drain(
-        _ buffer: EventBuffer, into writer: SessionWriter, path: String,
+        _ buffer: EventBuffer, into handle: WriterHandle, path: String,
         onError: (@Sendable (JournalError) -> Void)?
     ) {
         buffer.writerStarted()
         var spare: [ObserverEvent] = []
         spare.reserveCapacity(buffer.capacity)
-        while var batch = buffer.takeBatch(swapping: &spare) {
+        defer { handle.writer = nil }
+        // No local reference to the writer: setting `handle.writer` to nil must free it.
+        while var batch = buffer.takeBatch(swapping: &spare), handle.writer != nil {
             do {
-                try writer.write(batch)
+                try handle.writer?.write(batch)
             } catch {
+                handle.writer = nil
                 let failure = JournalFile.classify(error, path: path)
                 buffer.failed(batch, error: failure)
                 onError?(failure)
                 buffer.announced()
                 return
             }
+            if batch.endsSession {
+                handle.writer = nil
+                buffer.committed(batch)
+                return
+            }
             buffer.committed(batch)
-            if batch.endsSession { return }
             batch.events.removeAll(keepingCapacity: true)
             spare = batch.events
         }

@@ -130,3 +130,18 @@ import Testing
         ])
     }
 }
+
+extension RoundTripTests {
+    /// When `close()` returns, the session's connection is closed: the last connection
+    /// folded the WAL into the file and removed it, and the app may move the file.
+    @Test func closeReleasesTheFile() throws {
+        let scratch = Scratch()
+        let path = scratch.path()
+        let recording = try Journal.open(path: path).startSession(label: "release")
+        recording.registry.beginScope("s").end()
+        recording.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
+        #expect(try rows(path + ".moved", "SELECT kind FROM events ORDER BY seq") == ["scopeBegan", "scopeEnded"])
+    }
+}
