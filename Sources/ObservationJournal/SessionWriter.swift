@@ -23,7 +23,15 @@ final class SessionWriter: @unchecked Sendable {
     private var registrations = Set<UInt64>()
     private var scopes = Set<UInt64>()
 
+    /// Inserts one event row (the tail of a batch).
     private let insertEvent: SQLiteStatement
+    /// Inserts `rowsPerInsert` event rows at once: SQLite's per-execution work (for
+    /// `CHECK (kind IN (…))` it builds a small table each time) is then paid once per
+    /// that many rows.
+    private let insertEvents: SQLiteStatement
+    /// Event rows waiting for `insertEvents`.
+    private var rows: [Row] = []
+    static let rowsPerInsert = 32
     private let selectString: SQLiteStatement
     private let insertString: SQLiteStatement
     private let selectCallSite: SQLiteStatement
@@ -64,12 +72,9 @@ final class SessionWriter: @unchecked Sendable {
             try insert.run()
             return database.lastInsertRowID
         }
-        insertEvent = try database.cached("""
-            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id,
-                owner_id, other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns,
-                is_prior, old_value, new_value, reason, detail)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        insertEvent = try database.cached(Self.insertEventsSQL(rows: 1))
+        insertEvents = try database.cached(Self.insertEventsSQL(rows: Self.rowsPerInsert))
+        rows.reserveCapacity(Self.rowsPerInsert)
         selectString = try database.cached("SELECT id FROM strings WHERE value = ?")
         insertString = try database.cached("INSERT INTO strings (value) VALUES (?)")
         selectCallSite = try database.cached(
@@ -111,6 +116,7 @@ final class SessionWriter: @unchecked Sendable {
     /// Writes a batch in one transaction; with `endsSession`, also marks the session ended
     /// cleanly in it.
     func write(_ batch: EventBatch) throws(SQLiteError) {
+        rows.removeAll(keepingCapacity: true)
         try database.writeTransaction { () throws(SQLiteError) in
             var seq = batch.firstSeq
             for event in batch.events {
@@ -118,6 +124,8 @@ final class SessionWriter: @unchecked Sendable {
                 seq += 1
             }
             if let gap = batch.gap { try write(gap) }
+            for row in rows { try insert([row], with: insertEvent) }
+            rows.removeAll(keepingCapacity: true)
             if batch.endsSession {
                 try endSession.bind(JournalClock.isoNow(), at: 1)
                 try endSession.bind(sessionID, at: 2)
@@ -128,8 +136,15 @@ final class SessionWriter: @unchecked Sendable {
 
     // MARK: - Events
 
-    /// The columns of one event row that vary by kind.
+    /// The columns of one event row.
     private struct Row {
+        var seq: Int64
+        var time: UInt64
+        var kind: StaticString
+        var thread: UInt64
+        var isMain: Bool
+        var depth: Int
+        var isPrior: Bool
         var channel: Int64?
         var registration: Int64?
         var owner: Int64?
@@ -145,7 +160,10 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     private func write(_ event: ObserverEvent, seq: Int64) throws(SQLiteError) {
-        var row = Row()
+        var row = Row(
+            seq: seq, time: event.time, kind: Self.text(event.kind), thread: event.thread,
+            isMain: event.isMainThread, depth: event.depth, isPrior: event.isPrior
+        )
         if let channel = event.channel {
             if channel.id == 0 {
                 // A removal named a channel that does not exist (a misspelled key): there
@@ -210,46 +228,62 @@ final class SessionWriter: @unchecked Sendable {
             }
         }
         if let scope = event.scope { row.scope = Int64(scope.id) }
-        try insert(
-            seq: seq, time: event.time, kind: Self.text(event.kind), thread: event.thread,
-            isMain: event.isMainThread, depth: event.depth, isPrior: event.isPrior, row: row
-        )
+        try add(row)
     }
 
     private func write(_ gap: GapRecord) throws(SQLiteError) {
-        var row = Row()
+        var row = Row(seq: gap.seq, time: gap.time, kind: "gap", thread: gap.thread, isMain: gap.isMainThread, depth: 0, isPrior: false)
         row.reason = "bufferFull"
         row.detail = "dropped=\(gap.dropped)"
-        try insert(
-            seq: gap.seq, time: gap.time, kind: "gap", thread: gap.thread, isMain: gap.isMainThread,
-            depth: 0, isPrior: false, row: row
-        )
+        try add(row)
     }
 
-    private func insert(
-        seq: Int64, time: UInt64, kind: StaticString, thread: UInt64, isMain: Bool, depth: Int, isPrior: Bool, row: Row
-    ) throws(SQLiteError) {
-        let statement = insertEvent
-        try statement.bind(sessionID, at: 1)
-        try statement.bind(seq, at: 2)
-        try statement.bind(Int64(bitPattern: time &- startNanoseconds), at: 3)
-        try statement.bind(literal: kind, at: 4)
-        try statement.bind(Int64(bitPattern: thread), at: 5)
-        try statement.bind(isMain, at: 6)
-        try statement.bind(row.channel, at: 7)
-        try statement.bind(row.registration, at: 8)
-        try statement.bind(row.owner, at: 9)
-        try statement.bind(row.otherRegistration, at: 10)
-        try statement.bind(row.callSite, at: 11)
-        try statement.bind(row.scope, at: 12)
-        try statement.bind(Int64(depth), at: 13)
-        try statement.bind(row.liveCount, at: 14)
-        try statement.bind(row.duration, at: 15)
-        try statement.bind(isPrior, at: 16)
-        try statement.bind(row.old, at: 17)
-        try statement.bind(row.new, at: 18)
-        try statement.bind(literal: row.reason, at: 19)
-        try statement.bind(row.detail, at: 20)
+    /// Queues an event row, inserting a full group of `rowsPerInsert`.
+    private func add(_ row: Row) throws(SQLiteError) {
+        rows.append(row)
+        if rows.count == Self.rowsPerInsert {
+            try insert(rows, with: insertEvents)
+            rows.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// `INSERT INTO events (…) VALUES (…), (…), …` for `rows` rows.
+    static func insertEventsSQL(rows: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: 20).joined(separator: ", ") + ")"
+        return """
+            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id,
+                owner_id, other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns,
+                is_prior, old_value, new_value, reason, detail)
+            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
+            """
+    }
+
+    /// Binds `rows` to a statement made by `insertEventsSQL(rows: rows.count)` and runs it.
+    private func insert(_ rows: [Row], with statement: SQLiteStatement) throws(SQLiteError) {
+        var base: Int32 = 0
+        for row in rows {
+            try statement.bind(sessionID, at: base + 1)
+            try statement.bind(row.seq, at: base + 2)
+            try statement.bind(Int64(bitPattern: row.time &- startNanoseconds), at: base + 3)
+            try statement.bind(literal: row.kind, at: base + 4)
+            try statement.bind(Int64(bitPattern: row.thread), at: base + 5)
+            try statement.bind(row.isMain, at: base + 6)
+            try statement.bind(row.channel, at: base + 7)
+            try statement.bind(row.registration, at: base + 8)
+            try statement.bind(row.owner, at: base + 9)
+            try statement.bind(row.otherRegistration, at: base + 10)
+            try statement.bind(row.callSite, at: base + 11)
+            try statement.bind(row.scope, at: base + 12)
+            try statement.bind(Int64(row.depth), at: base + 13)
+            try statement.bind(row.liveCount, at: base + 14)
+            try statement.bind(row.duration, at: base + 15)
+            try statement.bind(row.isPrior, at: base + 16)
+            try statement.bind(row.old, at: base + 17)
+            try statement.bind(row.new, at: base + 18)
+            try statement.bind(literal: row.reason, at: base + 19)
+            try statement.bind(row.detail, at: base + 20)
+            base += 20
+        }
         try statement.run()
     }
 
