@@ -14,7 +14,9 @@ extension Journal {
     /// What a recording session does when its buffer is full.
     public enum BufferFullPolicy: Sendable, Equatable {
         /// The recording thread waits until the writer has made room: nothing is lost,
-        /// but a slow disk slows the app down.
+        /// but a slow disk slows the app down. A thread waiting in a registration,
+        /// removal or change holds the registry's lock, so other threads using the
+        /// registry wait with it.
         case wait
         /// The event is dropped, and the journal records a `gap` event (reason
         /// `bufferFull`, detail `dropped=N`) at the place of each run of dropped events:
