@@ -30,9 +30,10 @@ public final class Journal: Sendable {
 
     /// Opens the journal at `path`, creating it if asked, upgrading an older schema.
     ///
-    /// A new journal is created with mode 0600 (journals may hold user data). An existing
-    /// file is first checked read-only; a file that is not a journal is refused and left
-    /// byte for byte as it was.
+    /// A new journal is created with mode 0600 (journals may hold user data), built beside
+    /// `path` and linked into place complete, so several openers racing to create it all
+    /// end up with the same journal. An existing file is first checked read-only; a file
+    /// that is not a journal is refused and left byte for byte as it was.
     /// - Parameters:
     ///   - path: the journal's file.
     ///   - options: whether to create it, and how its sessions record.
@@ -41,7 +42,6 @@ public final class Journal: Sendable {
     ///   another application's database, a damaged file, a newer schema, or an SQLite
     ///   failure while creating or upgrading.
     public static func open(path: String, options: Options = Options()) throws(JournalError) -> Journal {
-        var created = false
         var version = 0
         var status = stat()
         if stat(path, &status) != 0 {
@@ -49,8 +49,9 @@ public final class Journal: Sendable {
                 if errno == ENOENT { throw .fileNotFound(path: path) }
                 throw .sqlite(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
             }
-            try createEmptyFile(path)
-            created = true
+            if try create(path, options: options) { return Journal(path: path, options: options) }
+            // Another opener's journal appeared meanwhile, complete: open it.
+            version = try validatedVersion(path, options: options)
         } else if (status.st_mode & S_IFMT) != S_IFREG {
             throw .notAFile(path: path)
         } else if status.st_size == 0 {
@@ -59,13 +60,8 @@ public final class Journal: Sendable {
             version = try validatedVersion(path, options: options)
         }
         do {
-            let database = try connect(path, options: options)
-            try database.execute("PRAGMA journal_mode = WAL")
-            if version < JournalSchema.latestVersion {
-                try JournalMigrator.migrate(database)
-            }
+            try prepare(path, version: version, options: options)
         } catch {
-            if created { removeFiles(path) }
             throw JournalFile.classify(error, path: path)
         }
         return Journal(path: path, options: options)
@@ -128,20 +124,45 @@ public final class Journal: Sendable {
         return try JournalFile.validate(database)
     }
 
-    /// Creates an empty file with mode 0600, failing if something appeared meanwhile.
-    private static func createEmptyFile(_ path: String) throws(JournalError) {
+    /// Puts WAL mode on and brings the schema of the file at `path` up to date.
+    private static func prepare(_ path: String, version: Int, options: Options) throws(SQLiteError) {
+        let database = try connect(path, options: options)
+        try database.execute("PRAGMA journal_mode = WAL")
+        if version < JournalSchema.latestVersion {
+            try JournalMigrator.migrate(database)
+        }
+    }
+
+    /// Builds a new journal beside `path` (mode 0600) and links it into place only when it
+    /// is complete, so no opener ever finds an empty or half-made journal at `path`.
+    /// - Returns: `false` if another opener's journal got there first.
+    private static func create(_ path: String, options: Options) throws(JournalError) -> Bool {
+        let temporary = "\(path).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         #if canImport(Darwin)
-        let descriptor = Darwin.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        let descriptor = Darwin.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         #else
-        let descriptor = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        let descriptor = Glibc.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         #endif
         guard descriptor >= 0 else {
             throw .sqlite(path: path, detail: "cannot create: \(String(cString: strerror(errno)))")
         }
         close(descriptor)
+        defer { removeFiles(temporary) }
+        do {
+            // The connection closes at the end of `prepare`, folding the WAL into the file.
+            try prepare(temporary, version: 0, options: options)
+        } catch {
+            throw JournalFile.classify(error, path: path)
+        }
+        // link(2) fails if `path` exists: the check and the appearance are one step.
+        if link(temporary, path) == 0 { return true }
+        if errno == EEXIST { return false }
+        // A file system without hard links: rename, unless something is there by now.
+        if access(path, F_OK) != 0 && rename(temporary, path) == 0 { return true }
+        throw .sqlite(path: path, detail: "cannot create: \(String(cString: strerror(errno)))")
     }
 
-    /// Removes a journal this call created and could not finish, with its side files.
+    /// Removes a file this library made and no longer needs, with SQLite's side files.
     private static func removeFiles(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
