@@ -22,7 +22,22 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "ObserverCore", swiftSettings: strict),
-        .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict),
+        .target(
+            name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict,
+            plugins: ["MigrationsPlugin"]
+        ),
+        // Build tool: Migrations/NNNN_name.sql → Swift string constants in ObservationJournal.
+        .executableTarget(name: "MigrationsCompiler", path: "tools/MigrationsCompiler", swiftSettings: strict),
+        .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsCompiler"]),
+        .executableTarget(
+            name: "JournalCrashHelper", dependencies: ["ObservationJournal", "ObserverCore"],
+            path: "tools/JournalCrashHelper", swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore"],
+            path: "tools/JournalBenchmark", swiftSettings: strict
+        ),
+        .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
         .target(name: "JournalAnalysis", dependencies: ["ObservationJournal"], swiftSettings: strict),
         .target(name: "ObsReplayCLI", dependencies: ["JournalAnalysis", "ObservationJournal"], swiftSettings: strict),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
@@ -32,7 +47,6 @@ let package = Package(
             name: "obsreplay-bench", dependencies: ["JournalFixtures"], path: "tools/obsreplay-bench",
             swiftSettings: strict
         ),
-        .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
         .target(name: "SeedScenarios", dependencies: ["ObserverCore"], swiftSettings: strict),
         .testTarget(
             name: "SeedScenariosTests", dependencies: ["SeedScenarios", "SeedScenarioRunner"], swiftSettings: strict
@@ -48,6 +62,12 @@ let package = Package(
         .testTarget(
             name: "ObsReplayCLITests",
             dependencies: ["ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "obsreplay"],
+            swiftSettings: strict
+        ),
+        // Depends on JournalCrashHelper only so that `swift test` builds it: the crash test
+        // runs the binary (found next to the test bundle) and SIGKILLs it.
+        .testTarget(
+            name: "ObservationJournalTests", dependencies: ["ObservationJournal", "ObserverCore", "JournalCrashHelper"],
             swiftSettings: strict
         ),
     ],

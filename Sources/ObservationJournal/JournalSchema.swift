@@ -4,5 +4,5 @@ package enum JournalSchema {
     package static let applicationID: Int32 = 0x4F4A_524E
 
     /// The schema version this library writes: the number of migrations it knows.
-    package static var latestVersion: Int { 1 }
+    package static var latestVersion: Int { embeddedMigrations.count }
 }

@@ -2,11 +2,15 @@ import CSQLite
 
 /// SQLite's destructor constants, which Swift does not import (they are C macros).
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// `SQLITE_STATIC`: SQLite may use the bound bytes without copying them until the next
+/// step or reset; only for bytes that outlive that (static strings, a reused buffer).
+let sqliteStatic: sqlite3_destructor_type? = nil
 
 /// One SQLite connection. Not thread-safe: use it from one thread at a time.
 ///
 /// Every `sqlite3_*` call of the package goes through this file and `SQLiteStatement`,
-/// so errors become `SQLiteError`s in one place.
+/// so errors become `SQLiteError`s in one place, and debug builds can make any of them
+/// fail on purpose (`SQLiteFaultPlan`).
 package final class SQLiteDatabase {
     /// How to open the file.
     package enum Mode: Sendable {
@@ -21,9 +25,26 @@ package final class SQLiteDatabase {
 
     let handle: OpaquePointer
     package let path: String
+    /// Failures to inject into this connection's calls (debug builds only).
+    let faults: SQLiteFaultPlan?
+    /// Statements compiled once and reused, by SQL text.
+    private var cache: [String: SQLiteStatement] = [:]
 
     /// Opens `path`. Does not validate that it is a journal: see `JournalFile`.
-    package init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - mode: read-only, read-write, or read-write creating the file.
+    ///   - busyTimeoutMilliseconds: how long a call waits for another connection's lock
+    ///     before failing with `SQLITE_BUSY`.
+    ///   - faults: failures to inject into this connection's calls (debug builds only).
+    package init(
+        path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5_000, faults: SQLiteFaultPlan? = nil
+    ) throws(SQLiteError) {
+        #if DEBUG
+        if let code = faults?.failure(at: .open, sql: nil) {
+            throw SQLiteFaultPlan.error(code: code, sql: nil)
+        }
+        #endif
         var flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         var target = path
         switch mode {
@@ -46,11 +67,14 @@ package final class SQLiteDatabase {
         }
         self.handle = db
         self.path = path
+        self.faults = faults
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
     }
 
     deinit {
+        // Cached statements must be finalized before the connection can really close.
+        cache.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -76,6 +100,9 @@ package final class SQLiteDatabase {
 
     /// Runs one or more statements that return no rows we need.
     package func execute(_ sql: String) throws(SQLiteError) {
+        #if DEBUG
+        if let code = faults?.failure(at: .exec, sql: sql) { throw SQLiteFaultPlan.error(code: code, sql: sql) }
+        #endif
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         guard rc == SQLITE_OK else {
@@ -87,11 +114,61 @@ package final class SQLiteDatabase {
 
     /// Compiles one statement.
     package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try compile(sql, cached: false)
+    }
+
+    /// The statement for `sql`, compiled on first use and reused afterwards; reset and
+    /// with its bindings cleared. Valid while this connection lives.
+    package func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try compile(sql, cached: true)
+        cache[sql] = statement
+        return statement
+    }
+
+    private func compile(_ sql: String, cached: Bool) throws(SQLiteError) -> SQLiteStatement {
+        #if DEBUG
+        if let code = faults?.failure(at: .prepare, sql: sql) { throw SQLiteFaultPlan.error(code: code, sql: sql) }
+        #endif
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw error(rc, sql: sql) }
-        return SQLiteStatement(database: self, handle: statement, sql: sql)
+        // A cached statement lives in this connection's cache: it must not keep the
+        // connection alive too, or neither would ever be freed.
+        return SQLiteStatement(database: self, handle: statement, sql: sql, keepsDatabaseAlive: !cached)
     }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a write transaction begun with `BEGIN IMMEDIATE`, so the write lock
+    /// is taken (waiting up to the busy timeout) before anything is read, and a busy
+    /// database makes the transaction wait instead of failing halfway. Commits if `body`
+    /// returns, rolls back if it throws or the commit fails.
+    package func writeTransaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+        try cached("BEGIN IMMEDIATE").run()
+        do {
+            let result = try body()
+            try cached("COMMIT").run()
+            return result
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    /// Rolls back the open transaction, if any. A failure here leaves nothing to do: SQLite
+    /// has then already rolled back on its own (as it does after `SQLITE_FULL`).
+    package func rollback() {
+        if sqlite3_get_autocommit(handle) == 0 {
+            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+        }
+    }
+
+    /// Whether a transaction is open on this connection.
+    package var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// The first column of the first row of `sql`, as an integer (0 if no row).
     package func scalarInt(_ sql: String) throws(SQLiteError) -> Int64 {

@@ -2,16 +2,31 @@ import CSQLite
 
 /// A prepared statement: bind, step, read columns, reset and reuse.
 ///
-/// Owned by one thread at a time, like its `SQLiteDatabase`, which it keeps alive.
+/// Owned by one thread at a time, like its `SQLiteDatabase`. A statement from `prepare`
+/// keeps its connection alive; one from `cached` is owned by the connection's cache and
+/// must not outlive the connection.
 package final class SQLiteStatement {
-    let database: SQLiteDatabase
+    unowned let database: SQLiteDatabase
+    /// The strong reference of an uncached statement to its connection.
+    private let keptAlive: SQLiteDatabase?
     let handle: OpaquePointer
     package let sql: String
 
-    init(database: SQLiteDatabase, handle: OpaquePointer, sql: String) {
+    init(database: SQLiteDatabase, handle: OpaquePointer, sql: String, keepsDatabaseAlive: Bool) {
         self.database = database
+        self.keptAlive = keepsDatabaseAlive ? database : nil
         self.handle = handle
         self.sql = sql
+    }
+
+    /// Checks the connection's fault plan before a call at `site` (debug builds only).
+    @inline(__always)
+    private func checkFault(_ site: SQLiteFaultPlan.Site) throws(SQLiteError) {
+        #if DEBUG
+        if let plan = database.faults, let code = plan.failure(at: site, sql: sql) {
+            throw SQLiteFaultPlan.error(code: code, sql: sql)
+        }
+        #endif
     }
 
     deinit {
@@ -21,6 +36,7 @@ package final class SQLiteStatement {
     // MARK: - Binding (1-based indexes, as in SQL)
 
     package func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
+        try checkFault(.bind)
         let rc = value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
         guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
     }
@@ -30,11 +46,13 @@ package final class SQLiteStatement {
     }
 
     package func bind(_ value: Double?, at index: Int32) throws(SQLiteError) {
+        try checkFault(.bind)
         let rc = value.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
         guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
     }
 
     package func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
+        try checkFault(.bind)
         let rc: Int32
         if let value {
             rc = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
@@ -48,17 +66,44 @@ package final class SQLiteStatement {
         try bind(Int64(value ? 1 : 0), at: index)
     }
 
+    /// Binds a string literal without copying it (it lives as long as the program).
+    package func bind(literal text: StaticString?, at index: Int32) throws(SQLiteError) {
+        try checkFault(.bind)
+        let rc: Int32
+        if let text, text.hasPointerRepresentation {
+            rc = UnsafeRawPointer(text.utf8Start).withMemoryRebound(to: CChar.self, capacity: text.utf8CodeUnitCount) {
+                sqlite3_bind_text(handle, index, $0, Int32(text.utf8CodeUnitCount), sqliteStatic)
+            }
+        } else if let text {
+            rc = sqlite3_bind_text(handle, index, text.description, -1, sqliteTransient)
+        } else {
+            rc = sqlite3_bind_null(handle, index)
+        }
+        guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
+    }
+
     // MARK: - Stepping
 
     /// Advances to the next row: `true` if there is one, `false` when done.
     @discardableResult
     package func step() throws(SQLiteError) -> Bool {
+        try checkFault(.step)
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default: throw database.error(rc, sql: sql)
         }
+    }
+
+    /// Runs a statement that returns no rows to completion, then resets it (keeping the
+    /// bindings, which the next use overwrites).
+    package func run() throws(SQLiteError) {
+        try checkFault(.step)
+        var rc = sqlite3_step(handle)
+        while rc == SQLITE_ROW { rc = sqlite3_step(handle) }
+        sqlite3_reset(handle)
+        guard rc == SQLITE_DONE else { throw database.error(rc, sql: sql) }
     }
 
     /// Resets for another run and clears the bindings.

@@ -1,0 +1,286 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ObserverCore
+
+/// A run of events dropped because the buffer was full; written as one `gap` event at
+/// the sequence number the first dropped event would have had.
+struct GapRecord: Sendable {
+    var seq: Int64
+    var time: UInt64
+    var thread: UInt64
+    var isMainThread: Bool
+    var dropped: Int
+}
+
+/// What the writer takes from the buffer in one go, and commits in one transaction.
+struct EventBatch {
+    /// The sequence number of `events[0]`; the others follow without gaps.
+    var firstSeq: Int64
+    var events: [ObserverEvent]
+    /// Dropped events, numbered right after `events`.
+    var gap: GapRecord?
+    /// Whether this is the session's last batch: the session is marked ended cleanly in
+    /// the same transaction.
+    var endsSession: Bool
+
+    /// The highest sequence number in the batch (`firstSeq - 1` if it is empty).
+    var lastSeq: Int64 { firstSeq + Int64(events.count) - 1 + (gap == nil ? 0 : 1) }
+}
+
+/// The session's sink: numbers each event as the registry hands it over and keeps it in a
+/// bounded in-memory buffer, which the writer thread drains.
+///
+/// The calling thread only takes a lock, assigns the next sequence number and appends the
+/// event (rows are built on the writer thread). State-changing events arrive while the
+/// registry holds its own lock, so their numbers follow the registry's order; numbers
+/// are gap-free because each accepted event takes the next one under this buffer's lock.
+///
+/// The writer is woken only when it sleeps with nothing to do, or when enough events for
+/// a good batch have gathered while it waits for more, so a busy app pays for a wake-up
+/// once per batch, not once per event.
+final class EventBuffer: EventSink, @unchecked Sendable {
+    enum Phase: Equatable {
+        /// Events are accepted.
+        case recording
+        /// `close()` was called: the writer drains what is left, then ends the session.
+        case closing
+        /// The session ended cleanly.
+        case closed
+        /// Writing failed: events are counted as unwritten and not kept.
+        case failed
+    }
+
+    private enum WriterState {
+        /// Writing a batch, or about to take one: no need to wake it.
+        case working
+        /// Waiting for the first event.
+        case idle
+        /// Has a few events and waits briefly for more to make a larger batch.
+        case gathering
+    }
+
+    private let monitor = Monitor()
+    /// Signalled for the writer: events, a flush, or close.
+    private let work: Monitor.Condition
+    /// Signalled for producers waiting for room.
+    private let room: Monitor.Condition
+    /// Signalled when the writer committed a batch, ended or failed.
+    private let progress: Monitor.Condition
+
+    let capacity: Int
+    let policy: Journal.BufferFullPolicy
+    /// Gathered events that make the writer start at once rather than wait for more.
+    let batchThreshold: Int
+    let gatherNanoseconds: UInt64
+
+    // Guarded by `monitor`.
+    private var pending: [ObserverEvent] = []
+    private var gap: GapRecord?
+    private var nextSeq: Int64 = 1
+    private var firstPendingSeq: Int64 = 1
+    private var committedSeq: Int64 = 0
+    private var phase = Phase.recording
+    private var writerState = WriterState.working
+    private var urgentRequests = 0
+    private var roomWaiters = 0
+    private var counts = RecordingCounters()
+    private var error: JournalError?
+    /// Set between a failure and the end of the error callback: `flush()` and `close()` on
+    /// other threads wait for it, so they return only after the app was told.
+    private var announcing = false
+    /// The writer thread, whose own calls (from the error callback) must never wait.
+    private var writerThread: pthread_t?
+
+    init(capacity: Int, policy: Journal.BufferFullPolicy, gatherMilliseconds: Int) {
+        self.capacity = max(1, capacity)
+        self.policy = policy
+        self.batchThreshold = max(1, min(self.capacity / 4, 4_096))
+        self.gatherNanoseconds = UInt64(max(0, gatherMilliseconds)) * 1_000_000
+        work = monitor.makeCondition()
+        room = monitor.makeCondition()
+        progress = monitor.makeCondition()
+        pending.reserveCapacity(self.capacity)
+    }
+
+    // MARK: - Producers (any thread)
+
+    func record(_ event: ObserverEvent) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        if phase == .recording && pending.count >= capacity {
+            if policy == .drop {
+                drop(event)
+                return
+            }
+            roomWaiters += 1
+            while phase == .recording && pending.count >= capacity {
+                wakeWriter()
+                monitor.wait(room)
+            }
+            roomWaiters -= 1
+        }
+        switch phase {
+        case .recording:
+            pending.append(event)
+            nextSeq += 1
+            counts.accepted += 1
+            if writerState == .idle || (writerState == .gathering && pending.count >= batchThreshold) {
+                wakeWriter()
+            }
+        case .failed:
+            nextSeq += 1
+            counts.accepted += 1
+            counts.unwritten += 1
+        case .closing, .closed:
+            break
+        }
+    }
+
+    /// Under the lock: counts a dropped event into the open gap, opening one if needed.
+    private func drop(_ event: ObserverEvent) {
+        if gap == nil {
+            gap = GapRecord(seq: nextSeq, time: event.time, thread: event.thread, isMainThread: event.isMainThread, dropped: 0)
+            nextSeq += 1
+        }
+        gap?.dropped += 1
+        counts.dropped += 1
+        wakeWriter()
+    }
+
+    /// Under the lock.
+    @inline(__always)
+    private func wakeWriter() {
+        if writerState != .working {
+            writerState = .working
+            monitor.signal(work)
+        }
+    }
+
+    // MARK: - The app (flush, close, state)
+
+    /// Returns when every event accepted so far is committed, or writing has stopped.
+    func flush() {
+        monitor.lock()
+        defer { monitor.unlock() }
+        let target = nextSeq - 1
+        urgentRequests += 1
+        while (committedSeq < target && (phase == .recording || phase == .closing)) || mustAwaitAnnouncement {
+            wakeWriter()
+            monitor.wait(progress)
+        }
+        urgentRequests -= 1
+    }
+
+    /// Stops accepting events, lets the writer commit the rest and end the session, and
+    /// returns when it has (or writing has failed).
+    func close() {
+        monitor.lock()
+        defer { monitor.unlock() }
+        if phase == .recording {
+            phase = .closing
+            monitor.broadcast(room)
+        }
+        while phase == .closing || mustAwaitAnnouncement {
+            wakeWriter()
+            monitor.wait(progress)
+        }
+    }
+
+    /// Under the lock: whether the caller must wait for the error callback to finish.
+    private var mustAwaitAnnouncement: Bool {
+        guard announcing, let writerThread else { return false }
+        return pthread_equal(writerThread, pthread_self()) == 0
+    }
+
+    var counters: RecordingCounters {
+        monitor.lock()
+        defer { monitor.unlock() }
+        return counts
+    }
+
+    var lastError: JournalError? {
+        monitor.lock()
+        defer { monitor.unlock() }
+        return error
+    }
+
+    var currentPhase: Phase {
+        monitor.lock()
+        defer { monitor.unlock() }
+        return phase
+    }
+
+    // MARK: - The writer thread
+
+    /// Called first on the writer thread.
+    func writerStarted() {
+        monitor.lock()
+        writerThread = pthread_self()
+        monitor.unlock()
+    }
+
+    /// Waits for work and takes everything buffered; `nil` when the session is over.
+    /// - Parameter spare: an empty array with capacity, swapped in as the new buffer so
+    ///   producers never wait for an allocation.
+    func takeBatch(swapping spare: inout [ObserverEvent]) -> EventBatch? {
+        monitor.lock()
+        defer { monitor.unlock() }
+        while phase == .recording && pending.isEmpty && gap == nil {
+            writerState = .idle
+            monitor.wait(work)
+        }
+        if phase == .recording && gap == nil && urgentRequests == 0 && roomWaiters == 0
+            && pending.count < batchThreshold && gatherNanoseconds > 0 {
+            writerState = .gathering
+            monitor.wait(work, nanoseconds: gatherNanoseconds)
+        }
+        writerState = .working
+        guard phase == .recording || phase == .closing else { return nil }
+        swap(&pending, &spare)
+        let batch = EventBatch(firstSeq: firstPendingSeq, events: spare, gap: gap, endsSession: phase == .closing)
+        spare = []
+        firstPendingSeq = nextSeq
+        gap = nil
+        if roomWaiters > 0 { monitor.broadcast(room) }
+        return batch
+    }
+
+    /// The writer committed `batch`.
+    func committed(_ batch: EventBatch) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        committedSeq = batch.lastSeq
+        counts.written += batch.events.count
+        if batch.endsSession { phase = .closed }
+        monitor.broadcast(progress)
+    }
+
+    /// The writer could not commit `batch`: recording stops; the batch and everything
+    /// still buffered are counted as unwritten. The writer then tells the app and calls
+    /// `announced()`.
+    func failed(_ batch: EventBatch, error: JournalError) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        counts.unwritten += batch.events.count + pending.count
+        pending = []
+        gap = nil
+        firstPendingSeq = nextSeq
+        phase = .failed
+        self.error = error
+        announcing = true
+        monitor.broadcast(room)
+    }
+
+    /// The app has been told of the failure: `flush()` and `close()` may return.
+    func announced() {
+        monitor.lock()
+        defer { monitor.unlock() }
+        announcing = false
+        monitor.broadcast(progress)
+    }
+}

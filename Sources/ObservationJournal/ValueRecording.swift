@@ -1,0 +1,64 @@
+import ObserverCore
+
+/// How the values of changes are stored: as their text description, truncated, under a
+/// redaction policy, because journals may hold user data.
+public struct ValueRecording: Sendable, Equatable {
+    /// How much of a value is stored.
+    public enum Redaction: Sendable, Equatable {
+        /// The value's description (`String(describing:)`), truncated to `maxLength`.
+        case full
+        /// Only the value's type, in angle brackets: `<String>`.
+        case typeOnly
+        /// Nothing: the column is NULL.
+        case none
+    }
+
+    /// The longest text stored, in characters; a longer description keeps its first
+    /// `maxLength - 1` characters followed by `…`. At least 1.
+    public var maxLength: Int
+    /// The redaction for keys not listed in `redactionByKey`.
+    public var redaction: Redaction
+    /// Redaction per channel key (a property or notification name), overriding `redaction`.
+    public var redactionByKey: [String: Redaction]
+
+    /// A policy: by default full descriptions of at most 200 characters for every key.
+    /// - Parameters:
+    ///   - maxLength: the longest text stored, in characters (at least 1).
+    ///   - redaction: the redaction for keys not in `redactionByKey`.
+    ///   - redactionByKey: redaction per channel key.
+    public init(maxLength: Int = 200, redaction: Redaction = .full, redactionByKey: [String: Redaction] = [:]) {
+        self.maxLength = maxLength
+        self.redaction = redaction
+        self.redactionByKey = redactionByKey
+    }
+
+    /// The text stored for `value` on a channel with `key`; `nil` for no value or
+    /// redaction `.none`.
+    func text(for value: EventValue?, key: String?) -> String? {
+        guard let value else { return nil }
+        let redaction = key.flatMap { redactionByKey[$0] } ?? self.redaction
+        switch redaction {
+        case .none:
+            return nil
+        case .typeOnly:
+            return truncated("<\(type(of: value.value))>")
+        case .full:
+            return truncated(value.description)
+        }
+    }
+
+    /// `text` cut to `maxLength` characters, the last of which is then `…`.
+    func truncated(_ text: String) -> String {
+        let limit = max(1, maxLength)
+        // utf8.count bounds the character count from above and is O(1) for native strings.
+        guard text.utf8.count > limit else { return text }
+        var end = text.startIndex
+        var kept = 0
+        while kept < limit, end < text.endIndex {
+            end = text.index(after: end)
+            kept += 1
+        }
+        if end == text.endIndex { return text }
+        return String(text[..<text.index(before: end)]) + "…"
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+@testable import ObservationJournal
+import ObserverCore
+import Testing
+
+@Suite struct BufferTests {
+    func event(_ thread: UInt64, at time: UInt64) -> ObserverEvent {
+        ObserverEvent(kind: .scopeBegan, time: time, thread: thread, isMainThread: false, scope: ScopeInfo(id: time, name: "s"))
+    }
+
+    /// With the drop policy, a full buffer drops events and the place of the drop becomes
+    /// one gap numbered right after the events that fitted.
+    @Test func fullBufferDropsIntoOneNumberedGap() throws {
+        let buffer = EventBuffer(capacity: 4, policy: .drop, gatherMilliseconds: 0)
+        for time in 1...10 { buffer.record(event(7, at: UInt64(time))) }
+        var spare: [ObserverEvent] = []
+        let first = try #require(buffer.takeBatch(swapping: &spare))
+        #expect(first.firstSeq == 1)
+        #expect(first.events.map(\.time) == [1, 2, 3, 4])
+        let gap = try #require(first.gap)
+        #expect(gap.seq == 5 && gap.dropped == 6 && gap.time == 5 && gap.thread == 7)
+        #expect(first.lastSeq == 5)
+
+        for time in 11...12 { buffer.record(event(7, at: UInt64(time))) }
+        let second = try #require(buffer.takeBatch(swapping: &spare))
+        #expect(second.firstSeq == 6)
+        #expect(second.events.map(\.time) == [11, 12])
+        #expect(second.gap == nil)
+        #expect(buffer.counters == RecordingCounters(accepted: 6, written: 0, dropped: 6, unwritten: 0))
+        buffer.committed(first)
+        buffer.committed(second)
+        #expect(buffer.counters == RecordingCounters(accepted: 6, written: 6, dropped: 6, unwritten: 0))
+    }
+
+    /// Through the journal: a writer held up by another connection's write lock makes a
+    /// small buffer overflow; the journal records each gap with its count, the numbering
+    /// stays gap-free, and nothing is lost silently.
+    @Test func droppedEventsAreRecordedAsGaps() throws {
+        let scratch = Scratch()
+        let path = scratch.path()
+        let journal = try Journal.open(path: path, options: .init(
+            bufferCapacity: 8, whenBufferFull: .drop, batchDelayMilliseconds: 0))
+        let recording = try journal.startSession(label: "drops")
+        let blocker = try SQLiteDatabase(path: path, mode: .readWrite)
+        try blocker.execute("BEGIN IMMEDIATE")
+        let registry = recording.registry
+        for index in 0..<10_000 { registry.beginScope("scope \(index)").end() }
+        try blocker.execute("COMMIT")
+        recording.close()
+
+        let counters = recording.counters
+        #expect(counters.dropped > 0)
+        #expect(counters.accepted + counters.dropped == 20_000)
+        #expect(counters.written == counters.accepted)
+        #expect(try eventsAreGapFree(path))
+        let gaps = try rows(path, "SELECT reason, detail FROM events WHERE kind = 'gap'")
+        #expect(!gaps.isEmpty)
+        #expect(gaps.allSatisfy { $0.hasPrefix("bufferFull|dropped=") })
+        let dropped = gaps.compactMap { Int($0.split(separator: "=").last!) }.reduce(0, +)
+        #expect(dropped == counters.dropped)
+        #expect(try scalar(path, "SELECT count(*) FROM events WHERE kind != 'gap'") == Int64(counters.accepted))
+        // A gap sits between the events before and after it: never two gaps in a row.
+        #expect(try scalar(path, """
+            SELECT count(*) FROM events a JOIN events b ON b.session_id = a.session_id AND b.seq = a.seq + 1
+            WHERE a.kind = 'gap' AND b.kind = 'gap'
+            """) == 0)
+    }
+
+    /// The default policy waits for room: a tiny buffer loses nothing.
+    @Test func waitingPolicyLosesNothing() throws {
+        let scratch = Scratch()
+        let path = scratch.path()
+        let recording = try Journal.open(path: path, options: .init(bufferCapacity: 2)).startSession(label: "wait")
+        for index in 0..<3_000 { recording.registry.beginScope("scope \(index)").end() }
+        recording.close()
+        #expect(recording.counters == RecordingCounters(accepted: 6_000, written: 6_000))
+        #expect(try scalar(path, "SELECT count(*) FROM events") == 6_000)
+        #expect(try eventsAreGapFree(path))
+    }
+}
