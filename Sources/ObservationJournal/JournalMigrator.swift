@@ -7,7 +7,7 @@ import Foundation
 /// with its row in `migrations`, the new `user_version` and the journal's
 /// `application_id`, so a journal is always at exactly one version, and two writers
 /// opening the same old file cannot both apply a migration.
-enum JournalMigrator {
+package enum JournalMigrator {
     /// Applies the migrations the journal lacks; returns the version it had and has now.
     /// - Parameters:
     ///   - database: a read-write connection, outside any transaction.
@@ -39,5 +39,28 @@ enum JournalMigrator {
         }
         let version = Int(try database.scalarInt("PRAGMA user_version"))
         return (from ?? version, version)
+    }
+}
+
+extension JournalMigrator {
+    /// Upgrades the journal at `path` in place to the latest schema; returns the version
+    /// it had and has now (equal when there was nothing to do, and then nothing is written).
+    ///
+    /// The file is first validated read-only, so a file that is not a journal, or is
+    /// newer, is refused without ever being opened for writing.
+    /// - Throws: `JournalError` naming the file and the reason.
+    package static func upgrade(path: String) throws(JournalError) -> (from: Int, to: Int) {
+        let version: Int
+        do {
+            let reader = try JournalFile.openForReading(path: path)
+            version = try JournalFile.validate(reader)
+        }
+        guard version < JournalSchema.latestVersion else { return (version, version) }
+        do {
+            let database = try SQLiteDatabase(path: path, mode: .readWrite)
+            return try migrate(database)
+        } catch {
+            throw JournalFile.classify(error, path: path)
+        }
     }
 }

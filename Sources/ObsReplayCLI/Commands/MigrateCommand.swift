@@ -1,4 +1,5 @@
 import JournalAnalysis
+import ObservationJournal
 
 /// `obsreplay migrate JOURNAL`: upgrades an older journal in place (the only writer).
 enum MigrateCommand {
@@ -23,8 +24,14 @@ enum MigrateCommand {
             context.message("\(reader.path): already at the latest schema (\(latest)); nothing to do")
             return ExitCode.success
         }
-        // TODO: apply the pending migrations with the journal writer's migrator once it exists
-        // (schema 1 is the only schema so far, so no journal can be older).
-        throw .input("\(reader.path): cannot upgrade schema \(reader.schemaVersion) to \(latest) with this version")
+        let path = reader.path
+        let upgraded: (from: Int, to: Int)
+        do {
+            upgraded = try JournalMigrator.upgrade(path: path)
+        } catch {
+            throw .input(error.description)
+        }
+        context.message("\(path): upgraded schema \(upgraded.from) to \(upgraded.to)")
+        return ExitCode.success
     }
 }
