@@ -91,7 +91,9 @@ public final class ObserverRegistry: Sendable {
         let erased: (AnyObject, Payload) -> Void = { owner, payload in
             callback(unsafeDowncast(owner, to: Owner.self), payload)
         }
-        let expectsMain = expectsMainThread || queue === DispatchQueue.main
+        // Not `queue === DispatchQueue.main`: on Linux every `DispatchQueue.main` is a new
+        // wrapper object, so identity never matches; the main queue's label is unique.
+        let expectsMain = expectsMainThread || queue?.label == DispatchQueue.main.label
         var garbage: [RegistrationEntry] = []
         let entry: RegistrationEntry = state.withLock { state in
             let ownerRef = state.identities.ref(for: owner)

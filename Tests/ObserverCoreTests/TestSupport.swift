@@ -10,6 +10,8 @@ final class Player {}
 final class Screen {
     let name: String
     var tokens: [ObservationToken] = []
+    /// Another screen a callback acts on; callbacks reach it through their owner.
+    var partner: Screen?
     init(_ name: String) { self.name = name }
 }
 
