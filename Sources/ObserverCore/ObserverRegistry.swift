@@ -116,9 +116,7 @@ public final class ObserverRegistry: Sendable {
                     replaced = occupant
                 }
             }
-            channel.entries.append(entry)
-            channel.liveCount += 1
-            if options.contains(.prior) { channel.priorCount.add(1, ordering: .relaxed) }
+            channel.append(entry)
             state.registrations[info.id] = entry
             state.byOwner[ownerRef.id, default: []].insert(info.id)
             if let sink {
@@ -137,7 +135,7 @@ public final class ObserverRegistry: Sendable {
             }
             return entry
         }
-        _ = garbage
+        withExtendedLifetime(garbage) {}  // released here, after the lock
         return entry
     }
 
@@ -147,15 +145,13 @@ public final class ObserverRegistry: Sendable {
     /// replacement). Under the lock.
     func retireLocked(_ entry: RegistrationEntry, state: inout State, garbage: inout [RegistrationEntry]) {
         entry.removed.store(true, ordering: .releasing)
-        let channel = entry.channel
-        channel.liveCount -= 1
-        channel.tombstones += 1
-        if entry.info.options.contains(.prior) { channel.priorCount.subtract(1, ordering: .relaxed) }
-        if let removed = state.registrations.removeValue(forKey: entry.info.id) { garbage.append(removed) }
+        // The garbage list keeps the entry alive until the lock is released.
+        garbage.append(entry)
+        entry.channel.remove(entry)
+        state.registrations[entry.info.id] = nil
         let ownerID = entry.info.owner.id
         state.byOwner[ownerID]?.remove(entry.info.id)
         if state.byOwner[ownerID]?.isEmpty == true { state.byOwner[ownerID] = nil }
-        garbage.append(contentsOf: channel.compactIfNeeded())
     }
 
     /// Removes a live entry and reports it. Under the lock. Returns false if it was
@@ -206,7 +202,7 @@ public final class ObserverRegistry: Sendable {
                 reportUnregisteredLocked(channel: nil, registration: info, owner: info?.owner, callSite: callSite)
             }
         }
-        _ = garbage
+        withExtendedLifetime(garbage) {}  // released here, after the lock
     }
 
     /// Removes every registration of `owner`, or only those on `knownChannel` or the
@@ -241,7 +237,7 @@ public final class ObserverRegistry: Sendable {
                 reportUnregisteredLocked(channel: channelInfo, registration: nil, owner: ownerRef, callSite: callSite)
             }
         }
-        _ = garbage
+        withExtendedLifetime(garbage) {}  // released here, after the lock
     }
 
     /// Removes every registration of a channel.
@@ -249,7 +245,7 @@ public final class ObserverRegistry: Sendable {
         var garbage: [RegistrationEntry] = []
         state.withLock { state in
             var matched = 0
-            for entry in channel.entries where !entry.isRemoved {
+            for entry in channel.liveEntries {
                 if removeLocked(entry, reason: .explicit, callSite: callSite, state: &state, garbage: &garbage) {
                     matched += 1
                 }
@@ -258,7 +254,7 @@ public final class ObserverRegistry: Sendable {
                 reportUnregisteredLocked(channel: channel.info, registration: nil, owner: nil, callSite: callSite)
             }
         }
-        _ = garbage
+        withExtendedLifetime(garbage) {}  // released here, after the lock
     }
 
     /// Removes entries found with a deallocated owner during a dispatch.
@@ -269,7 +265,7 @@ public final class ObserverRegistry: Sendable {
                 removeLocked(entry, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
             }
         }
-        _ = garbage
+        withExtendedLifetime(garbage) {}  // released here, after the lock
     }
 
     // MARK: - Dispatching
@@ -287,7 +283,7 @@ public final class ObserverRegistry: Sendable {
     ) {
         if isPrior && channel.priorCount.load(ordering: .relaxed) == 0 { return }
         guard channel.payloadType == ObjectIdentifier(Payload.self) else { return }
-        let snapshot: ContiguousArray<RegistrationEntry>
+        let snapshot: ContiguousArray<RegistrationEntry?>
         var changeDepth = 0
         if let sink {
             let (old, new) = values()
@@ -308,7 +304,7 @@ public final class ObserverRegistry: Sendable {
         }
         let depth = changeDepth
         var dead: [RegistrationEntry] = []
-        for entry in snapshot {
+        for case let entry? in snapshot {
             if entry.isRemoved { continue }
             let options = entry.info.options
             if isPrior && !options.contains(.prior) { continue }
@@ -410,12 +406,13 @@ public final class ObserverRegistry: Sendable {
             }
             for (key, channel) in state.channels where channel.hasSubject && channel.subject == nil {
                 state.channels[key] = nil
+                garbage.append(contentsOf: channel.drain())
                 deadChannels.append(channel)
             }
             state.identities.prune()
         }
-        _ = garbage
-        _ = deadChannels
+        withExtendedLifetime(garbage) {}  // released here, after the lock
+        withExtendedLifetime(deadChannels) {}
     }
 
     /// Removes every registration of `owner` (reason `ownerRemovedAll`). If it has none,

@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// A class so the weak owner is read in place during dispatch and the `removed` flag
 /// can be seen by a dispatch that took its snapshot before the removal. Immutable but
-/// for `removed` (atomic) and the weak references (which the runtime makes safe).
+/// for `removed` (atomic), the weak references (which the runtime makes safe) and
+/// `index` (only touched under the registry's lock).
 class RegistrationEntry: @unchecked Sendable {
     let info: RegistrationInfo
     weak var owner: AnyObject?
@@ -14,6 +15,8 @@ class RegistrationEntry: @unchecked Sendable {
     let queue: DispatchQueue?
     let channel: Channel
     let removed = Atomic<Bool>(false)
+    /// Position in `channel.entries`; kept by the channel, under the registry's lock.
+    var index = 0
 
     init(info: RegistrationInfo, owner: AnyObject, sender: AnyObject?, queue: DispatchQueue?, channel: Channel) {
         self.info = info
