@@ -28,7 +28,10 @@ struct ObjectIdentityTable {
 
     /// Forgets slots whose objects are gone.
     mutating func prune() {
-        slots = slots.filter { $0.value.object != nil }
+        // Removing in place keeps the table's storage; rebuilding it on every sweep cost
+        // more than the sweep itself.
+        let gone = slots.compactMap { $0.value.object == nil ? $0.key : nil }
+        for key in gone { slots[key] = nil }
     }
 
     var count: Int { slots.count }

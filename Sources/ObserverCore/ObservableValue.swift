@@ -11,7 +11,8 @@ import Synchronization
 /// Thread-safe: reading and setting may happen on any thread; concurrent sets are
 /// serialised, and each change carries the old value it actually replaced.
 public final class ObservableValue<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    /// A pthread mutex, not `Synchronization.Mutex`, so ThreadSanitizer sees the locking.
+    private let storage: Protected<Value>
     private let registry: ObserverRegistry
     private let channel: Channel
     private let isEqual: (@Sendable (Value, Value) -> Bool)?
@@ -23,7 +24,7 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     ///   - key: the property's name as observers and the journal know it.
     ///   - registry: the registry that dispatches its changes.
     public init(_ initial: Value, subject: AnyObject, key: String, registry: ObserverRegistry) {
-        self.storage = Mutex(initial)
+        self.storage = Protected(initial)
         self.registry = registry
         self.channel = registry.channel(subject: subject, key: key, policy: .multicast, payload: ValueChange<Value>.self)
         self.isEqual = nil
@@ -37,7 +38,7 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     ///   - key: the property's name as observers and the journal know it.
     ///   - registry: the registry that dispatches its changes.
     public init(_ initial: Value, subject: AnyObject, key: String, registry: ObserverRegistry) where Value: Equatable {
-        self.storage = Mutex(initial)
+        self.storage = Protected(initial)
         self.registry = registry
         self.channel = registry.channel(subject: subject, key: key, policy: .multicast, payload: ValueChange<Value>.self)
         self.isEqual = { $0 == $1 }

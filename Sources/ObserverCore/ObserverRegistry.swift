@@ -383,7 +383,9 @@ public final class ObserverRegistry: Sendable {
                 self.invoke(typed, owner: owner, payload: payload, depth: 0, initial: initial)
             }
         } else if let owner = typed.owner {
-            invoke(typed, owner: owner, payload: payload, depth: ThreadContext.current.depth, initial: initial)
+            // The thread's context is only event work: untouched without a sink.
+            let depth = sink == nil ? 0 : ThreadContext.current.depth
+            invoke(typed, owner: owner, payload: payload, depth: depth, initial: initial)
         }
     }
 
@@ -397,12 +399,18 @@ public final class ObserverRegistry: Sendable {
         var garbage: [RegistrationEntry] = []
         var deadChannels: [Channel] = []
         state.withLock { state in
-            for entry in state.registrations.values.sorted(by: { $0.info.id < $1.info.id }) {
+            // Only the dead are sorted (by id, so events come in registration order).
+            var dead: [(entry: RegistrationEntry, reason: RemovalReason)] = []
+            for entry in state.registrations.values {
                 if entry.owner == nil {
-                    removeLocked(entry, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
+                    dead.append((entry, .ownerDeallocated))
                 } else if entry.channel.hasSubject && entry.channel.subject == nil {
-                    removeLocked(entry, reason: .subjectDeallocated, callSite: nil, state: &state, garbage: &garbage)
+                    dead.append((entry, .subjectDeallocated))
                 }
+            }
+            dead.sort { $0.entry.info.id < $1.entry.info.id }
+            for (entry, reason) in dead {
+                removeLocked(entry, reason: reason, callSite: nil, state: &state, garbage: &garbage)
             }
             for (key, channel) in state.channels where channel.hasSubject && channel.subject == nil {
                 state.channels[key] = nil
