@@ -21,6 +21,10 @@ let package = Package(
         ),
         .target(name: "ObserverCore", swiftSettings: strict),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
+        .executableTarget(
+            name: "RegistryBenchmark", dependencies: ["ObserverCore"], path: "tools/RegistryBenchmark",
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,7 +36,7 @@ final class Channel: @unchecked Sendable {
         entry.index = entries.count
         entries.append(entry)
         liveCount += 1
-        if entry.info.options.contains(.prior) { priorCount.add(1, ordering: .relaxed) }
+        if entry.options.contains(.prior) { priorCount.add(1, ordering: .relaxed) }
     }
 
     /// Empties `entry`'s slot. Under the lock. The caller keeps its own reference to the
@@ -47,7 +47,7 @@ final class Channel: @unchecked Sendable {
         entries[entry.index] = nil
         liveCount -= 1
         emptySlots += 1
-        if entry.info.options.contains(.prior) { priorCount.subtract(1, ordering: .relaxed) }
+        if entry.options.contains(.prior) { priorCount.subtract(1, ordering: .relaxed) }
         compactIfNeeded()
     }
 

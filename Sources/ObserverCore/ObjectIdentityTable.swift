@@ -15,12 +15,23 @@ struct ObjectIdentityTable {
 
     private var slots: [ObjectIdentifier: Slot] = [:]
     private var nextID: UInt64 = 1
+    /// Type names by type: `String(describing:)` of a type goes through runtime casts and
+    /// reflection, and was most of the cost of registering an observer with a new owner.
+    private var typeNames: [ObjectIdentifier: String] = [:]
 
     /// The object's reference, assigning a new id if the object is new.
     mutating func ref(for object: AnyObject) -> ObjectRef {
         let key = ObjectIdentifier(object)
         if let slot = slots[key], slot.object === object { return slot.ref }
-        let ref = ObjectRef(id: nextID, typeName: String(describing: type(of: object)))
+        let type: any AnyObject.Type = type(of: object)
+        let typeName: String
+        if let known = typeNames[ObjectIdentifier(type)] {
+            typeName = known
+        } else {
+            typeName = String(describing: type)
+            typeNames[ObjectIdentifier(type)] = typeName
+        }
+        let ref = ObjectRef(id: nextID, typeName: typeName)
         nextID += 1
         slots[key] = Slot(object: object, ref: ref)
         return ref

@@ -25,11 +25,15 @@ public final class ObserverRegistry: Sendable {
 
     let state = Protected(State())
     let sink: (any EventSink)?
+    /// `sink != nil`, read on every delivery: testing the optional existential itself
+    /// copies it (a retain, a release and two witness calls) each time.
+    let hasSink: Bool
 
     /// Creates a registry.
     /// - Parameter sink: receives every action as an event; `nil` (the default) costs nothing.
     public init(sink: (any EventSink)? = nil) {
         self.sink = sink
+        self.hasSink = sink != nil
     }
 
     // MARK: - Events
@@ -83,17 +87,29 @@ public final class ObserverRegistry: Sendable {
         expectsMainThread: Bool, sender: AnyObject?, scope: ObservationScope?, callSite: CallSite,
         callback: @escaping @Sendable (Owner, Payload) -> Void
     ) -> RegistrationEntry {
-        precondition(
-            channel.payloadType == ObjectIdentifier(Payload.self),
-            "\(channel.info) is observed with payload \(Payload.self), but it carries another type"
-        )
-        // Built outside the lock: only the insertion happens under it.
-        let erased: (AnyObject, Payload) -> Void = { owner, payload in
-            callback(unsafeDowncast(owner, to: Owner.self), payload)
+        register(
+            on: channel, owner: owner, payload: Payload.self, options: options, queue: queue,
+            expectsMainThread: expectsMainThread, sender: sender, scope: scope, callSite: callSite
+        ) { owner, payload in
+            callback(unsafeDowncast(owner, to: Owner.self), payload.assumingMemoryBound(to: Payload.self).pointee)
         }
+    }
+
+    /// Registers `call` on `channel` for `owner`. `call` receives a pointer to a value of
+    /// type `payload`; callers build it where `payload` is a concrete type when they can,
+    /// so the delivery path runs no unspecialised generic code.
+    func register(
+        on channel: Channel, owner: AnyObject, payload: Any.Type, options: ObservationOptions, queue: DispatchQueue?,
+        expectsMainThread: Bool, sender: AnyObject?, scope: ObservationScope?, callSite: CallSite,
+        call: @escaping @Sendable (AnyObject, UnsafeRawPointer) -> Void
+    ) -> RegistrationEntry {
+        precondition(
+            channel.payloadType == ObjectIdentifier(payload),
+            "\(channel.info) is observed with payload \(payload), but it carries another type"
+        )
         // Not `queue === DispatchQueue.main`: on Linux every `DispatchQueue.main` is a new
         // wrapper object, so identity never matches; the main queue's label is unique.
-        let expectsMain = expectsMainThread || queue?.label == DispatchQueue.main.label
+        let expectsMain = expectsMainThread || queue.map { $0.label == DispatchQueue.main.label } ?? false
         var garbage: [RegistrationEntry] = []
         let entry: RegistrationEntry = state.withLock { state in
             let ownerRef = state.identities.ref(for: owner)
@@ -104,8 +120,8 @@ public final class ObserverRegistry: Sendable {
                 expectsMainThread: expectsMain, sender: senderRef, scope: scope?.info
             )
             state.nextRegistrationID += 1
-            let entry = TypedRegistration<Payload>(
-                info: info, owner: owner, sender: sender, queue: queue, channel: channel, callback: erased
+            let entry = RegistrationEntry(
+                info: info, owner: owner, sender: sender, queue: queue, channel: channel, call: call
             )
             var replaced: RegistrationEntry?
             if channel.info.policy == .singleSlot, let occupant = channel.occupant {
@@ -149,9 +165,11 @@ public final class ObserverRegistry: Sendable {
         garbage.append(entry)
         entry.channel.remove(entry)
         state.registrations[entry.info.id] = nil
-        let ownerID = entry.info.owner.id
-        state.byOwner[ownerID]?.remove(entry.info.id)
-        if state.byOwner[ownerID]?.isEmpty == true { state.byOwner[ownerID] = nil }
+        // One hash lookup, not three: this runs for every removal.
+        if let index = state.byOwner.index(forKey: entry.info.owner.id) {
+            state.byOwner.values[index].remove(entry.info.id)
+            if state.byOwner.values[index].isEmpty { state.byOwner.remove(at: index) }
+        }
     }
 
     /// Removes a live entry and reports it. Under the lock. Returns false if it was
@@ -303,56 +321,99 @@ public final class ObserverRegistry: Sendable {
             snapshot = state.withLock { _ in channel.entries }
         }
         let depth = changeDepth
-        var dead: [RegistrationEntry] = []
-        for case let entry? in snapshot {
-            if entry.isRemoved { continue }
-            let options = entry.info.options
-            if isPrior && !options.contains(.prior) { continue }
-            guard let owner = entry.owner else {
-                dead.append(entry)
-                continue
-            }
-            if let sink {
-                if unchanged && options.contains(.onlyWhenChanged) {
-                    reportSkip(sink, entry, .unchanged, depth: depth)
-                    continue
+        let dead = withUnsafePointer(to: payload) { pointer in
+            deliver(snapshot, payload: UnsafeRawPointer(pointer), unchanged: unchanged, isPrior: isPrior, sender: sender, depth: depth) { entry in
+                // A queued delivery needs its own copy of the payload.
+                entry.queue?.async { [self] in
+                    guard !entry.isRemoved, let owner = entry.owner else { return }
+                    withUnsafePointer(to: payload) { pointer in
+                        self.invoke(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth)
+                    }
                 }
-                if entry.info.sender != nil && (sender == nil || entry.sender !== sender) {
-                    reportSkip(sink, entry, .senderMismatch, depth: depth)
-                    continue
-                }
-            } else {
-                if unchanged && options.contains(.onlyWhenChanged) { continue }
-                if entry.info.sender != nil && (sender == nil || entry.sender !== sender) { continue }
-            }
-            let typed = unsafeDowncast(entry, to: TypedRegistration<Payload>.self)
-            if let queue = entry.queue {
-                queue.async { [self] in
-                    guard !typed.isRemoved, let owner = typed.owner else { return }
-                    self.invoke(typed, owner: owner, payload: payload, depth: depth, initial: nil)
-                }
-            } else {
-                invoke(typed, owner: owner, payload: payload, depth: depth, initial: nil)
             }
         }
         if !dead.isEmpty { removeDeallocated(dead) }
     }
 
-    /// Calls one registration, timing it and reporting the delivery when a sink is set.
+    /// The delivery loop: calls every live entry of `snapshot` that wants this change,
+    /// in order, and returns the entries found with a deallocated owner.
+    ///
+    /// Not generic, so it is compiled once, fully optimised: the payload is passed by
+    /// pointer and only each entry's `call` knows its type.
+    func deliver(
+        _ snapshot: ContiguousArray<RegistrationEntry?>, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool,
+        sender: AnyObject?, depth: Int, enqueue: (RegistrationEntry) -> Void
+    ) -> [RegistrationEntry] {
+        var dead: [RegistrationEntry] = []
+        // The snapshot keeps every entry alive for the whole loop, so entries are read
+        // unretained: a retain and a release per delivery is a tenth of its cost.
+        snapshot.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: Unmanaged<RegistrationEntry>?.self) { entries in
+                for slot in entries {
+                    guard let slot else { continue }
+                    slot._withUnsafeGuaranteedRef { entry in
+                        deliver(
+                            to: entry, payload: payload, unchanged: unchanged, isPrior: isPrior, sender: sender,
+                            depth: depth, dead: &dead, enqueue: enqueue
+                        )
+                    }
+                }
+            }
+        }
+        return dead
+    }
+
+    /// One step of the delivery loop.
     @inline(__always)
-    func invoke<Payload>(
-        _ entry: TypedRegistration<Payload>, owner: AnyObject, payload: Payload, depth: Int,
-        initial: EventValue?
+    func deliver(
+        to entry: RegistrationEntry, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool, sender: AnyObject?,
+        depth: Int, dead: inout [RegistrationEntry], enqueue: (RegistrationEntry) -> Void
     ) {
+        if entry.isRemoved { return }
+        let options = entry.options
+        if isPrior && !options.contains(.prior) { return }
+        guard let owner = entry.owner else {
+            dead.append(entry)
+            return
+        }
+        if unchanged && options.contains(.onlyWhenChanged) {
+            if hasSink { reportSkip(entry, .unchanged, depth: depth) }
+            return
+        }
+        if entry.filtersBySender && (sender == nil || entry.sender !== sender) {
+            if hasSink { reportSkip(entry, .senderMismatch, depth: depth) }
+            return
+        }
+        if entry.queue != nil {
+            enqueue(entry)
+        } else {
+            invoke(entry, owner: owner, payload: payload, depth: depth)
+        }
+    }
+
+    /// Calls one registration; with a sink, also times it and reports the delivery.
+    @inline(__always)
+    func invoke(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int) {
+        if hasSink {
+            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, initial: nil)
+        } else {
+            entry.call(owner, payload)
+        }
+    }
+
+    /// `invoke` with a sink. Kept out of line so the no-sink path never touches `sink`
+    /// or an `EventValue`: both are existentials, costly to copy for every delivery.
+    @inline(never)
+    func invokeRecorded(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?) {
         guard let sink else {
-            entry.callback(owner, payload)
+            entry.call(owner, payload)
             return
         }
         let context = ThreadContext.current
         let savedDepth = context.depth
         context.depth = depth + 1
         let start = monotonicNanoseconds()
-        entry.callback(owner, payload)
+        entry.call(owner, payload)
         let duration = monotonicNanoseconds() &- start
         context.depth = savedDepth
         emit(sink, .delivered) {
@@ -364,7 +425,9 @@ public final class ObserverRegistry: Sendable {
         }
     }
 
-    func reportSkip(_ sink: any EventSink, _ entry: RegistrationEntry, _ reason: SkipReason, depth: Int) {
+    @inline(never)
+    func reportSkip(_ entry: RegistrationEntry, _ reason: SkipReason, depth: Int) {
+        guard let sink else { return }
         emit(sink, .skipped) {
             $0.channel = entry.channel.info
             $0.registration = entry.info
@@ -375,17 +438,20 @@ public final class ObserverRegistry: Sendable {
 
     /// Delivers the current value to one new registration (the `initial` option).
     func deliverInitial<Payload: Sendable>(_ entry: RegistrationEntry, payload: Payload, value: () -> EventValue?) {
-        let typed = unsafeDowncast(entry, to: TypedRegistration<Payload>.self)
         let initial = sink == nil ? nil : value()
         if let queue = entry.queue {
             queue.async { [self] in
-                guard !typed.isRemoved, let owner = typed.owner else { return }
-                self.invoke(typed, owner: owner, payload: payload, depth: 0, initial: initial)
+                guard !entry.isRemoved, let owner = entry.owner else { return }
+                withUnsafePointer(to: payload) { pointer in
+                    self.invokeRecorded(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: 0, initial: initial)
+                }
             }
-        } else if let owner = typed.owner {
+        } else if let owner = entry.owner {
             // The thread's context is only event work: untouched without a sink.
             let depth = sink == nil ? 0 : ThreadContext.current.depth
-            invoke(typed, owner: owner, payload: payload, depth: depth, initial: initial)
+            withUnsafePointer(to: payload) { pointer in
+                invokeRecorded(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth, initial: initial)
+            }
         }
     }
 
