@@ -22,6 +22,7 @@ public final class InMemoryEventSink: EventSink {
     /// The kinds of the events recorded so far, in order.
     public var kinds: [ObserverEvent.Kind] { events.map(\.kind) }
 
-    /// Forgets every event recorded so far.
-    public func removeAll() { storage.withLock { $0.removeAll() } }
+    /// Forgets every event recorded so far. Keeps the storage, so recording the next
+    /// batch does not grow it again from nothing.
+    public func removeAll() { storage.withLock { $0.removeAll(keepingCapacity: true) } }
 }

@@ -15,18 +15,19 @@ enum Benchmark {
             let what = arguments.dropFirst().first ?? "fanout"
             let size = arguments.dropFirst(2).first.flatMap { Int($0) }
             switch what {
-            case "fanout": print("registry fan-out: \(millions(FanOut.registry(fanOut: size ?? 100, runs: 3)))")
-            case "closures": print("closures fan-out: \(millions(FanOut.closures(fanOut: size ?? 100)))")
+            case "fanout": print("registry fan-out: \(millions(FanOut.race([FanOut.registry(fanOut: size ?? 100)], deliveriesPerPost: size ?? 100, rounds: 3)[0]))")
+            case "closures": print("closures fan-out: \(millions(FanOut.race([FanOut.closures(fanOut: size ?? 100)], deliveriesPerPost: size ?? 100, rounds: 3)[0]))")
             case "register": print("register+remove: \(RegisterRemove.registry(count: size ?? 100_000)) s")
-            case "sink": print("sink fan-out 100: \(millions(FanOut.registry(fanOut: 100, sink: InMemoryEventSink(), runs: 3, posts: 2_000)))")
-            default: print("usage: RegistryBenchmark [--profile fanout|closures|register|sink [N]]")
+            case "counting": print("counting sink: \(millions(FanOut.race([FanOut.registry(fanOut: 100, sink: CountingSink(), posts: 2_000)], deliveriesPerPost: 100, rounds: 3)[0]))")
+            case "sink": print("in-memory sink: \(millions(FanOut.race([FanOut.registry(fanOut: 100, sink: InMemoryEventSink(), posts: 2_000)], deliveriesPerPost: 100, rounds: 3)[0]))")
+            default: print("usage: RegistryBenchmark [--profile fanout|closures|register|counting|sink [N]]")
             }
             return
         }
         #if DEBUG
         print("warning: debug build; run with -c release for meaningful figures")
         #endif
-        print("## Fan-out: deliveries per second (best of several runs, no sink)")
+        print("## Fan-out: deliveries per second (contenders interleaved, best of 7 rounds, no sink)")
         print("")
         print("| fan-out | closures | registry | NotificationCenter | registry / closures | registry / NotificationCenter |")
         print("|---:|---:|---:|---:|---:|---:|")
@@ -38,15 +39,14 @@ enum Benchmark {
         }
 
         print("")
-        print("## Register then remove N registrations (shuffled order), seconds")
+        print("## Register then remove N registrations (shuffled order), seconds (best of 5 interleaved rounds)")
         print("")
         print("| N | registry | NotificationCenter | registry / NotificationCenter |")
         print("|---:|---:|---:|---:|")
         var times: [Int: RegisterRemoveResult] = [:]
-        for count in [50_000, 100_000, 200_000] {
-            let result = RegisterRemove.run(count: count)
-            times[count] = result
-            print("| \(count) | \(String(format: "%.3f", result.registry)) | \(String(format: "%.3f", result.notificationCenter)) | \(ratio(result.registry / result.notificationCenter)) |")
+        for result in RegisterRemove.run(counts: [50_000, 100_000, 200_000]) {
+            times[result.count] = result
+            print("| \(result.count) | \(String(format: "%.3f", result.registry)) | \(String(format: "%.3f", result.notificationCenter)) | \(ratio(result.registry / result.notificationCenter)) |")
         }
         let growth100 = times[100_000]!.registry / times[50_000]!.registry
         let growth200 = times[200_000]!.registry / times[100_000]!.registry
@@ -54,15 +54,23 @@ enum Benchmark {
         print("registry time ratio 100k/50k = \(ratio(growth100)), 200k/100k = \(ratio(growth200)) (linear: 2.00, quadratic: 4.00)")
 
         print("")
-        print("## In-memory sink cost at fan-out 100")
+        print("## Event sink cost at fan-out 100 (deliveries per second)")
         print("")
-        let posts = 2_000  // 200,000 deliveries per run: the sink keeps every event
-        let plain = FanOut.registry(fanOut: 100, runs: 5, posts: posts)
-        let recorded = FanOut.registry(fanOut: 100, sink: InMemoryEventSink(), runs: 5, posts: posts)
-        print("| no sink | in-memory sink | sink / no sink |")
-        print("|---:|---:|---:|")
-        print("| \(millions(plain)) | \(millions(recorded)) | \(ratio(recorded / plain)) |")
-
+        let posts = 2_000  // 200,000 deliveries per run: the in-memory sink keeps every event
+        let sinkRates = FanOut.race(
+            [
+                FanOut.registry(fanOut: 100, posts: posts),
+                FanOut.registry(fanOut: 100, sink: CountingSink(), posts: posts),
+                FanOut.registry(fanOut: 100, sink: InMemoryEventSink(), posts: posts),
+            ],
+            deliveriesPerPost: 100
+        )
+        let (plain, counting, recorded) = (sinkRates[0], sinkRates[1], sinkRates[2])
+        print("| no sink | counting sink | in-memory sink | counting / no sink | in-memory / no sink |")
+        print("|---:|---:|---:|---:|---:|")
+        print("| \(millions(plain)) | \(millions(counting)) | \(millions(recorded)) | \(ratio(counting / plain)) | \(ratio(recorded / plain)) |")
+        print("")
+        print("(`ObserverEvent` is \(MemoryLayout<ObserverEvent>.stride) bytes; the in-memory sink stores one per delivery.)")
         print("")
         print("## Targets")
         let hundred = atHundred!

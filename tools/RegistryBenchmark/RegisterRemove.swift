@@ -16,9 +16,10 @@ enum RegisterRemove {
         return Array(0..<count).shuffled(using: &generator)
     }
 
+    /// One register-then-remove run of the registry, in seconds.
     static func registry(count: Int) -> Double {
         let order = order(count)
-        return Measurement.bestTime(runs: 3) {
+        return Measurement.seconds {
             let registry = ObserverRegistry()
             let subject = Subject()
             let value = ObservableValue(0, subject: subject, key: "value", registry: registry)
@@ -33,9 +34,10 @@ enum RegisterRemove {
         }
     }
 
+    /// One register-then-remove run of `NotificationCenter`, in seconds.
     static func notificationCenter(count: Int) -> Double {
         let order = order(count)
-        return Measurement.bestTime(runs: 3) {
+        return Measurement.seconds {
             let center = NotificationCenter()
             let name = Notification.Name("value")
             let receivers = (0..<count).map { _ in Receiver() }
@@ -48,8 +50,17 @@ enum RegisterRemove {
         }
     }
 
-    static func run(count: Int) -> RegisterRemoveResult {
-        RegisterRemoveResult(count: count, registry: registry(count: count), notificationCenter: notificationCenter(count: count))
+    /// Every size and both contenders in turn, round after round (so load from other
+    /// work falls on all alike); each figure is the fastest of its rounds.
+    static func run(counts: [Int], rounds: Int = 5) -> [RegisterRemoveResult] {
+        var results = counts.map { RegisterRemoveResult(count: $0, registry: .infinity, notificationCenter: .infinity) }
+        for _ in 0..<rounds {
+            for index in counts.indices {
+                results[index].registry = min(results[index].registry, registry(count: counts[index]))
+                results[index].notificationCenter = min(results[index].notificationCenter, notificationCenter(count: counts[index]))
+            }
+        }
+        return results
     }
 }
 
