@@ -70,6 +70,10 @@ let package = Package(
             name: "ObservationJournalTests", dependencies: ["ObservationJournal", "ObserverCore", "JournalCrashHelper"],
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "RegistryBenchmark", dependencies: ["ObserverCore"], path: "tools/RegistryBenchmark",
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,9 +2,12 @@ import Synchronization
 
 /// One (subject, key) channel and its registrations, in registration order.
 ///
-/// `entries` is only touched under the registry's lock. Removal marks an entry removed
-/// and leaves a tombstone; the array is compacted once tombstones outnumber live entries,
-/// so removing n registrations costs O(n) in all, not O(n²).
+/// Everything but `info`, `subject`, `payloadType` and `priorCount` is only touched under
+/// the registry's lock. Removing a registration empties its slot at once (O(1): each
+/// entry knows its index), so the channel stops holding the registration and its
+/// callback — whatever the callback captured is freed as soon as no dispatch in flight
+/// still holds it. Empty slots are compacted away once they outnumber live entries, so
+/// removing n registrations costs O(n) in all, not O(n²).
 final class Channel: @unchecked Sendable {
     let info: ChannelInfo
     /// The subject, held weakly; `nil` from the start for notification channels.
@@ -13,9 +16,10 @@ final class Channel: @unchecked Sendable {
     /// The payload type callbacks expect; a post of another type reaches nobody.
     let payloadType: ObjectIdentifier
 
-    var entries: ContiguousArray<RegistrationEntry> = []
-    var liveCount = 0
-    var tombstones = 0
+    /// Live entries in registration order; `nil` where one was removed.
+    private(set) var entries: ContiguousArray<RegistrationEntry?> = []
+    private(set) var liveCount = 0
+    private var emptySlots = 0
     /// Live registrations that asked for prior notifications; read without the lock to
     /// skip the prior dispatch entirely when nobody wants it.
     let priorCount = Atomic<Int>(0)
@@ -27,26 +31,58 @@ final class Channel: @unchecked Sendable {
         self.payloadType = payloadType
     }
 
-    /// The live entry of a single-slot channel, if any.
-    var occupant: RegistrationEntry? {
-        entries.last(where: { !$0.isRemoved })
+    /// Adds a new registration at the end. Under the lock.
+    func append(_ entry: RegistrationEntry) {
+        entry.index = entries.count
+        entries.append(entry)
+        liveCount += 1
+        if entry.options.contains(.prior) { priorCount.add(1, ordering: .relaxed) }
     }
 
-    /// Drops tombstones when they outnumber live entries; returns the dropped entries so
-    /// the caller releases them outside the lock (their callbacks may hold tokens whose
-    /// release calls back into the registry).
-    func compactIfNeeded() -> [RegistrationEntry] {
-        guard tombstones > 16, tombstones > liveCount else { return [] }
-        var dropped: [RegistrationEntry] = []
-        dropped.reserveCapacity(tombstones)
-        var kept = ContiguousArray<RegistrationEntry>()
+    /// Empties `entry`'s slot. Under the lock. The caller keeps its own reference to the
+    /// entry and releases it after unlocking: the entry's callback may hold tokens whose
+    /// release calls back into the registry.
+    func remove(_ entry: RegistrationEntry) {
+        precondition(entries[entry.index] === entry, "registration \(entry.info.id) is not at its index")
+        entries[entry.index] = nil
+        liveCount -= 1
+        emptySlots += 1
+        if entry.options.contains(.prior) { priorCount.subtract(1, ordering: .relaxed) }
+        compactIfNeeded()
+    }
+
+    /// The live entry of a single-slot channel, if any.
+    var occupant: RegistrationEntry? {
+        entries.last(where: { $0 != nil }) ?? nil
+    }
+
+    /// The live entries, in registration order.
+    var liveEntries: [RegistrationEntry] {
+        entries.compactMap { $0 }
+    }
+
+    /// Forgets every entry (for a channel being dropped) and returns the live ones, so
+    /// the caller releases them outside the lock. Breaks the entry → channel → entry
+    /// cycle that would otherwise keep both alive.
+    func drain() -> [RegistrationEntry] {
+        let live = liveEntries
+        entries = []
+        liveCount = 0
+        emptySlots = 0
+        return live
+    }
+
+    /// Drops empty slots once they outnumber live entries; amortised O(1) per removal.
+    private func compactIfNeeded() {
+        guard emptySlots > 16, emptySlots > liveCount else { return }
+        var kept = ContiguousArray<RegistrationEntry?>()
         kept.reserveCapacity(liveCount)
-        for entry in entries {
-            if entry.isRemoved { dropped.append(entry) } else { kept.append(entry) }
+        for case let entry? in entries {
+            entry.index = kept.count
+            kept.append(entry)
         }
         entries = kept
-        tombstones = 0
-        return dropped
+        emptySlots = 0
     }
 }
 

@@ -15,6 +15,9 @@ struct ObjectIdentityTable {
 
     private var slots: [ObjectIdentifier: Slot] = [:]
     private var nextID: UInt64 = 1
+    /// Type names by type: `String(describing:)` of a type goes through runtime casts and
+    /// reflection, and was most of the cost of registering an observer with a new owner.
+    private var typeNames: [ObjectIdentifier: String] = [:]
 
     /// The object's reference, assigning a new id if the object is new.
     mutating func ref(for object: AnyObject) -> ObjectRef {
@@ -28,7 +31,15 @@ struct ObjectIdentityTable {
             // alive, at the address of one never swept, would be taken for that one.)
             if slot.object == nil && Self.isDeiniting(object) { return slot.ref }
         }
-        let ref = ObjectRef(id: nextID, typeName: String(describing: type(of: object)))
+        let type: any AnyObject.Type = type(of: object)
+        let typeName: String
+        if let known = typeNames[ObjectIdentifier(type)] {
+            typeName = known
+        } else {
+            typeName = String(describing: type)
+            typeNames[ObjectIdentifier(type)] = typeName
+        }
+        let ref = ObjectRef(id: nextID, typeName: typeName)
         nextID += 1
         slots[key] = Slot(object: object, ref: ref)
         return ref
@@ -42,7 +53,10 @@ struct ObjectIdentityTable {
 
     /// Forgets slots whose objects are gone.
     mutating func prune() {
-        slots = slots.filter { $0.value.object != nil }
+        // Removing in place keeps the table's storage; rebuilding it on every sweep cost
+        // more than the sweep itself.
+        let gone = slots.compactMap { $0.value.object == nil ? $0.key : nil }
+        for key in gone { slots[key] = nil }
     }
 
     var count: Int { slots.count }

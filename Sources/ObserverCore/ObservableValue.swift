@@ -11,7 +11,8 @@ import Synchronization
 /// Thread-safe: reading and setting may happen on any thread; concurrent sets are
 /// serialised, and each change carries the old value it actually replaced.
 public final class ObservableValue<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    /// A pthread mutex, not `Synchronization.Mutex`, so ThreadSanitizer sees the locking.
+    private let storage: Protected<Value>
     private let registry: ObserverRegistry
     private let channel: Channel
     private let isEqual: (@Sendable (Value, Value) -> Bool)?
@@ -23,7 +24,7 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     ///   - key: the property's name as observers and the journal know it.
     ///   - registry: the registry that dispatches its changes.
     public init(_ initial: Value, subject: AnyObject, key: String, registry: ObserverRegistry) {
-        self.storage = Mutex(initial)
+        self.storage = Protected(initial)
         self.registry = registry
         self.channel = registry.channel(subject: subject, key: key, policy: .multicast, payload: ValueChange<Value>.self)
         self.isEqual = nil
@@ -37,7 +38,7 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     ///   - key: the property's name as observers and the journal know it.
     ///   - registry: the registry that dispatches its changes.
     public init(_ initial: Value, subject: AnyObject, key: String, registry: ObserverRegistry) where Value: Equatable {
-        self.storage = Mutex(initial)
+        self.storage = Protected(initial)
         self.registry = registry
         self.channel = registry.channel(subject: subject, key: key, policy: .multicast, payload: ValueChange<Value>.self)
         self.isEqual = { $0 == $1 }
@@ -96,19 +97,45 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     ///   - callback: called with the owner and the change.
     /// - Returns: the registration's token: releasing or cancelling it removes the
     ///   registration, so keep it (typically in the owner) as long as you want changes.
+    @inlinable
     public func observe<Owner: AnyObject>(
         owner: Owner, options: ObservationOptions = [.old, .new], queue: DispatchQueue? = nil,
         expectsMainThread: Bool = false, scope: ObservationScope? = nil,
         file: String = #fileID, line: Int = #line, function: String = #function,
         _ callback: @escaping @Sendable (Owner, ValueChange<Value>) -> Void
     ) -> ObservationToken {
-        let entry = registry.register(
-            on: channel, owner: owner, options: options, queue: queue,
-            expectsMainThread: expectsMainThread, sender: nil, scope: scope,
-            callSite: CallSite(file: file, line: line, function: function)
-        ) { (owner: Owner, change: ValueChange<Value>) in
-            callback(owner, change.filtered(by: options))
+        // The per-delivery closure is built here, inlined into the caller's module, where
+        // Value and Owner are concrete: the registry's delivery loop then calls fully
+        // specialised code (built inside this module it would pay generic metadata
+        // lookups and value witnesses on every delivery; see BENCHMARKS.md).
+        let call: @Sendable (AnyObject, UnsafeRawPointer) -> Void
+        if options.isSuperset(of: [.old, .new]) {
+            call = { owner, change in
+                callback(unsafeDowncast(owner, to: Owner.self), change.assumingMemoryBound(to: ValueChange<Value>.self).pointee)
+            }
+        } else {
+            call = { owner, change in
+                let full = change.assumingMemoryBound(to: ValueChange<Value>.self).pointee
+                callback(unsafeDowncast(owner, to: Owner.self), full.filtered(by: options))
+            }
         }
+        return register(
+            owner: owner, options: options, queue: queue, expectsMainThread: expectsMainThread, scope: scope,
+            callSite: CallSite(file: file, line: line, function: function), call: call
+        )
+    }
+
+    /// The non-generic part of `observe`: registers `call`, whose pointer argument is a
+    /// `ValueChange<Value>`, and delivers the initial value if asked to.
+    @usableFromInline
+    func register(
+        owner: AnyObject, options: ObservationOptions, queue: DispatchQueue?, expectsMainThread: Bool,
+        scope: ObservationScope?, callSite: CallSite, call: @escaping @Sendable (AnyObject, UnsafeRawPointer) -> Void
+    ) -> ObservationToken {
+        let entry = registry.register(
+            on: channel, owner: owner, payload: ValueChange<Value>.self, options: options, queue: queue,
+            expectsMainThread: expectsMainThread, sender: nil, scope: scope, callSite: callSite, call: call
+        )
         if options.contains(.initial) {
             let current = storage.withLock { $0 }
             registry.deliverInitial(

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The handle of one registration: cancel it, or release it, and the registration goes.
 ///
 /// Keep tokens in the owner (`var tokens: [ObservationToken]`): when the owner goes, its
@@ -10,6 +12,8 @@
 /// Thread-safe; may be released on any thread.
 public final class ObservationToken: Sendable {
     private let registry: ObserverRegistry
+    /// Set once cancelled, so releasing a cancelled token skips the registry entirely.
+    private let cancelled = Atomic<Bool>(false)
     /// The registration this token controls.
     public let registration: RegistrationInfo
 
@@ -24,6 +28,7 @@ public final class ObservationToken: Sendable {
     ///   - line: the call site, for the journal; leave the default.
     ///   - function: the call site, for the journal; leave the default.
     public func cancel(file: String = #fileID, line: Int = #line, function: String = #function) {
+        cancelled.store(true, ordering: .relaxed)
         registry.remove(
             registrationID: registration.id, info: registration, reason: .tokenCancelled,
             callSite: CallSite(file: file, line: line, function: function), reportMissing: true
@@ -31,6 +36,7 @@ public final class ObservationToken: Sendable {
     }
 
     deinit {
+        if cancelled.load(ordering: .relaxed) { return }
         registry.remove(
             registrationID: registration.id, info: registration, reason: .tokenReleased,
             callSite: nil, reportMissing: false

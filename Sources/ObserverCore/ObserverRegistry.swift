@@ -25,11 +25,15 @@ public final class ObserverRegistry: Sendable {
 
     let state = Protected(State())
     let sink: (any EventSink)?
+    /// `sink != nil`, read on every delivery: testing the optional existential itself
+    /// copies it (a retain, a release and two witness calls) each time.
+    let hasSink: Bool
 
     /// Creates a registry.
     /// - Parameter sink: receives every action as an event; `nil` (the default) costs nothing.
     public init(sink: (any EventSink)? = nil) {
         self.sink = sink
+        self.hasSink = sink != nil
     }
 
     // MARK: - Events
@@ -83,14 +87,28 @@ public final class ObserverRegistry: Sendable {
         expectsMainThread: Bool, sender: AnyObject?, scope: ObservationScope?, callSite: CallSite,
         callback: @escaping @Sendable (Owner, Payload) -> Void
     ) -> RegistrationEntry {
-        precondition(
-            channel.payloadType == ObjectIdentifier(Payload.self),
-            "\(channel.info) is observed with payload \(Payload.self), but it carries another type"
-        )
-        // Built outside the lock: only the insertion happens under it.
-        let erased: (AnyObject, Payload) -> Void = { owner, payload in
-            callback(unsafeDowncast(owner, to: Owner.self), payload)
+        register(
+            on: channel, owner: owner, payload: Payload.self, options: options, queue: queue,
+            expectsMainThread: expectsMainThread, sender: sender, scope: scope, callSite: callSite
+        ) { owner, payload in
+            callback(unsafeDowncast(owner, to: Owner.self), payload.assumingMemoryBound(to: Payload.self).pointee)
         }
+    }
+
+    /// Registers `call` on `channel` for `owner`. `call` receives a pointer to a value of
+    /// type `payload`; callers build it where `payload` is a concrete type when they can,
+    /// so the delivery path runs no unspecialised generic code.
+    func register(
+        on channel: Channel, owner: AnyObject, payload: Any.Type, options: ObservationOptions, queue: DispatchQueue?,
+        expectsMainThread: Bool, sender: AnyObject?, scope: ObservationScope?, callSite: CallSite,
+        call: @escaping @Sendable (AnyObject, UnsafeRawPointer) -> Void
+    ) -> RegistrationEntry {
+        precondition(
+            channel.payloadType == ObjectIdentifier(payload),
+            "\(channel.info) is observed with payload \(payload), but it carries another type"
+        )
+        // Not `queue === DispatchQueue.main`: on Linux every `DispatchQueue.main` is a new
+        // wrapper object, so identity never matches (see `MainQueue`).
         let expectsMain = expectsMainThread || queue.map(MainQueue.isMain) == true
         var garbage: [RegistrationEntry] = []
         let entry: RegistrationEntry = state.withLock { state in
@@ -102,8 +120,8 @@ public final class ObserverRegistry: Sendable {
                 expectsMainThread: expectsMain, sender: senderRef, scope: scope?.info
             )
             state.nextRegistrationID += 1
-            let entry = TypedRegistration<Payload>(
-                info: info, owner: owner, sender: sender, queue: queue, channel: channel, callback: erased
+            let entry = RegistrationEntry(
+                info: info, owner: owner, sender: sender, queue: queue, channel: channel, call: call
             )
             var replaced: RegistrationEntry?
             if channel.info.policy == .singleSlot, let occupant = channel.occupant {
@@ -114,9 +132,7 @@ public final class ObserverRegistry: Sendable {
                     replaced = occupant
                 }
             }
-            channel.entries.append(entry)
-            channel.liveCount += 1
-            if options.contains(.prior) { channel.priorCount.add(1, ordering: .relaxed) }
+            channel.append(entry)
             state.registrations[info.id] = entry
             state.byOwner[ownerRef.id, default: []].insert(info.id)
             if let sink {
@@ -135,7 +151,7 @@ public final class ObserverRegistry: Sendable {
             }
             return entry
         }
-        _ = garbage
+        withExtendedLifetime(garbage) {}  // released here, after the lock
         return entry
     }
 
@@ -145,15 +161,15 @@ public final class ObserverRegistry: Sendable {
     /// replacement). Under the lock.
     func retireLocked(_ entry: RegistrationEntry, state: inout State, garbage: inout [RegistrationEntry]) {
         entry.removed.store(true, ordering: .releasing)
-        let channel = entry.channel
-        channel.liveCount -= 1
-        channel.tombstones += 1
-        if entry.info.options.contains(.prior) { channel.priorCount.subtract(1, ordering: .relaxed) }
-        if let removed = state.registrations.removeValue(forKey: entry.info.id) { garbage.append(removed) }
-        let ownerID = entry.info.owner.id
-        state.byOwner[ownerID]?.remove(entry.info.id)
-        if state.byOwner[ownerID]?.isEmpty == true { state.byOwner[ownerID] = nil }
-        garbage.append(contentsOf: channel.compactIfNeeded())
+        // The garbage list keeps the entry alive until the lock is released.
+        garbage.append(entry)
+        entry.channel.remove(entry)
+        state.registrations[entry.info.id] = nil
+        // One hash lookup, not three: this runs for every removal.
+        if let index = state.byOwner.index(forKey: entry.info.owner.id) {
+            state.byOwner.values[index].remove(entry.info.id)
+            if state.byOwner.values[index].isEmpty { state.byOwner.remove(at: index) }
+        }
     }
 
     /// Removes a live entry and reports it. Under the lock. Returns false if it was
@@ -204,7 +220,7 @@ public final class ObserverRegistry: Sendable {
                 reportUnregisteredLocked(channel: nil, registration: info, owner: info?.owner, callSite: callSite)
             }
         }
-        _ = garbage
+        withExtendedLifetime(garbage) {}  // released here, after the lock
     }
 
     /// Removes every registration of `owner`, or only those on `knownChannel` or the
@@ -239,7 +255,7 @@ public final class ObserverRegistry: Sendable {
                 reportUnregisteredLocked(channel: channelInfo, registration: nil, owner: ownerRef, callSite: callSite)
             }
         }
-        _ = garbage
+        withExtendedLifetime(garbage) {}  // released here, after the lock
     }
 
     /// Removes every registration of a channel.
@@ -247,7 +263,7 @@ public final class ObserverRegistry: Sendable {
         var garbage: [RegistrationEntry] = []
         state.withLock { state in
             var matched = 0
-            for entry in channel.entries where !entry.isRemoved {
+            for entry in channel.liveEntries {
                 if removeLocked(entry, reason: .explicit, callSite: callSite, state: &state, garbage: &garbage) {
                     matched += 1
                 }
@@ -256,7 +272,7 @@ public final class ObserverRegistry: Sendable {
                 reportUnregisteredLocked(channel: channel.info, registration: nil, owner: nil, callSite: callSite)
             }
         }
-        _ = garbage
+        withExtendedLifetime(garbage) {}  // released here, after the lock
     }
 
     /// Removes entries found with a deallocated owner during a dispatch.
@@ -267,7 +283,7 @@ public final class ObserverRegistry: Sendable {
                 removeLocked(entry, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
             }
         }
-        _ = garbage
+        withExtendedLifetime(garbage) {}  // released here, after the lock
     }
 
     // MARK: - Dispatching
@@ -285,7 +301,7 @@ public final class ObserverRegistry: Sendable {
     ) {
         if isPrior && channel.priorCount.load(ordering: .relaxed) == 0 { return }
         guard channel.payloadType == ObjectIdentifier(Payload.self) else { return }
-        let snapshot: ContiguousArray<RegistrationEntry>
+        let snapshot: ContiguousArray<RegistrationEntry?>
         var changeDepth = 0
         if let sink {
             let (old, new) = values()
@@ -305,68 +321,113 @@ public final class ObserverRegistry: Sendable {
             snapshot = state.withLock { _ in channel.entries }
         }
         let depth = changeDepth
-        var dead: [RegistrationEntry] = []
-        for entry in snapshot {
-            if entry.isRemoved { continue }
-            let options = entry.info.options
-            if isPrior && !options.contains(.prior) { continue }
-            guard let owner = entry.owner else {
-                dead.append(entry)
-                continue
-            }
-            if let sink {
-                if unchanged && options.contains(.onlyWhenChanged) {
-                    reportSkip(sink, entry, .unchanged, depth: depth)
-                    continue
+        let dead = withUnsafePointer(to: payload) { pointer in
+            deliver(snapshot, payload: UnsafeRawPointer(pointer), unchanged: unchanged, isPrior: isPrior, sender: sender, depth: depth) { entry in
+                // A queued delivery needs its own copy of the payload.
+                entry.queue?.async { [self] in
+                    guard !entry.isRemoved, let owner = entry.owner else { return }
+                    withUnsafePointer(to: payload) { pointer in
+                        self.invoke(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth)
+                    }
                 }
-                if entry.info.sender != nil && (sender == nil || entry.sender !== sender) {
-                    reportSkip(sink, entry, .senderMismatch, depth: depth)
-                    continue
-                }
-            } else {
-                if unchanged && options.contains(.onlyWhenChanged) { continue }
-                if entry.info.sender != nil && (sender == nil || entry.sender !== sender) { continue }
-            }
-            let typed = unsafeDowncast(entry, to: TypedRegistration<Payload>.self)
-            if let queue = entry.queue {
-                queue.async { [self] in
-                    guard !typed.isRemoved, let owner = typed.owner else { return }
-                    self.invoke(typed, owner: owner, payload: payload, depth: depth, initial: nil)
-                }
-            } else {
-                invoke(typed, owner: owner, payload: payload, depth: depth, initial: nil)
             }
         }
         if !dead.isEmpty { removeDeallocated(dead) }
     }
 
-    /// Calls one registration, timing it and reporting the delivery when a sink is set.
+    /// The delivery loop: calls every live entry of `snapshot` that wants this change,
+    /// in order, and returns the entries found with a deallocated owner.
+    ///
+    /// Not generic, so it is compiled once, fully optimised: the payload is passed by
+    /// pointer and only each entry's `call` knows its type.
+    func deliver(
+        _ snapshot: ContiguousArray<RegistrationEntry?>, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool,
+        sender: AnyObject?, depth: Int, enqueue: (RegistrationEntry) -> Void
+    ) -> [RegistrationEntry] {
+        var dead: [RegistrationEntry] = []
+        // The snapshot keeps every entry alive for the whole loop, so entries are read
+        // unretained: a retain and a release per delivery is a tenth of its cost.
+        snapshot.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: Unmanaged<RegistrationEntry>?.self) { entries in
+                for slot in entries {
+                    guard let slot else { continue }
+                    slot._withUnsafeGuaranteedRef { entry in
+                        deliver(
+                            to: entry, payload: payload, unchanged: unchanged, isPrior: isPrior, sender: sender,
+                            depth: depth, dead: &dead, enqueue: enqueue
+                        )
+                    }
+                }
+            }
+        }
+        return dead
+    }
+
+    /// One step of the delivery loop.
     @inline(__always)
-    func invoke<Payload>(
-        _ entry: TypedRegistration<Payload>, owner: AnyObject, payload: Payload, depth: Int,
-        initial: EventValue?
+    func deliver(
+        to entry: RegistrationEntry, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool, sender: AnyObject?,
+        depth: Int, dead: inout [RegistrationEntry], enqueue: (RegistrationEntry) -> Void
     ) {
+        if entry.isRemoved { return }
+        let options = entry.options
+        if isPrior && !options.contains(.prior) { return }
+        guard let owner = entry.owner else {
+            dead.append(entry)
+            return
+        }
+        if unchanged && options.contains(.onlyWhenChanged) {
+            if hasSink { reportSkip(entry, .unchanged, depth: depth) }
+            return
+        }
+        if entry.filtersBySender && (sender == nil || entry.sender !== sender) {
+            if hasSink { reportSkip(entry, .senderMismatch, depth: depth) }
+            return
+        }
+        if entry.queue != nil {
+            enqueue(entry)
+        } else {
+            invoke(entry, owner: owner, payload: payload, depth: depth)
+        }
+    }
+
+    /// Calls one registration; with a sink, also times it and reports the delivery.
+    @inline(__always)
+    func invoke(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int) {
+        if hasSink {
+            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, initial: nil)
+        } else {
+            entry.call(owner, payload)
+        }
+    }
+
+    /// `invoke` with a sink. Kept out of line so the no-sink path never touches `sink`
+    /// or an `EventValue`: both are existentials, costly to copy for every delivery.
+    @inline(never)
+    func invokeRecorded(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?) {
         guard let sink else {
-            entry.callback(owner, payload)
+            entry.call(owner, payload)
             return
         }
         let context = ThreadContext.current
         let savedDepth = context.depth
         context.depth = depth + 1
         let start = monotonicNanoseconds()
-        entry.callback(owner, payload)
-        let duration = monotonicNanoseconds() &- start
+        entry.call(owner, payload)
+        let end = monotonicNanoseconds()
         context.depth = savedDepth
-        emit(sink, .delivered) {
-            $0.channel = entry.channel.info
-            $0.registration = entry.info
-            $0.duration = duration
-            $0.depth = depth
-            $0.new = initial
-        }
+        // The most frequent event: built in one initialisation (filling a default event
+        // field by field copied it several times), stamped with the call's end.
+        sink.record(ObserverEvent(
+            kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
+            channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
+            duration: end &- start
+        ))
     }
 
-    func reportSkip(_ sink: any EventSink, _ entry: RegistrationEntry, _ reason: SkipReason, depth: Int) {
+    @inline(never)
+    func reportSkip(_ entry: RegistrationEntry, _ reason: SkipReason, depth: Int) {
+        guard let sink else { return }
         emit(sink, .skipped) {
             $0.channel = entry.channel.info
             $0.registration = entry.info
@@ -377,15 +438,20 @@ public final class ObserverRegistry: Sendable {
 
     /// Delivers the current value to one new registration (the `initial` option).
     func deliverInitial<Payload: Sendable>(_ entry: RegistrationEntry, payload: Payload, value: () -> EventValue?) {
-        let typed = unsafeDowncast(entry, to: TypedRegistration<Payload>.self)
         let initial = sink == nil ? nil : value()
         if let queue = entry.queue {
             queue.async { [self] in
-                guard !typed.isRemoved, let owner = typed.owner else { return }
-                self.invoke(typed, owner: owner, payload: payload, depth: 0, initial: initial)
+                guard !entry.isRemoved, let owner = entry.owner else { return }
+                withUnsafePointer(to: payload) { pointer in
+                    self.invokeRecorded(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: 0, initial: initial)
+                }
             }
-        } else if let owner = typed.owner {
-            invoke(typed, owner: owner, payload: payload, depth: ThreadContext.current.depth, initial: initial)
+        } else if let owner = entry.owner {
+            // The thread's context is only event work: untouched without a sink.
+            let depth = sink == nil ? 0 : ThreadContext.current.depth
+            withUnsafePointer(to: payload) { pointer in
+                invokeRecorded(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth, initial: initial)
+            }
         }
     }
 
@@ -399,21 +465,28 @@ public final class ObserverRegistry: Sendable {
         var garbage: [RegistrationEntry] = []
         var deadChannels: [Channel] = []
         state.withLock { state in
-            for entry in state.registrations.values.sorted(by: { $0.info.id < $1.info.id }) {
+            // Only the dead are sorted (by id, so events come in registration order).
+            var dead: [(entry: RegistrationEntry, reason: RemovalReason)] = []
+            for entry in state.registrations.values {
                 if entry.owner == nil {
-                    removeLocked(entry, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
+                    dead.append((entry, .ownerDeallocated))
                 } else if entry.channel.hasSubject && entry.channel.subject == nil {
-                    removeLocked(entry, reason: .subjectDeallocated, callSite: nil, state: &state, garbage: &garbage)
+                    dead.append((entry, .subjectDeallocated))
                 }
+            }
+            dead.sort { $0.entry.info.id < $1.entry.info.id }
+            for (entry, reason) in dead {
+                removeLocked(entry, reason: reason, callSite: nil, state: &state, garbage: &garbage)
             }
             for (key, channel) in state.channels where channel.hasSubject && channel.subject == nil {
                 state.channels[key] = nil
+                garbage.append(contentsOf: channel.drain())
                 deadChannels.append(channel)
             }
             state.identities.prune()
         }
-        _ = garbage
-        _ = deadChannels
+        withExtendedLifetime(garbage) {}  // released here, after the lock
+        withExtendedLifetime(deadChannels) {}
     }
 
     /// Removes every registration of `owner` (reason `ownerRemovedAll`). If it has none,

@@ -11,7 +11,9 @@ import Darwin
 /// `Synchronization.Mutex` would be the first choice, but its `inout sending` contract
 /// rejects storing non-`Sendable` objects (weak references to owners and subjects) that
 /// the registry must keep; this wrapper makes the same guarantee by construction: the
-/// value is only reachable inside `withLock`.
+/// value is only reachable inside `withLock`. It is also what ThreadSanitizer can check:
+/// on Linux `Mutex` locks with raw futex calls TSan does not intercept, so anything
+/// guarded by one is reported as a race; TSan knows pthread mutexes.
 final class Protected<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value

@@ -5,37 +5,43 @@ import Synchronization
 ///
 /// A class so the weak owner is read in place during dispatch and the `removed` flag
 /// can be seen by a dispatch that took its snapshot before the removal. Immutable but
-/// for `removed` (atomic) and the weak references (which the runtime makes safe).
-class RegistrationEntry: @unchecked Sendable {
+/// for `removed` (atomic), the weak references (which the runtime makes safe) and
+/// `index` (only touched under the registry's lock).
+///
+/// Not generic: the delivery loop is the registry's hot path, and generic code that is
+/// not specialised (the registry's generics are called from other modules) pays for
+/// metadata lookups and value witnesses on every delivery. The payload's type is known
+/// only inside `call`, built once at registration.
+final class RegistrationEntry: @unchecked Sendable {
     let info: RegistrationInfo
     weak var owner: AnyObject?
     /// The sender a notification observer filters by, held weakly.
     weak var sender: AnyObject?
+    /// Copies of `info` fields the delivery loop reads for every change.
+    let options: ObservationOptions
+    let filtersBySender: Bool
     let queue: DispatchQueue?
     let channel: Channel
     let removed = Atomic<Bool>(false)
-
-    init(info: RegistrationInfo, owner: AnyObject, sender: AnyObject?, queue: DispatchQueue?, channel: Channel) {
-        self.info = info
-        self.owner = owner
-        self.sender = sender
-        self.queue = queue
-        self.channel = channel
-    }
-
-    var isRemoved: Bool { removed.load(ordering: .acquiring) }
-}
-
-/// A registration with its typed callback. The callback receives the owner, so it need
-/// not capture it (and cannot keep it alive by accident).
-final class TypedRegistration<Payload>: RegistrationEntry, @unchecked Sendable {
-    let callback: (AnyObject, Payload) -> Void
+    /// Position in `channel.entries`; kept by the channel, under the registry's lock.
+    var index = 0
+    /// Calls the typed callback with the owner and the payload the pointer points to,
+    /// which must be of the payload type the registration was made for.
+    let call: (AnyObject, UnsafeRawPointer) -> Void
 
     init(
         info: RegistrationInfo, owner: AnyObject, sender: AnyObject?, queue: DispatchQueue?,
-        channel: Channel, callback: @escaping (AnyObject, Payload) -> Void
+        channel: Channel, call: @escaping (AnyObject, UnsafeRawPointer) -> Void
     ) {
-        self.callback = callback
-        super.init(info: info, owner: owner, sender: sender, queue: queue, channel: channel)
+        self.info = info
+        self.owner = owner
+        self.sender = sender
+        self.options = info.options
+        self.filtersBySender = info.sender != nil
+        self.queue = queue
+        self.channel = channel
+        self.call = call
     }
+
+    var isRemoved: Bool { removed.load(ordering: .acquiring) }
 }

@@ -21,6 +21,7 @@ public struct ValueChange<Value: Sendable>: Sendable {
     }
 
     /// The change with only the fields `options` asked for.
+    @inlinable
     func filtered(by options: ObservationOptions) -> ValueChange {
         ValueChange(
             old: options.contains(.old) ? old : nil,

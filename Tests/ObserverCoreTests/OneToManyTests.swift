@@ -1,19 +1,5 @@
 import ObserverCore
-import Synchronization
 import Testing
-
-final class Player {}
-final class Screen {
-    let name: String
-    var tokens: [ObservationToken] = []
-    init(_ name: String) { self.name = name }
-}
-
-final class Received: Sendable {
-    private let names = Mutex<[String]>([])
-    func append(_ name: String) { names.withLock { $0.append(name) } }
-    var all: [String] { names.withLock { $0 } }
-}
 
 @Test func threeOwnersReceiveEveryChangeInRegistrationOrder() {
     let sink = InMemoryEventSink()
@@ -28,26 +14,53 @@ final class Received: Sendable {
         })
     }
     isPlaying.value = true
-    #expect(received.all == ["floating:false->true", "nowPlaying:false->true", "list:false->true"])
-    #expect(sink.kinds == [.registered, .registered, .registered, .changed, .delivered, .delivered, .delivered])
-    #expect(sink.events[3].liveCount == 3)
-    #expect(sink.events[3].channel?.description == "Player#1.isPlaying")
+    isPlaying.value = false
+    #expect(received.all == [
+        "floating:false->true", "nowPlaying:false->true", "list:false->true",
+        "floating:true->false", "nowPlaying:true->false", "list:true->false",
+    ])
+    #expect(sink.kinds == [
+        .registered, .registered, .registered,
+        .changed, .delivered, .delivered, .delivered,
+        .changed, .delivered, .delivered, .delivered,
+    ])
+    let changes = sink.events(.changed)
+    #expect(changes.map(\.liveCount) == [3, 3])
+    #expect(changes.map { $0.old?.description } == ["false", "true"])
+    #expect(changes.map { $0.new?.description } == ["true", "false"])
+    #expect(changes.map { $0.channel?.description } == ["Player#1.isPlaying", "Player#1.isPlaying"])
+    #expect(sink.events(.delivered).map { $0.registration!.id } == [1, 2, 3, 1, 2, 3])
+    #expect(sink.events(.registered).map { $0.registration!.owner.description } == ["Screen#2", "Screen#3", "Screen#4"])
 }
 
-@Test func singleSlotReplacesEachAssignmentSoOnlyTheLastFires() {
-    let sink = InMemoryEventSink()
-    let registry = ObserverRegistry(sink: sink)
-    let player = Player()
-    let isPlayingChanged = CallbackProperty<Bool>(subject: player, key: "isPlayingChanged", registry: registry)
-    let screens = [Screen("floating"), Screen("nowPlaying"), Screen("list")]
+@Test func notificationObserversAreCalledInRegistrationOrder() {
+    let registry = ObserverRegistry()
+    let screens = (1...5).map { Screen("screen\($0)") }
     let received = Received()
     for screen in screens {
-        isPlayingChanged.assign(owner: screen) { owner, playing in received.append("\(owner.name):\(playing)") }
+        screen.tokens.append(registry.observe(notification: "playbackStarted", owner: screen) { owner, note in
+            received.append("\(owner.name):\(note.payload as! Int)")
+        })
     }
-    isPlayingChanged.call(true)
-    #expect(received.all == ["list:true"])
-    #expect(sink.kinds == [.registered, .replaced, .replaced, .changed, .delivered])
-    let replacements = sink.events.filter { $0.kind == .replaced }
-    #expect(replacements.map { $0.replaced!.owner.description } == ["Screen#2", "Screen#3"])
-    #expect(replacements.map { $0.registration!.owner.description } == ["Screen#3", "Screen#4"])
+    registry.post(notification: "playbackStarted", payload: 7)
+    #expect(received.all == ["screen1:7", "screen2:7", "screen3:7", "screen4:7", "screen5:7"])
+}
+
+@Test func registrationOrderSurvivesRemovalsInTheMiddle() {
+    // Forty registrations, every other one cancelled: enough tombstones to compact the
+    // channel's storage, which must keep the survivors in registration order.
+    let registry = ObserverRegistry()
+    let player = Player()
+    let volume = ObservableValue(0, subject: player, key: "volume", registry: registry)
+    let screens = (0..<40).map { Screen("s\($0)") }
+    let received = Received()
+    var tokens: [ObservationToken] = []
+    for screen in screens {
+        tokens.append(volume.observe(owner: screen) { owner, _ in received.append(owner.name) })
+    }
+    for index in stride(from: 0, to: 40, by: 2) { tokens[index].cancel() }
+    volume.value = 1
+    #expect(received.all == stride(from: 1, to: 40, by: 2).map { "s\($0)" })
+    #expect(registry.statistics.registrations == 20)
+    withExtendedLifetime(tokens) {}
 }

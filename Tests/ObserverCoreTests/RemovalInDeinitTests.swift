@@ -4,15 +4,15 @@ import Testing
 // The seeds remove observers in `dealloc`. In Swift's `deinit` the object can no longer
 // be referenced weakly, so the registry must still recognise it as the owner it knew.
 
-private final class Counter {}
+private final class DeinitSubject {}
 
 private final class DeinitRemover {
     let registry: ObserverRegistry
-    let subject: Counter
+    let subject: DeinitSubject
     let removeEarly: Bool
     var tokens: [ObservationToken] = []
 
-    init(registry: ObserverRegistry, subject: Counter, value: ObservableValue<Int>, removeEarly: Bool) {
+    init(registry: ObserverRegistry, subject: DeinitSubject, value: ObservableValue<Int>, removeEarly: Bool) {
         self.registry = registry
         self.subject = subject
         self.removeEarly = removeEarly
@@ -28,7 +28,7 @@ private final class DeinitRemover {
 @Test func removalInDeinitRemovesTheOwnersRegistration() {
     let sink = InMemoryEventSink()
     let registry = ObserverRegistry(sink: sink)
-    let subject = Counter()
+    let subject = DeinitSubject()
     let value = ObservableValue(0, subject: subject, key: "count", registry: registry)
     var remover: DeinitRemover? = DeinitRemover(registry: registry, subject: subject, value: value, removeEarly: false)
     _ = remover
@@ -43,13 +43,13 @@ private final class DeinitRemover {
 @Test func secondRemovalInDeinitNamesTheRealOwner() {
     let sink = InMemoryEventSink()
     let registry = ObserverRegistry(sink: sink)
-    let subject = Counter()
+    let subject = DeinitSubject()
     let value = ObservableValue(0, subject: subject, key: "count", registry: registry)
     var remover: DeinitRemover? = DeinitRemover(registry: registry, subject: subject, value: value, removeEarly: true)
     _ = remover
     remover = nil
     #expect(sink.kinds == [.registered, .removed, .removeUnregistered])
     #expect(sink.events[2].owner?.description == "DeinitRemover#2")
-    #expect(sink.events[2].channel?.description == "Counter#1.count")
+    #expect(sink.events[2].channel?.description == "DeinitSubject#1.count")
     #expect(sink.events[2].callSite?.function == "deinit")
 }

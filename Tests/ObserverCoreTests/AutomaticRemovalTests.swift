@@ -1,0 +1,102 @@
+import ObserverCore
+import Testing
+
+// An owner that goes away without removing its registration: never called again, and
+// removed with reason ownerDeallocated exactly once.
+
+@Test func aDeallocatedOwnerIsNeverCalledAndIsRemovedAtTheNextDispatch() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let isPlaying = ObservableValue(false, subject: player, key: "isPlaying", registry: registry)
+    let received = Received()
+    var token: ObservationToken?
+    do {
+        let screen = Screen("gone")
+        // The token is kept outside the owner, so only the owner goes.
+        token = isPlaying.observe(owner: screen) { owner, _ in received.append(owner.name) }
+    }
+    isPlaying.value = true
+    isPlaying.value = false
+    #expect(received.all.isEmpty)
+    #expect(sink.kinds == [.registered, .changed, .removed, .changed])
+    let removed = sink.events(.removed)
+    #expect(removed.count == 1)
+    #expect(removed[0].removalReason == .ownerDeallocated)
+    #expect(removed[0].registration?.id == 1)
+    #expect(removed[0].channel == isPlaying.channelInfo)
+    #expect(registry.statistics.registrations == 0)
+    // Releasing the token of an auto-removed registration is not a second removal.
+    token = nil
+    #expect(sink.kinds.count == 4)
+    withExtendedLifetime(token) {}
+}
+
+@Test func sweepRemovesRegistrationsOfDeallocatedOwnersWithoutADispatch() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let volume = ObservableValue(0, subject: player, key: "volume", registry: registry)
+    let title = ObservableValue("", subject: player, key: "title", registry: registry)
+    let stays = Screen("stays")
+    let received = Received()
+    stays.tokens.append(volume.observe(owner: stays) { owner, _ in received.append(owner.name) })
+    var kept: [ObservationToken] = []
+    do {
+        let gone = Screen("gone")
+        kept.append(volume.observe(owner: gone) { owner, _ in received.append(owner.name) })
+        kept.append(title.observe(owner: gone) { owner, _ in received.append(owner.name) })
+    }
+    registry.sweep()
+    #expect(sink.kinds == [.registered, .registered, .registered, .removed, .removed])
+    #expect(sink.events(.removed).map(\.removalReason) == [.ownerDeallocated, .ownerDeallocated])
+    #expect(sink.events(.removed).map { $0.registration!.id } == [2, 3])
+    #expect(registry.statistics.registrations == 1)
+    registry.sweep()
+    volume.value = 1
+    #expect(received.all == ["stays"])
+    #expect(sink.kinds == [.registered, .registered, .registered, .removed, .removed, .changed, .delivered])
+    withExtendedLifetime(kept) {}
+}
+
+@Test func sweepRemovesRegistrationsOnADeallocatedSubjectAndForgetsItsChannel() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let screen = Screen("stays")
+    do {
+        let player = Player()
+        let isPlaying = ObservableValue(false, subject: player, key: "isPlaying", registry: registry)
+        screen.tokens.append(isPlaying.observe(owner: screen) { _, _ in })
+    }
+    #expect(registry.statistics.channels == 1)
+    registry.sweep()
+    #expect(sink.kinds == [.registered, .removed])
+    #expect(sink.events(.removed)[0].removalReason == .subjectDeallocated)
+    #expect(registry.statistics.registrations == 0)
+    #expect(registry.statistics.channels == 0)
+    #expect(registry.statistics.objects == 1)
+    // The owner's token goes later: nothing left to remove, nothing reported.
+    screen.tokens.removeAll()
+    #expect(sink.kinds == [.registered, .removed])
+}
+
+@Test func anOwnerThatKeepsItsTokensTakesItsRegistrationsWithIt() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let isPlaying = ObservableValue(false, subject: player, key: "isPlaying", registry: registry)
+    let received = Received()
+    do {
+        let screen = Screen("gone")
+        screen.tokens.append(isPlaying.observe(owner: screen) { owner, _ in received.append(owner.name) })
+        screen.tokens.append(registry.observe(notification: "logout", owner: screen) { owner, _ in
+            received.append(owner.name)
+        })
+    }
+    isPlaying.value = true
+    registry.post(notification: "logout")
+    #expect(received.all.isEmpty)
+    #expect(sink.kinds == [.registered, .registered, .removed, .removed, .changed, .changed])
+    #expect(sink.events(.removed).map(\.removalReason) == [.tokenReleased, .tokenReleased])
+    #expect(sink.events(.changed).map(\.liveCount) == [0, 0])
+}

@@ -1,0 +1,78 @@
+import Foundation
+import ObserverCore
+
+/// Time to register `count` observers on one channel and then remove them all, in a
+/// shuffled order (the general case: removal by position is what goes quadratic).
+struct RegisterRemoveResult {
+    var count: Int
+    var registry: Double
+    var notificationCenter: Double
+}
+
+enum RegisterRemove {
+    /// A fixed shuffle, so every run and every contender removes in the same order.
+    static func order(_ count: Int) -> [Int] {
+        var generator = SplitMix64(seed: UInt64(count))
+        return Array(0..<count).shuffled(using: &generator)
+    }
+
+    /// One register-then-remove run of the registry, in seconds.
+    static func registry(count: Int) -> Double {
+        let order = order(count)
+        return Measurement.seconds {
+            let registry = ObserverRegistry()
+            let subject = Subject()
+            let value = ObservableValue(0, subject: subject, key: "value", registry: registry)
+            let owners = (0..<count).map { _ in Receiver() }
+            var tokens: [ObservationToken?] = owners.map { owner in
+                value.observe(owner: owner) { owner, change in owner.total &+= change.new! }
+            }
+            for index in order { tokens[index]!.cancel() }
+            precondition(registry.statistics.registrations == 0)
+            withExtendedLifetime((tokens, owners, subject)) {}
+            tokens.removeAll()
+        }
+    }
+
+    /// One register-then-remove run of `NotificationCenter`, in seconds.
+    static func notificationCenter(count: Int) -> Double {
+        let order = order(count)
+        return Measurement.seconds {
+            let center = NotificationCenter()
+            let name = Notification.Name("value")
+            let receivers = (0..<count).map { _ in Receiver() }
+            let observers = receivers.map { receiver in
+                center.addObserver(forName: name, object: nil, queue: nil) { note in
+                    receiver.total &+= note.userInfo!["new"] as! Int
+                }
+            }
+            for index in order { center.removeObserver(observers[index]) }
+        }
+    }
+
+    /// Every size and both contenders in turn, round after round (so load from other
+    /// work falls on all alike); each figure is the fastest of its rounds.
+    static func run(counts: [Int], rounds: Int = 5) -> [RegisterRemoveResult] {
+        var results = counts.map { RegisterRemoveResult(count: $0, registry: .infinity, notificationCenter: .infinity) }
+        for _ in 0..<rounds {
+            for index in counts.indices {
+                results[index].registry = min(results[index].registry, registry(count: counts[index]))
+                results[index].notificationCenter = min(results[index].notificationCenter, notificationCenter(count: counts[index]))
+            }
+        }
+        return results
+    }
+}
+
+/// SplitMix64, a seeded generator for reproducible shuffles.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
