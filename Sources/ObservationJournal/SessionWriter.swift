@@ -429,6 +429,7 @@ final class SessionWriter: @unchecked Sendable {
         switch reason {
         case .unchanged: return "unchanged"
         case .senderMismatch: return "senderMismatch"
+        case .removedBeforeDelivery: return "removedBeforeDelivery"
         }
     }
 }

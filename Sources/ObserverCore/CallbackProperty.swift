@@ -56,7 +56,7 @@ public final class CallbackProperty<Payload: Sendable>: Sendable {
         let callSite = registry.sink == nil ? nil : CallSite(file: file, line: line, function: function)
         registry.dispatch(
             on: channel, payload: payload, unchanged: false, isPrior: false, sender: nil,
-            callSite: callSite, values: { (nil, EventValue(payload)) }
+            callSite: callSite, values: { (nil, EventValue($0)) }
         )
     }
 

@@ -47,7 +47,9 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     /// The current value. Setting it posts a change (see `set(_:file:line:function:)`).
     public var value: Value {
         get { storage.withLock { $0 } }
-        set { set(newValue) }
+        // A setter cannot take `#fileID`/`#line` defaults: the change is recorded without
+        // a call site rather than with this file's. Use `set(_:)` to record where.
+        set { set(newValue, callSite: nil) }
     }
 
     /// Sets the value and posts the change to every registration: a prior notification
@@ -58,26 +60,37 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     ///   - line: the call site, for the journal; leave the default.
     ///   - function: the call site, for the journal; leave the default.
     public func set(_ newValue: Value, file: String = #fileID, line: Int = #line, function: String = #function) {
-        let callSite = registry.sink == nil ? nil : CallSite(file: file, line: line, function: function)
+        set(newValue, callSite: registry.hasSink ? CallSite(file: file, line: line, function: function) : nil)
+    }
+
+    func set(_ newValue: Value, callSite: CallSite?) {
+        let isEqual = self.isEqual
+        let describe: (ValueChange<Value>) -> (EventValue?, EventValue?) = { change in
+            (change.old.map { EventValue($0) }, change.new.map { EventValue($0) })
+        }
         if channel.priorCount.load(ordering: .relaxed) > 0 {
-            let current = storage.withLock { $0 }
-            let unchanged = isEqual?(current, newValue) ?? false
             registry.dispatch(
-                on: channel, payload: ValueChange(old: current, new: newValue, isPrior: true),
-                unchanged: unchanged, isPrior: true, sender: nil, callSite: callSite,
-                values: { (EventValue(current), EventValue(newValue)) }
+                on: channel, isPrior: true, sender: nil, callSite: callSite,
+                produce: {
+                    let current = storage.withLock { $0 }
+                    return (ValueChange(old: current, new: newValue, isPrior: true), isEqual?(current, newValue) ?? false)
+                },
+                values: describe
             )
         }
-        let old = storage.withLock { value in
-            let old = value
-            value = newValue
-            return old
-        }
-        let unchanged = isEqual?(old, newValue) ?? false
+        // The swap happens inside `produce`, which runs in the same critical section as
+        // the recorded `changed` event: concurrent sets record a consistent old → new chain.
         registry.dispatch(
-            on: channel, payload: ValueChange(old: old, new: newValue),
-            unchanged: unchanged, isPrior: false, sender: nil, callSite: callSite,
-            values: { (EventValue(old), EventValue(newValue)) }
+            on: channel, isPrior: false, sender: nil, callSite: callSite,
+            produce: {
+                let old = storage.withLock { value in
+                    let old = value
+                    value = newValue
+                    return old
+                }
+                return (ValueChange(old: old, new: newValue), isEqual?(old, newValue) ?? false)
+            },
+            values: describe
         )
     }
 

@@ -123,6 +123,9 @@ public enum SkipReason: String, Sendable, Hashable, CaseIterable {
     case unchanged
     /// The registration filters by sender and the change came from another one.
     case senderMismatch
+    /// The delivery was queued (the registration asked for a `DispatchQueue`), but the
+    /// registration was removed before the queue ran it.
+    case removedBeforeDelivery
 }
 
 /// A channel as events name it.

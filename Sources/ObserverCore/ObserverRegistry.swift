@@ -297,15 +297,42 @@ public final class ObserverRegistry: Sendable {
     ///   - values: the old and new values for the event, computed only with a sink.
     func dispatch<Payload: Sendable>(
         on channel: Channel, payload: Payload, unchanged: Bool, isPrior: Bool,
-        sender: AnyObject?, callSite: CallSite?, values: () -> (EventValue?, EventValue?)
+        sender: AnyObject?, callSite: CallSite?, values: (Payload) -> (EventValue?, EventValue?)
+    ) {
+        dispatch(
+            on: channel, isPrior: isPrior, sender: sender, callSite: callSite,
+            produce: { (payload, unchanged) }, values: values
+        )
+    }
+
+    /// Delivers what `produce` makes to a snapshot of the channel's live registrations.
+    ///
+    /// With a sink, `produce` runs under the registry's lock, in the same critical
+    /// section as the `changed` event: a value set from several threads at once then
+    /// records its changes in exactly the order its old → new chain happened.
+    /// - Parameters:
+    ///   - produce: makes the payload and says whether old equals new
+    ///     (`onlyWhenChanged` registrations are skipped then). Must not call the registry.
+    ///   - isPrior: a notification before the change; only `prior` registrations get it.
+    ///   - sender: the posting object, matched against registrations that filter by sender.
+    ///   - values: the old and new values for the event, computed only with a sink.
+    func dispatch<Payload: Sendable>(
+        on channel: Channel, isPrior: Bool, sender: AnyObject?, callSite: CallSite?,
+        produce: () -> (Payload, Bool), values: (Payload) -> (EventValue?, EventValue?)
     ) {
         if isPrior && channel.priorCount.load(ordering: .relaxed) == 0 { return }
-        guard channel.payloadType == ObjectIdentifier(Payload.self) else { return }
+        guard channel.payloadType == ObjectIdentifier(Payload.self) else {
+            _ = produce()
+            return
+        }
         let snapshot: ContiguousArray<RegistrationEntry?>
+        let payload: Payload
+        let unchanged: Bool
         var changeDepth = 0
         if let sink {
-            let (old, new) = values()
-            snapshot = state.withLock { _ in
+            (snapshot, payload, unchanged) = state.withLock { _ in
+                let (payload, unchanged) = produce()
+                let (old, new) = values(payload)
                 emit(sink, .changed) {
                     $0.channel = channel.info
                     $0.old = old
@@ -315,9 +342,10 @@ public final class ObserverRegistry: Sendable {
                     $0.callSite = callSite
                     changeDepth = $0.depth
                 }
-                return channel.entries
+                return (channel.entries, payload, unchanged)
             }
         } else {
+            (payload, unchanged) = produce()
             snapshot = state.withLock { _ in channel.entries }
         }
         let depth = changeDepth
@@ -325,7 +353,7 @@ public final class ObserverRegistry: Sendable {
             deliver(snapshot, payload: UnsafeRawPointer(pointer), unchanged: unchanged, isPrior: isPrior, sender: sender, depth: depth) { entry in
                 // A queued delivery needs its own copy of the payload.
                 entry.queue?.async { [self] in
-                    guard !entry.isRemoved, let owner = entry.owner else { return }
+                    guard let owner = self.ownerForQueuedDelivery(entry, depth: depth) else { return }
                     withUnsafePointer(to: payload) { pointer in
                         self.invoke(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth)
                     }
@@ -333,6 +361,21 @@ public final class ObserverRegistry: Sendable {
             }
         }
         if !dead.isEmpty { removeDeallocated(dead) }
+    }
+
+    /// The owner a queued delivery may still be made to, or `nil` if the registration
+    /// went (or its owner died) while the delivery waited on its queue; either is
+    /// recorded, so a journal never shows a change silently lost in a queue.
+    func ownerForQueuedDelivery(_ entry: RegistrationEntry, depth: Int) -> AnyObject? {
+        if entry.isRemoved {
+            if hasSink { reportSkip(entry, .removedBeforeDelivery, depth: depth) }
+            return nil
+        }
+        guard let owner = entry.owner else {
+            removeDeallocated([entry])
+            return nil
+        }
+        return owner
     }
 
     /// The delivery loop: calls every live entry of `snapshot` that wants this change,
@@ -441,7 +484,7 @@ public final class ObserverRegistry: Sendable {
         let initial = sink == nil ? nil : value()
         if let queue = entry.queue {
             queue.async { [self] in
-                guard !entry.isRemoved, let owner = entry.owner else { return }
+                guard let owner = self.ownerForQueuedDelivery(entry, depth: 0) else { return }
                 withUnsafePointer(to: payload) { pointer in
                     self.invokeRecorded(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: 0, initial: initial)
                 }

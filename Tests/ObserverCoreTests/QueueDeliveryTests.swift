@@ -57,7 +57,10 @@ private func serialQueue(_ label: String) -> DispatchQueue {
     queue.resume()
     queue.sync {}
     #expect(received.all.isEmpty)
-    #expect(sink.kinds == [.registered, .changed, .removed])
+    // The change that waited in the queue is not lost silently: it is a skip.
+    #expect(sink.kinds == [.registered, .changed, .removed, .skipped])
+    #expect(sink.events(.skipped).map(\.skipReason) == [.removedBeforeDelivery])
+    #expect(sink.events(.skipped).map { $0.registration?.id } == [token.registration.id])
 }
 
 @Test func theMainQueueImpliesExpectingTheMainThread() {
