@@ -63,7 +63,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ObsReplayCLITests",
-            dependencies: ["ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "obsreplay"],
+            dependencies: [
+                "ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "SeedScenarios", "obsreplay",
+            ],
             swiftSettings: strict
         ),
         // Depends on JournalCrashHelper only so that `swift test` builds it: the crash test

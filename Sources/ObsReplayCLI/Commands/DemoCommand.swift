@@ -115,6 +115,8 @@ enum DemoCommand {
                     + "\(plural(summary.eventCount, "event")), \(plural(summary.registrationCount, "registration"))"
             )
         }
+        context.line("")
+        context.line("Diagnosis:", paint: style.bold)
         for (_, sessions) in outcome.byScenario {
             let scenario = sessions[0].label.scenario
             context.line("")
@@ -127,9 +129,10 @@ enum DemoCommand {
         }
         context.line("")
         context.line("Try next:", paint: style.bold)
+        // Each note is a shell comment, so the block can be pasted as it is.
         for step in outcome.nextSteps {
+            context.line("  # " + step.note, paint: style.dim)
             context.line("  " + shellLine(program, step.arguments))
-            context.line("      " + step.note, paint: style.dim)
         }
     }
 
