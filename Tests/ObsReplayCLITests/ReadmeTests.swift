@@ -70,26 +70,7 @@ private func commands(_ block: Block) -> [Command] {
 
 /// Runs `line` with `/bin/sh` in `directory`.
 private func shell(_ line: String, in directory: URL) throws -> RunResult {
-    let scratch = try temporaryDirectory()
-    let out = scratch.appendingPathComponent("stdout"), err = scratch.appendingPathComponent("stderr")
-    FileManager.default.createFile(atPath: out.path, contents: nil)
-    FileManager.default.createFile(atPath: err.path, contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", line]
-    process.environment = ["PATH": "/usr/bin:/bin"]
-    process.currentDirectoryURL = directory
-    let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
-    process.standardOutput = outHandle
-    process.standardError = errHandle
-    try process.run()
-    process.waitUntilExit()
-    try outHandle.close()
-    try errHandle.close()
-    return RunResult(
-        stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8),
-        status: process.terminationStatus
-    )
+    try run(URL(fileURLWithPath: "/bin/sh"), ["-c", line], in: directory)
 }
 
 /// Output lines as compared: trailing spaces cut, call sites' line numbers as `#`.
