@@ -266,3 +266,11 @@ private let moveAway = "It was left untouched; choose another path with --journa
         stdout: "", stderr: "error: invalid value 'all' for '--variant': expected one of buggy, fixed, both\n" + usage, status: 64
     ))
 }
+
+@Test func demoIntoAMissingDirectorySaysSoAboutThePathAskedFor() throws {
+    let directory = try temporaryDirectory()
+    #expect(try obsreplay(["demo", "--journal", "nodir/demo.sqlite"], in: directory) == RunResult(
+        stdout: "", stderr: "error: nodir/demo.sqlite: cannot create: No such file or directory\n", status: 2
+    ))
+    #expect(try files(in: directory) == [])
+}

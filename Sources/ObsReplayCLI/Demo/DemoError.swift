@@ -1,4 +1,3 @@
-package import ObservationJournal
 package import SeedScenarios
 
 /// Why `obsreplay demo` could not record its journal. Each case leaves any existing file
@@ -9,8 +8,8 @@ package enum DemoError: Error, CustomStringConvertible, Equatable {
     /// SQLite's side files (`-wal`, `-shm`, `-journal`) lie at the path without a journal
     /// they belong to; a new journal there would take them for its own.
     case strayFile(path: String)
-    /// The new journal could not be created or recorded into.
-    case journal(JournalError)
+    /// The new journal could not be created or recorded into (`detail` says why).
+    case recording(path: String, detail: String)
     /// A scenario could not run.
     case scenario(ScenarioError)
     /// Moving the new journal into place failed.
@@ -25,8 +24,8 @@ package enum DemoError: Error, CustomStringConvertible, Equatable {
         case let .strayFile(path):
             return "\(path) exists without the journal it belongs to. It was left untouched; "
                 + "choose another path with --journal, or move it away"
-        case let .journal(error):
-            return error.description
+        case let .recording(path, detail):
+            return "\(path): \(detail)"
         case let .scenario(error):
             return error.description
         case let .fileSystem(path, detail):

@@ -28,7 +28,7 @@ package enum DemoRecorder {
     /// then runs on the real main queue) or on any other thread.
     /// - Throws: `DemoError.notADemoJournal` or `.strayFile` if `path` may not be
     ///   replaced (checked before anything is recorded and again before the rename);
-    ///   `.journal`, `.scenario` or `.fileSystem` if recording or the rename failed. On
+    ///   `.recording`, `.scenario` or `.fileSystem` if recording or the rename failed. On
     ///   every error, the file at `path` is as it was and nothing is left beside it.
     package static func record(_ labels: [DemoLabel], at path: String) throws(DemoError) {
         try checkReplaceable(path)
@@ -46,14 +46,14 @@ package enum DemoRecorder {
                     throw DemoError.scenario(error)
                 }
                 recording.close()
-                if let error = recording.lastError { throw DemoError.journal(error) }
+                if let error = recording.lastError { throw error }
             }
         } catch let error as DemoError {
             throw error
-        } catch let error as JournalError {
-            throw .journal(error)
         } catch {
-            throw .fileSystem(path: temporary, detail: "\(error)")
+            // The journal's message names the temporary file; the person asked for `path`.
+            let text = "\(error)"
+            throw .recording(path: path, detail: text.hasPrefix(temporary + ": ") ? String(text.dropFirst(temporary.count + 2)) : text)
         }
         // Every session is closed, so the new journal is one self-contained file. The
         // old journal's side files go first: left beside the new file, SQLite would
