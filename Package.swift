@@ -39,7 +39,9 @@ let package = Package(
         ),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
         .target(name: "JournalAnalysis", dependencies: ["ObservationJournal"], swiftSettings: strict),
-        .target(name: "ObsReplayCLI", dependencies: ["JournalAnalysis", "ObservationJournal"], swiftSettings: strict),
+        .target(
+            name: "ObsReplayCLI", dependencies: ["JournalAnalysis", "ObservationJournal", "SeedScenarios"], swiftSettings: strict
+        ),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
         // Writes fixture journals row by row (tests, benchmarks); not a product.
         .target(name: "JournalFixtures", dependencies: ["ObservationJournal"], swiftSettings: strict),
@@ -61,7 +63,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ObsReplayCLITests",
-            dependencies: ["ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "obsreplay"],
+            dependencies: [
+                "ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "SeedScenarios", "obsreplay",
+            ],
             swiftSettings: strict
         ),
         // Depends on JournalCrashHelper only so that `swift test` builds it: the crash test

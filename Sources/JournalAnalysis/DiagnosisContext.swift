@@ -35,6 +35,12 @@ final class DiagnosisContext {
     func owner(_ id: Int64?) -> String { catalog.objectName(id) ?? "an unknown owner" }
     func channel(_ id: Int64?) -> String { catalog.channelName(id) ?? "an unknown channel" }
     func site(_ id: Int64?) -> String { catalog.callSiteName(id) ?? "an unknown call site" }
+    /// `File.swift:42 in deinit`: the call site with its function, where the function says
+    /// which of several similar calls it is.
+    func siteInFunction(_ id: Int64?) -> String {
+        guard let id, let function = catalog.callSites[id]?.function, !function.isEmpty else { return site(id) }
+        return "\(site(id)) in \(function)"
+    }
 
     /// A registration's owner, channel and call site as findings name them; the event's
     /// own owner and channel win over the table's (a row may be missing after a crash).

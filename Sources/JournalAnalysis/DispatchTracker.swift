@@ -2,10 +2,13 @@
 ///
 /// The registry emits a change, then for each registration a delivery or a skip at the
 /// change's depth (a callback's own nested changes come first, one level deeper). So a
-/// delivery on channel C at depth d belongs to the latest change on C at depth d —
-/// preferably one posted on the delivering thread, else the latest on any thread (a
-/// delivery made on a queue). A change is complete when the next change on the same
-/// channel, depth and thread arrives, or the stream ends.
+/// delivery on channel C at depth d belongs to an open change on C at depth d that was
+/// posted after the registration was made and has no receipt from it yet (a
+/// registration is called at most once per change): the latest such change posted on
+/// the delivering thread (a synchronous delivery), else the oldest posted on another
+/// thread that still expects receipts (a delivery through a queue, which runs blocks in
+/// order). A change is complete when the next change on the same channel, depth and
+/// thread arrives, or the stream ends.
 package struct DispatchTracker {
     /// One delivery or skip of a change.
     package struct Receipt: Sendable, Equatable {
@@ -31,6 +34,9 @@ package struct DispatchTracker {
     }
 
     private var open: [Key: [CompletedChange]] = [:]
+    /// The seq each live registration was made at: a change posted before it cannot be
+    /// its change. Entries go with the registration's removal.
+    private var registeredSeq: [Int64: Int64] = [:]
 
     package init() {}
 
@@ -46,11 +52,17 @@ package struct DispatchTracker {
             }
             open[key, default: []].append(CompletedChange(event: event, receipts: []))
             return completed
+        case .registered, .replaced:
+            if let registration = event.registrationID { registeredSeq[registration] = event.seq }
+            return nil
+        case .removed:
+            if let registration = event.registrationID { registeredSeq[registration] = nil }
+            return nil
         case .delivered, .skipped:
             guard !event.isInitialDelivery, let channel = event.channelID, let registration = event.registrationID
             else { return nil }
             let key = Key(channel: channel, depth: event.depth)
-            guard let index = Self.index(in: open[key] ?? [], thread: event.thread) else { return nil }
+            guard let index = index(in: open[key] ?? [], for: event, registration: registration) else { return nil }
             // Mutated in place: copying the list would copy every receipt per delivery.
             open[key]![index].receipts.append(Receipt(
                 seq: event.seq, registrationID: registration, ownerID: event.ownerID,
@@ -62,16 +74,26 @@ package struct DispatchTracker {
         }
     }
 
-    /// The open change on `thread`, else the latest open one.
-    static func index(in list: [CompletedChange], thread: Int64) -> Int? {
-        if let index = list.lastIndex(where: { $0.event.thread == thread }) { return index }
-        return list.indices.max { list[$0].event.seq < list[$1].event.seq }
+    /// The open change a receipt of `registration` on `event.thread` belongs to (see the
+    /// type's discussion); the latest eligible one when none expects more receipts.
+    func index(in list: [CompletedChange], for event: EventRow, registration: Int64) -> Int? {
+        let after = registeredSeq[registration] ?? 0
+        let eligible = list.indices.filter { index in
+            list[index].event.seq > after && !list[index].receipts.contains { $0.registrationID == registration }
+        }
+        if let index = eligible.last(where: { list[$0].event.thread == event.thread }) { return index }
+        let expecting = eligible.filter { index in
+            list[index].event.liveCount.map { Int64(list[index].receipts.count) < $0 } ?? true
+        }
+        if let oldest = expecting.min(by: { list[$0].event.seq < list[$1].event.seq }) { return oldest }
+        return eligible.max { list[$0].event.seq < list[$1].event.seq }
     }
 
     /// The change a delivery or skip would be attributed to (before feeding it).
     package func change(for event: EventRow) -> EventRow? {
-        guard let channel = event.channelID, let list = open[Key(channel: channel, depth: event.depth)],
-              let index = Self.index(in: list, thread: event.thread)
+        guard let channel = event.channelID, let registration = event.registrationID,
+              let list = open[Key(channel: channel, depth: event.depth)],
+              let index = index(in: list, for: event, registration: registration)
         else { return nil }
         return list[index].event
     }

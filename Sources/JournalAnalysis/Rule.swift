@@ -84,7 +84,7 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
         case .uncleanSession:
             return "The session did not end cleanly (the process crashed, was killed, or is still recording)."
         case .silentChange:
-            return "A channel changed and nobody was told, although owners had registered on it earlier."
+            return "A channel changed and nobody was told, although owners had registered on it and never asked to stop."
         }
     }
 
@@ -211,9 +211,13 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
         case .silentChange:
             body = """
                 A change reached nobody (no delivery, no skip) on a channel where owners had
-                registered earlier in the session: everyone who wanted to hear about it had been
-                removed, replaced or deallocated. Sometimes intended, often the symptom of an
-                earlier removal that came too soon.
+                registered earlier in the session and lost their registrations without asking:
+                replaced by another owner's callback, their token released, or deallocated.
+                Sometimes intended, often the symptom of an earlier removal that came too soon (a
+                token not kept, a single-slot callback taken over).
+
+                Not counted: owners that removed their registrations themselves (remove,
+                removeAll, cancelling the token): they asked not to be told.
                 """
         }
         let severities = severities.map(\.rawValue).joined(separator: ", ")

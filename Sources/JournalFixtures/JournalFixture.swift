@@ -113,8 +113,12 @@ package final class JournalFixture {
         return id
     }
 
-    /// A call site from `File.swift:42`, with an optional function name.
+    /// A call site from `File.swift:42`, with an optional function name; `File.swift:42 in
+    /// deinit` names the function in the site itself.
     func callSite(_ site: String, function: String = "f()") throws -> Int64 {
+        if let split = site.range(of: " in ") {
+            return try callSite(String(site[..<split.lowerBound]), function: String(site[split.upperBound...]))
+        }
         let key = site + "|" + function
         if let id = callSites[key] { return id }
         let colon = site.lastIndex(of: ":")!

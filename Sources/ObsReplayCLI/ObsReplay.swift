@@ -25,6 +25,7 @@ package enum ObsReplay {
         [
             SessionsCommand.command, TimelineCommand.command, ReplayCommand.command, DiagnoseCommand.command,
             ExportCommand.command, StatsCommand.command, CheckCommand.command, MigrateCommand.command,
+            DemoCommand.command,
         ]
     }
 
@@ -32,6 +33,7 @@ package enum ObsReplay {
         name: ArgumentParser.program,
         abstract: "Read observation journals: sessions, timelines, replay, diagnosis and export.",
         discussion: """
+            New here? 'obsreplay demo' records four small apps into a journal and diagnoses it.
             Exit codes: 0 success; 1 diagnose found findings at or above --fail-on (check:
             the file is damaged); 2 the input could not be used; 64 usage error.
             """,

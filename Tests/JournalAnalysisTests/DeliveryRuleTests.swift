@@ -209,11 +209,11 @@ import Testing
         try s.post(rate, old: "3", new: "4")  // seq 7
     }
     #expect(found.map(\.message) == [
-        "Player#1.rate changed 2 times with nobody to tell, although 1 owner had registered on it (first at seq 6).",
+        "Player#1.rate changed 2 times with nobody to tell, although 1 owner had registered on it and never asked to stop (first at seq 6).",
     ])
     #expect(found.first?.evidence == [
         "seq 6: first change that reached nobody",
-        "seq 5: the last registration before it, Screen#2's (Screen.swift:12), went (tokenReleased)",
+        "seq 5: the last registration before it, Screen#2's (Screen.swift:12), ended without its owner asking (tokenReleased)",
     ])
     #expect(found.first?.seqs == [5, 6])
 }
@@ -226,6 +226,54 @@ import Testing
         try s.change(rate, old: "1", new: "1")
         try s.skip(registration)
         try s.post(rate, old: "1", new: "2")
+    }
+    #expect(found.isEmpty)
+}
+
+@Test(arguments: ["explicit", "ownerRemovedAll", "tokenCancelled"])
+func changesAfterTheOwnerRemovedItselfAreNotSilent(_ reason: String) throws {
+    let found = try findings(.silentChange) { s in
+        let toolbar = try s.object("ToolbarContainer")
+        let hidden = try s.channel(toolbar, "hidden")
+        let registration = try s.register(hidden, owner: try s.object("VideoPlayerScreen"), at: "Screen.swift:30")
+        try s.post(hidden, old: "false", new: "true")
+        try s.remove(registration, reason: reason, at: "Screen.swift:41 in viewDidDisappear()")  // the screen disappears
+        try s.post(hidden, old: "true", new: "false")  // the player goes on: nobody asked to hear it
+    }
+    #expect(found.isEmpty)
+}
+
+@Test func aChangeAfterTheSlotHolderWentIsSilentForTheOwnersItHadReplaced() throws {
+    let found = try findings(.silentChange) { s in
+        let player = try s.object("Player")
+        let window = try s.object("MiniPlayerWindow")
+        let list = try s.object("SongListScreen")
+        let slot = try s.channel(player, "isPlayingChanged", singleSlot: true)
+        try s.register(slot, owner: window, at: "MiniPlayerWindow.swift:12")  // seq 1
+        try s.register(slot, owner: list, at: "SongListScreen.swift:20")  // seq 2: replaces the window's
+        try s.post(slot, new: "true")  // seqs 3-4
+        try s.deallocate(list)  // seq 5: the list is closed
+        try s.change(slot, new: "false")  // seq 6: nobody holds the slot
+    }
+    #expect(found.map(\.message) == [
+        "Player#1.isPlayingChanged changed once with nobody to tell, although 2 owners had registered on it and never asked to stop (first at seq 6).",
+    ])
+    #expect(found.first?.evidence == [
+        "seq 6: first change that reached nobody",
+        "seq 5: the last registration before it, SongListScreen#3's (SongListScreen.swift:20), ended without its owner asking (ownerDeallocated)",
+    ])
+}
+
+@Test func anOwnerThatRegistersAgainIsNoLongerCountedAsSilenced() throws {
+    let found = try findings(.silentChange) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        let first = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 1
+        try s.remove(first, reason: "tokenReleased")  // seq 2: lost without asking
+        let second = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 3: back
+        try s.remove(second, reason: "tokenCancelled")  // seq 4: and this time it asked to stop
+        try s.change(rate, old: "1", new: "2")  // seq 5
     }
     #expect(found.isEmpty)
 }

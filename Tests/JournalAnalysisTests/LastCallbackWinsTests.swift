@@ -16,7 +16,8 @@ import Testing
     #expect(first.evidence == [
         "seq 1: FloatingWindow#2 assigned Player#1.isPlayingChanged at FloatingWindow.swift:31",
         "seq 17: VideoScreen#3 assigned it at VideoScreen.swift:20, replacing FloatingWindow#2's callback while FloatingWindow#2 was alive",
-        "FloatingWindow#2 was still alive at the end of the session",
+        "FloatingWindow#2 missed the changes at seqs 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, …",
+        "FloatingWindow#2 was not seen deallocated before the session ended",
     ])
 }
 

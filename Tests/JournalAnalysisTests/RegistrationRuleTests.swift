@@ -51,18 +51,18 @@ import Testing
         let view = try s.object("ProgressView")
         let progress = try s.channel(player, "progress")
         let registration = try s.register(progress, owner: view, at: "ProgressView.swift:10")  // seq 1
-        try s.remove(registration, at: "ProgressView.swift:40")  // seq 2: removeFromSuperview
-        try s.removeUnregistered(at: "ProgressView.swift:55", channel: progress, owner: view)  // seq 3: deinit
+        try s.remove(registration, at: "ProgressView.swift:40 in removeFromSuperview()")  // seq 2
+        try s.removeUnregistered(at: "ProgressView.swift:55 in deinit", channel: progress, owner: view)  // seq 3
     }
     #expect(found.map(\.message) == [
-        "Removal at ProgressView.swift:55 (seq 3) matched no live registration: ProgressView#2's registration on Player#1.progress was already removed at seq 2 (explicit, at ProgressView.swift:40).",
+        "Removal at ProgressView.swift:55 in deinit (seq 3) matched no live registration: ProgressView#2's registration on Player#1.progress was already removed at seq 2 (explicit, at ProgressView.swift:40 in removeFromSuperview()).",
     ])
     #expect(found.first?.severity == .warning)
     #expect(found.first?.seqs == [1, 2, 3])
     #expect(found.first?.evidence == [
-        "seq 3: removal requested at ProgressView.swift:55 for ProgressView#2",
+        "seq 3: removal requested at ProgressView.swift:55 in deinit for ProgressView#2",
         "seq 1: registered at ProgressView.swift:10",
-        "seq 2: removed (explicit, at ProgressView.swift:40)",
+        "seq 2: removed (explicit, at ProgressView.swift:40 in removeFromSuperview())",
     ])
 }
 
@@ -73,7 +73,7 @@ import Testing
         try s.removeUnregistered(at: "ProgressView.swift:55", channel: 0, owner: view, detail: "key=progres")
     }
     #expect(found.map(\.message) == [
-        "Removal at ProgressView.swift:55 (2 times, first at seq 1) matched no live registration: no channel (key=progres) was ever observed for ProgressView#1: check the key's spelling.",
+        "Removal at ProgressView.swift:55 in f() (2 times, first at seq 1) matched no live registration: no channel (key=progres) was ever observed for ProgressView#1: check the key's spelling.",
     ])
     #expect(found.first?.count == 2)
 }
@@ -90,8 +90,8 @@ import Testing
         try s.removeUnregistered(at: "Stranger.swift:2", owner: stranger)  // seq 4
     }
     #expect(found.map(\.message) == [
-        "Removal at Cell.swift:40 (seq 3) matched no live registration: Cell#2's last registration (on Player#1.rate) was already removed at seq 2 (tokenReleased).",
-        "Removal at Stranger.swift:2 (seq 4) matched no live registration: Stranger#3 had never registered anything.",
+        "Removal at Cell.swift:40 in f() (seq 3) matched no live registration: Cell#2's last registration (on Player#1.rate) was already removed at seq 2 (tokenReleased).",
+        "Removal at Stranger.swift:2 in f() (seq 4) matched no live registration: Stranger#3 had never registered anything.",
     ])
 }
 

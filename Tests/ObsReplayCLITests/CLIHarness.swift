@@ -28,12 +28,19 @@ func obsreplayBinary() throws -> URL {
 /// Runs `obsreplay` with `arguments`; output goes through files so large output cannot
 /// block on a full pipe.
 func obsreplay(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> RunResult {
+    try run(try obsreplayBinary(), arguments, environment: environment, in: directory)
+}
+
+/// Runs `executable` with `arguments` and `PATH=/usr/bin:/bin` plus `environment`.
+func run(
+    _ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+) throws -> RunResult {
     let scratch = try temporaryDirectory()
     let out = scratch.appendingPathComponent("stdout"), err = scratch.appendingPathComponent("stderr")
     FileManager.default.createFile(atPath: out.path, contents: nil)
     FileManager.default.createFile(atPath: err.path, contents: nil)
     let process = Process()
-    process.executableURL = try obsreplayBinary()
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
     if let directory { process.currentDirectoryURL = directory }

@@ -156,7 +156,8 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
         error[OJ001] last-callback-wins (session 1): 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 6 while alive and missed 2 changes.
             seq 1: FloatingWindow#2 assigned Player#1.isPlayingChanged at FloatingWindow.swift:31
             seq 6: VideoScreen#3 assigned it at VideoScreen.swift:20, replacing FloatingWindow#2's callback while FloatingWindow#2 was alive
-            FloatingWindow#2 was still alive at the end of the session
+            FloatingWindow#2 missed the changes at seqs 7, 9
+            FloatingWindow#2 was not seen deallocated before the session ended
           fix: Make the channel multicast (ObservableValue or a notification) so every owner registers its own callback, or have one owner forward to the others.
 
         info[OJ004] leaked-registration (session 1): VideoScreen#3's registration on Player#1.isPlayingChanged (VideoScreen.swift:20) was still registered when the session ended.

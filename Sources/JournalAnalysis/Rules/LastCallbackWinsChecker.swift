@@ -6,6 +6,8 @@ final class LastCallbackWinsChecker: RuleChecker {
         var replacedSeq: Int64
         var replacer: RegistrationRow?
         var missed = 0
+        /// The first changes it missed, for the evidence (`replay --what-if` shows them all).
+        var missedSeqs: [Int64] = []
         /// Still missing changes: alive, and not holding the slot again.
         var active = true
         var endSeq: Int64?
@@ -41,6 +43,7 @@ final class LastCallbackWinsChecker: RuleChecker {
                     victims[index].endReason = "deallocated"
                 } else {
                     victims[index].missed += 1
+                    if victims[index].missedSeqs.count < Self.listedSeqs { victims[index].missedSeqs.append(event.seq) }
                 }
             }
             activeByChannel[channel] = indexes.filter { victims[$0].active }
@@ -48,6 +51,9 @@ final class LastCallbackWinsChecker: RuleChecker {
             break
         }
     }
+
+    /// How many missed changes the evidence lists.
+    static let listedSeqs = 10
 
     private func deactivate(channel: Int64, where matches: (Victim) -> Bool, seq: Int64, reason: String) {
         guard let indexes = activeByChannel[channel] else { return }
@@ -71,6 +77,10 @@ final class LastCallbackWinsChecker: RuleChecker {
                 "seq \(victim.registration.registeredSeq): \(owner) assigned \(channel) at \(site)",
                 "seq \(victim.replacedSeq): \(replacer) assigned it at \(replacerSite), replacing \(owner)'s callback while \(owner) was alive",
             ]
+            if victim.missed > 0 {
+                let more = victim.missed > victim.missedSeqs.count ? ", …" : ""
+                evidence.append("\(owner) missed the changes at seqs \(victim.missedSeqs.map(String.init).joined(separator: ", "))\(more)")
+            }
             var seqs = [victim.registration.registeredSeq, victim.replacedSeq]
             switch victim.endReason {
             case "deallocated":
@@ -80,7 +90,7 @@ final class LastCallbackWinsChecker: RuleChecker {
                 evidence.append("seq \(victim.endSeq!): \(owner) assigned the callback again, after missing \(plural(victim.missed, "change"))")
                 seqs.append(victim.endSeq!)
             default:
-                evidence.append("\(owner) was still alive at the end of the session")
+                evidence.append("\(owner) was not seen deallocated before the session ended")
             }
             return Finding(
                 rule: .lastCallbackWins, sessionID: context.session.id,

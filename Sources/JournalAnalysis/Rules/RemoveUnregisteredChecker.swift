@@ -70,7 +70,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
             let channel = context.channel(previous.channelID)
             var how = previous.removalReason ?? "removed"
             if let removal = try context.reader.event(session: session, seq: removedSeq), let site = removal.callSiteID {
-                how += ", at \(context.site(site))"
+                how += ", at \(context.siteInFunction(site))"
             }
             let whose = event.channelID == nil
                 ? "\(context.owner(previous.ownerID))'s last registration (on \(channel))"
@@ -100,16 +100,17 @@ final class RemoveUnregisteredChecker: RuleChecker {
     func finish(_ context: DiagnosisContext) -> [Finding] {
         groups.values.sorted { $0.first.seq < $1.first.seq }.map { group in
             let site = context.site(group.first.callSiteID)
+            let siteInFunction = context.siteInFunction(group.first.callSiteID)
             let owner = context.catalog.objectName(group.first.ownerID)
             let repeated = group.count > 1 ? " (\(group.count) times, first at seq \(group.first.seq))" : " (seq \(group.first.seq))"
-            var evidence = ["seq \(group.first.seq): removal requested at \(site)" + (owner.map { " for \($0)" } ?? "")]
+            var evidence = ["seq \(group.first.seq): removal requested at \(siteInFunction)" + (owner.map { " for \($0)" } ?? "")]
             evidence += group.evidence
             if group.count > 1 {
                 evidence.append("requested \(times(group.count)) in all: seqs " + group.seqs.prefix(10).map(String.init).joined(separator: ", ") + (group.count > 10 ? ", …" : ""))
             }
             return Finding(
                 rule: .removeUnregistered, sessionID: context.session.id,
-                message: "Removal at \(site)\(repeated) matched no live registration: \(group.explanation).",
+                message: "Removal at \(siteInFunction)\(repeated) matched no live registration: \(group.explanation).",
                 evidence: evidence, seqs: Array(group.seqs.prefix(10)), callSites: [site], owners: owner.map { [$0] } ?? [],
                 channel: context.catalog.channelName(group.first.channelID), count: group.count
             )

@@ -1,4 +1,7 @@
-/// OJ012: a change that reached nobody on a channel owners had registered on before.
+/// OJ012: a change that reached nobody on a channel whose owners had stopped being told
+/// without asking to: their registrations were replaced, their tokens released, or they
+/// were deallocated. Owners that removed their registrations themselves (explicitly, all
+/// at once, or by cancelling the token) asked not to hear more and are not counted.
 final class SilentChangeChecker: RuleChecker {
     struct LastRemoval {
         var seq: Int64
@@ -8,9 +11,9 @@ final class SilentChangeChecker: RuleChecker {
 
     /// What was true of the channel when a change was posted.
     struct AtChange {
-        /// Owners that had registered on the channel by then.
+        /// Owners whose registrations on the channel had ended without their asking.
         var owners: Int
-        /// The removal that last took a registration off the channel before it.
+        /// The latest of those endings before it.
         var lastRemoval: LastRemoval?
     }
 
@@ -20,10 +23,13 @@ final class SilentChangeChecker: RuleChecker {
         var count = 1
     }
 
-    /// Distinct owners that ever registered, per channel.
-    private var owners: [Int64: Set<Int64>] = [:]
-    private var lastRemoval: [Int64: LastRemoval] = [:]
-    /// Changes not yet complete, on channels that had owners when they were posted.
+    /// Removal reasons that mean the owner asked to stop.
+    static let deliberate: Set<String> = ["explicit", "ownerRemovedAll", "tokenCancelled"]
+
+    /// Per channel, the owners whose last registration there ended without their asking,
+    /// with that ending. An owner leaves it when it registers again or removes deliberately.
+    private var unasked: [Int64: [Int64: LastRemoval]] = [:]
+    /// Changes not yet complete, on channels that had such owners when they were posted.
     private var pending: [Int64: AtChange] = [:]
     private var groups: [Int64: Group] = [:]
 
@@ -31,19 +37,28 @@ final class SilentChangeChecker: RuleChecker {
         switch event.kind {
         case .registered, .replaced:
             guard let channel = event.channelID, let id = event.registrationID else { return }
-            if let owner = try context.registration(id)?.ownerID ?? event.ownerID {
-                owners[channel, default: []].insert(owner)
+            if event.kind == .replaced, let old = event.otherRegistrationID,
+               let oldOwner = try context.registration(old)?.ownerID {
+                unasked[channel, default: [:]][oldOwner] = LastRemoval(seq: event.seq, registrationID: old, reason: "replaced")
             }
-            if event.kind == .replaced, let old = event.otherRegistrationID {
-                lastRemoval[channel] = LastRemoval(seq: event.seq, registrationID: old, reason: "replaced")
+            if let owner = try context.registration(id)?.ownerID ?? event.ownerID {
+                unasked[channel]?[owner] = nil
             }
         case .removed:
             guard let channel = event.channelID, let id = event.registrationID else { return }
-            lastRemoval[channel] = LastRemoval(seq: event.seq, registrationID: id, reason: event.reason ?? "removed")
+            var owner = event.ownerID
+            if owner == nil { owner = try context.registration(id)?.ownerID }
+            guard let owner else { return }
+            let reason = event.reason ?? "removed"
+            if Self.deliberate.contains(reason) {
+                unasked[channel]?[owner] = nil
+            } else {
+                unasked[channel, default: [:]][owner] = LastRemoval(seq: event.seq, registrationID: id, reason: reason)
+            }
         case .changed:
-            guard !event.isPrior, let channel = event.channelID, let registered = owners[channel], !registered.isEmpty
+            guard !event.isPrior, let channel = event.channelID, let owners = unasked[channel], !owners.isEmpty
             else { return }
-            pending[event.seq] = AtChange(owners: registered.count, lastRemoval: lastRemoval[channel])
+            pending[event.seq] = AtChange(owners: owners.count, lastRemoval: owners.values.max { $0.seq < $1.seq })
         default:
             break
         }
@@ -72,14 +87,14 @@ final class SilentChangeChecker: RuleChecker {
             if let removal = group.atFirst.lastRemoval, let row = try context.registration(removal.registrationID) {
                 let owner = context.owner(row.ownerID)
                 let site = context.site(row.callSiteID)
-                evidence.append("seq \(removal.seq): the last registration before it, \(owner)'s (\(site)), went (\(removal.reason))")
+                evidence.append("seq \(removal.seq): the last registration before it, \(owner)'s (\(site)), ended without its owner asking (\(removal.reason))")
                 seqs.append(removal.seq)
                 ownerNames.append(owner)
                 sites.append(site)
             }
             findings.append(Finding(
                 rule: .silentChange, sessionID: context.session.id,
-                message: "\(channel) changed \(times(group.count)) with nobody to tell, although \(plural(group.atFirst.owners, "owner")) had registered on it (first at seq \(group.firstSeq)).",
+                message: "\(channel) changed \(times(group.count)) with nobody to tell, although \(plural(group.atFirst.owners, "owner")) had registered on it and never asked to stop (first at seq \(group.firstSeq)).",
                 evidence: evidence, seqs: seqs, callSites: sites, owners: ownerNames, channel: channel, count: group.count
             ))
         }

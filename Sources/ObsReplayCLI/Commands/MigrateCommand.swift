@@ -6,7 +6,7 @@ enum MigrateCommand {
     static let command = ObsReplay.Command(
         spec: CommandSpec(
             name: "migrate",
-            abstract: "Upgrade an older journal to the latest schema, in place (the only command that writes).",
+            abstract: "Upgrade an older journal to the latest schema, in place (the only command that changes a journal).",
             discussion: """
                 A journal already at the latest schema is left untouched. A newer or foreign file
                 is refused and left untouched.

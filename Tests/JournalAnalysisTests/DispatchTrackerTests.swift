@@ -1,0 +1,95 @@
+import JournalAnalysis
+import JournalFixtures
+import Testing
+
+// Which change a delivery or skip belongs to. The journal does not link them; the
+// tracker infers it, and silent-change, redundant-change, replay and the deliveries
+// export all rest on that inference.
+
+/// Events of one session: registrations and changes on channel 1, receipts of them.
+private func event(
+    _ seq: Int64, _ kind: EventKind, thread: Int64 = 1, registration: Int64? = nil, live: Int64? = nil
+) -> EventRow {
+    EventRow(
+        sessionID: 1, seq: seq, timeNs: seq, kind: kind, thread: thread, isMain: thread == 1, channelID: 1,
+        registrationID: registration, liveCount: kind == .changed ? live : nil
+    )
+}
+
+/// Feeds `events`; returns, per change seq, the seqs of its receipts.
+private func attribution(_ events: [EventRow]) -> [Int64: [Int64]] {
+    var tracker = DispatchTracker()
+    var completed: [DispatchTracker.CompletedChange] = []
+    for event in events {
+        if let done = tracker.feed(event) { completed.append(done) }
+    }
+    completed += tracker.finish()
+    var result: [Int64: [Int64]] = [:]
+    for change in completed { result[change.event.seq] = change.receipts.map(\.seq) }
+    return result
+}
+
+@Test func aQueuedDeliveryBelongsToTheChangeItCameFromNotToAnEarlierOneItSkipped() {
+    // The video toolbar's fixed variant: registration 1 is delivered on the main queue.
+    let found = attribution([
+        event(1, .registered, registration: 1),
+        event(2, .changed, live: 1),  // on main, unchanged
+        event(3, .skipped, registration: 1),
+        event(4, .changed, thread: 3, live: 1),  // the timer's thread
+        event(5, .delivered, registration: 1),  // on main, through the queue
+    ])
+    #expect(found == [2: [3], 4: [5]])
+}
+
+@Test func queuedDeliveriesOfChangesFromSeveralThreadsAreAttributedInPostingOrder() {
+    let found = attribution([
+        event(1, .registered, registration: 1),
+        event(2, .changed, thread: 3, live: 1),
+        event(3, .changed, thread: 4, live: 1),
+        event(4, .delivered, registration: 1),  // the main queue runs its blocks in order
+        event(5, .delivered, registration: 1),
+    ])
+    #expect(found == [2: [4], 3: [5]])
+}
+
+@Test func aChangePostedBeforeTheRegistrationNeverTakesItsDeliveries() {
+    let found = attribution([
+        event(1, .registered, registration: 2),
+        event(2, .changed, thread: 3, live: 1),  // registration 2's owner is gone: no receipt
+        event(3, .registered, registration: 1),
+        event(4, .changed, thread: 4, live: 2),
+        event(5, .delivered, registration: 1),  // through a queue, on main
+    ])
+    #expect(found == [2: [], 4: [5]])
+}
+
+@Test func aSynchronousDeliveryBelongsToTheLatestChangeOnItsThread() {
+    let found = attribution([
+        event(1, .registered, registration: 1),
+        event(2, .registered, registration: 2),
+        event(3, .changed, thread: 3, live: 2),  // still being delivered on thread 3
+        event(4, .changed, live: 2),
+        event(5, .delivered, registration: 1),
+        event(6, .delivered, registration: 2),
+        event(7, .delivered, thread: 3, registration: 1),
+    ])
+    #expect(found == [3: [7], 4: [5, 6]])
+}
+
+@Test func theVideoToolbarsQueuedDeliveryIsNeitherRedundantNorSilent() throws {
+    let (reader, session) = try journal { s in
+        let toolbar = try s.object("ToolbarContainer")
+        let screen = try s.object("VideoPlayerScreen")
+        let hidden = try s.channel(toolbar, "hidden")
+        let registration = try s.register(
+            hidden, owner: screen, at: "VideoPlayerScreen.swift:30", options: "old,new,onlyWhenChanged",
+            queue: "com.apple.main-thread", expectsMain: true
+        )  // seq 1
+        try s.change(hidden, old: "false", new: "false")  // seq 2: a layout pass, on main
+        try s.skip(registration)  // seq 3
+        try s.inThread(3) { try s.change(hidden, old: "false", new: "true") }  // seq 4: the auto-hide timer
+        try s.deliver(registration)  // seq 5: on main, through the main queue
+        try s.remove(registration, reason: "tokenCancelled")  // seq 6
+    }
+    #expect(try Diagnoser.diagnose(reader, session: session).isEmpty)
+}
