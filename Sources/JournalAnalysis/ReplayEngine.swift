@@ -18,12 +18,20 @@ package enum ReplayEngine {
         // What-if: single-slot channels where a replacement does not remove the previous one.
         var multicast: [Int64: [RegistrationRow]] = [:]
         var whatIf: [ReplayState.WhatIfChange] = []
+        // The what-if entry of each channel's latest change: its deliveries, and owners the
+        // registry found deallocated while dispatching it, come after it in the stream.
+        var latestWhatIf: [Int64: Int] = [:]
         var failure: AnalysisError?
         let lookup = { (id: Int64) throws(AnalysisError) -> RegistrationRow? in
             try reader.registration(session: session.id, id: id)
         }
-        try reader.forEachEvent(session: session.id, filter: EventFilter(to: seq)) { event in
-            timeNs = event.timeNs
+        // The what-if follows the last change's dispatch past `seq` (its deliveries and the
+        // owners found dead come after it) up to the next change; the state stops at `seq`.
+        let filter = whatIfMulticast ? EventFilter() : EventFilter(to: seq)
+        try reader.forEachEvent(session: session.id, filter: filter) { event in
+            let beyond = event.seq > seq
+            if beyond && event.kind == .changed { return false }
+            if !beyond { timeNs = event.timeNs }
             do throws(AnalysisError) {
                 if whatIfMulticast, let channel = event.channelID, catalog.channels[channel]?.isSingleSlot == true {
                     switch event.kind {
@@ -31,17 +39,30 @@ package enum ReplayEngine {
                         if let id = event.registrationID, let row = try lookup(id) { multicast[channel, default: []].append(row) }
                     case .removed:
                         multicast[channel]?.removeAll { $0.id == event.registrationID }
+                        // Found dead while this change was dispatched: it was dead for the
+                        // change too, so a multicast channel would not have called it either.
+                        if event.reason == "ownerDeallocated", let index = latestWhatIf[channel],
+                           let owner = event.ownerID.flatMap({ catalog.objectName($0) }) {
+                            whatIf[index].wouldReceive.removeAll { $0 == owner }
+                        }
+                    case .delivered where !event.isInitialDelivery:
+                        // Who was actually called comes from the deliveries, not from who was
+                        // registered: a registered owner may already have been gone.
+                        if let index = latestWhatIf[channel], let owner = event.ownerID.flatMap({ catalog.objectName($0) }) {
+                            whatIf[index].received.append(owner)
+                        }
                     case .changed where !event.isPrior:
                         let alive = { (row: RegistrationRow) in !catalog.isDeallocated(row.ownerID, at: event.seq) }
+                        latestWhatIf[channel] = whatIf.count
                         whatIf.append(ReplayState.WhatIfChange(
-                            seq: event.seq, channel: catalog.channelName(channel) ?? "?",
-                            received: live.live(on: channel).filter(alive).map { catalog.objectName($0.ownerID) ?? "?" },
+                            seq: event.seq, channel: catalog.channelName(channel) ?? "?", received: [],
                             wouldReceive: (multicast[channel] ?? []).filter(alive).map { catalog.objectName($0.ownerID) ?? "?" }
                         ))
                     default:
                         break
                     }
                 }
+                if beyond { return true }
                 try live.apply(event, lookup: lookup)
             } catch {
                 failure = error

@@ -72,3 +72,30 @@ import Testing
         try ReplayEngine.replay(reader, session: session, at: 43)
     }
 }
+
+@Test func whatIfCountsOnlyRealDeliveriesAndDropsOwnersFoundDeadDuringTheDispatch() throws {
+    // The last assigner is released before the change; the registry finds it dead while
+    // dispatching (a removal right after the change), so nobody was told, and a multicast
+    // channel would have told only the live, replaced first assigner. Asked at the
+    // change's own seq, the replay still follows that dispatch to its end.
+    var changeSeq: Int64 = 0
+    let (reader, session) = try journal { s in
+        let player = try s.object("Player")
+        let mini = try s.object("MiniPlayer")
+        let list = try s.object("SongList")
+        let slot = try s.channel(player, "isPlayingChanged", singleSlot: true)
+        try s.register(slot, owner: mini, at: "Mini.swift:10")
+        let listRegistration = try s.register(slot, owner: list, at: "List.swift:20")
+        try s.post(slot, new: "true", at: "Player.swift:40")
+        // As the registry records it: the change, then the dead owner's removal.
+        changeSeq = try s.change(slot, new: "false", at: "Player.swift:40")
+        try s.remove(listRegistration, reason: "ownerDeallocated")
+    }
+    let state = try ReplayEngine.replay(reader, session: session, at: changeSeq, whatIfMulticast: true)
+    let whatIf = try #require(state.whatIf)
+    #expect(whatIf == [
+        ReplayState.WhatIfChange(seq: 3, channel: "Player#1.isPlayingChanged", received: ["SongList#3"], wouldReceive: ["MiniPlayer#2", "SongList#3"]),
+        ReplayState.WhatIfChange(seq: changeSeq, channel: "Player#1.isPlayingChanged", received: [], wouldReceive: ["MiniPlayer#2"]),
+    ])
+    #expect(whatIf[1].missed == ["MiniPlayer#2"])
+}
