@@ -138,8 +138,12 @@ private func files(in directory: URL) throws -> [String] {
         ["replay", "obsreplay-demo.sqlite", "--session", "1", "--at", "10", "--what-if", "multicast"], in: directory
     )
     #expect(replay.status == 0)
+    // Seq 8: only the last assigner was told. Seq 10: it had been closed, so nobody was.
     #expect(replay.stdout.contains(
-        "  seq 10  Player#1.isPlayingChanged  received: SongListScreen#4  would have: MiniPlayerWindow#2, NowPlayingScreen#3, SongListScreen#4  missed: MiniPlayerWindow#2, NowPlayingScreen#3\n"
+        "  seq 8  Player#1.isPlayingChanged  received: SongListScreen#4  would have: MiniPlayerWindow#2, NowPlayingScreen#3, SongListScreen#4  missed: MiniPlayerWindow#2, NowPlayingScreen#3\n"
+    ))
+    #expect(replay.stdout.contains(
+        "  seq 10  Player#1.isPlayingChanged  received: nobody  would have: MiniPlayerWindow#2, NowPlayingScreen#3  missed: MiniPlayerWindow#2, NowPlayingScreen#3\n"
     ))
     let diagnose = try obsreplay(["diagnose", "obsreplay-demo.sqlite", "--all", "--fail-on", "warning"], in: directory)
     #expect(diagnose.status == 1)
