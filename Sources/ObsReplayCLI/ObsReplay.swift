@@ -25,6 +25,7 @@ package enum ObsReplay {
         [
             SessionsCommand.command, TimelineCommand.command, ReplayCommand.command, DiagnoseCommand.command,
             ExportCommand.command, StatsCommand.command, CheckCommand.command, MigrateCommand.command,
+            ReportCommand.command,
         ]
     }
 
