@@ -10,23 +10,16 @@ package enum HTMLText {
     /// Text for an element's content or a quoted attribute value: `&`, `<`, `>`, `"` and
     /// `'` as character references, control characters as visible escapes.
     package static func escaped(_ text: String) -> String {
-        let visible = TerminalText.escaped(text)
-        guard visible.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-            return visible
-        }
-        var out = ""
-        out.reserveCapacity(visible.utf8.count + 16)
-        for scalar in visible.unicodeScalars {
+        substituting(TerminalText.escaped(text)) { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
+            case "&": return "&amp;"
+            case "<": return "&lt;"
+            case ">": return "&gt;"
+            case "\"": return "&quot;"
+            case "'": return "&#39;"
+            default: return nil
             }
         }
-        return out
     }
 
     /// JSON text made safe inside `<script type="application/json">`: `<`, `>` and `&`
@@ -34,16 +27,24 @@ package enum HTMLText {
     /// the script element. (JSON has these characters only inside strings, where the
     /// escapes mean the same; `JSONValue` already escapes U+2028 and U+2029.)
     package static func scriptSafeJSON(_ json: String) -> String {
-        guard json.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else { return json }
-        var out = ""
-        out.reserveCapacity(json.utf8.count + 64)
-        for scalar in json.unicodeScalars {
+        substituting(json) { scalar in
             switch scalar {
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            default: out.unicodeScalars.append(scalar)
+            case "<": return "\\u003c"
+            case ">": return "\\u003e"
+            case "&": return "\\u0026"
+            default: return nil
             }
+        }
+    }
+
+    /// `text` with each scalar `replacement` names replaced; the text itself when none is
+    /// (the common case: one scan, no copy).
+    static func substituting(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        guard text.unicodeScalars.contains(where: { replacement($0) != nil }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 64)
+        for scalar in text.unicodeScalars {
+            if let substitute = replacement(scalar) { out += substitute } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }

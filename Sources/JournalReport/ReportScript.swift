@@ -295,10 +295,16 @@ enum ReportScript {
     el('path', { 'class': cls, d: pathOf(group, y, h, minWidth), 'data-count': group.count, 'data-marks': Object.keys(group.cols).length }, parent);
   }
 
-  Timeline.prototype.drawLabel = function (row, content, cls) {
-    var label = text(this.svg, 8, row.y + row.h / 2 + 4, content, cls);
-    return label;
-  };
+  // One path of vertical ticks per class, a tick per pixel column.
+  function ticks(parent, groups, classes, row) {
+    classes.forEach(function (cls) {
+      var group = groups[cls];
+      if (!group) { return; }
+      var d = [];
+      for (var x in group.cols) { d.push('M' + (+x + 0.5) + ' ' + (row.y + 3) + 'v' + (row.h - 6)); }
+      el('path', { 'class': cls, d: d.join(''), 'data-count': group.count, 'data-marks': Object.keys(group.cols).length }, parent);
+    });
+  }
 
   Timeline.prototype.drawSession = function (row) {
     var model = this.model, cols = model.cols;
@@ -334,33 +340,23 @@ enum ReportScript {
     var g = el('g', { 'class': 'scopes' }, this.svg);
     text(g, 8, row.y + row.h / 2 + 4, this.model.scopes.length + ' scopes: beginnings and ends', 'scope-label');
     var groups = this.bucket(this.model.scopeRows, function (r) { return cols.kind[r] === KIND.scopeBegan ? 'scope-tick began' : 'scope-tick ended'; });
-    ['scope-tick began', 'scope-tick ended'].forEach(function (cls) {
-      var group = groups[cls];
-      if (!group) { return; }
-      var d = [];
-      for (var x in group.cols) { d.push('M' + (+x + 0.5) + ' ' + (row.y + 3) + 'v' + (row.h - 6)); }
-      el('path', { 'class': cls, d: d.join(''), 'data-count': group.count, 'data-marks': Object.keys(group.cols).length }, g);
-    });
+    ticks(g, groups, ['scope-tick began', 'scope-tick ended'], row);
   };
 
   Timeline.prototype.drawChannel = function (row) {
     var model = this.model, cols = model.cols, channel = row.channel;
     var g = el('g', { 'class': 'channel', 'data-channel': channel.index }, this.svg);
     el('rect', { 'class': 'group-bg', x: 0, y: row.y, width: '100%', height: row.h }, g);
-    text(g, 8, row.y + 14, cut(channel.name, 40) + (channel.single ? ' \u00b7 single slot' : ''), 'channel-label', this.clip);
+    var label = cut(channel.name, 40) + (channel.single ? ' \u00b7 single slot' : '');
+    if (model.packed) { label += ' \u00b7 ' + channel.lanes.length + ' reg.'; }
+    text(g, 8, row.y + 14, label, 'channel-label', this.clip);
     var axisY = row.y + row.h / 2;
     el('line', { 'class': 'axis-line', x1: LABEL_W, x2: this.x(this.t1), y1: axisY, y2: axisY }, g);
     var groups = this.bucket(channel.rows, function (r) {
       if (cols.kind[r] === KIND.removeUnregistered) { return 'unregistered'; }
       return cols.flags[r] & FLAG.silent ? 'tick silent' : 'tick';
     });
-    ['tick', 'tick silent'].forEach(function (cls) {
-      var group = groups[cls];
-      if (!group) { return; }
-      var d = [];
-      for (var x in group.cols) { d.push('M' + (+x + 0.5) + ' ' + (row.y + 3) + 'v' + (row.h - 6)); }
-      el('path', { 'class': cls, d: d.join(''), 'data-count': group.count, 'data-marks': Object.keys(group.cols).length }, g);
-    });
+    ticks(g, groups, ['tick', 'tick silent'], row);
     if (groups.unregistered) { this.crosses(g, groups.unregistered, axisY); }
   };
 
