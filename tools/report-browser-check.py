@@ -299,14 +299,36 @@ def check_report(browser, checker, path, out, name):
     return counts
 
 
+def measure(args):
+    """Prints, per report, its size and the median of 3 loads: until the load event, and the
+    script's own drawing time (data-render-ms)."""
+    browser = Browser(args.chromium, os.path.join(args.out, "chromium.log"))
+    try:
+        for path in [args.showcase] + ([args.large] if args.large else []):
+            loads, draws = [], []
+            for _ in range(3):
+                loads.append(open_report(browser, path))
+                draws.append(browser.evaluate(DOM_COUNTS)["renderMs"])
+            errors = browser.errors()
+            print(f"{os.path.basename(path)}: {os.path.getsize(path) / 1e6:.2f} MB, load and draw {sorted(loads)[1]:.2f} s, "
+                  f"script {sorted(draws)[1]} ms{', ERRORS: ' + '; '.join(errors) if errors else ''}")
+    finally:
+        browser.close()
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chromium", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--measure", action="store_true",
+                        help="only time loading and drawing each report (median of 3 loads), no checks")
     parser.add_argument("showcase")
     parser.add_argument("large", nargs="?")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    if args.measure:
+        return measure(args)
     checker = Checker()
     started = time.time()
     browser = Browser(args.chromium, os.path.join(args.out, "chromium.log"))

@@ -17,7 +17,7 @@ if [ -z "$chromium" ]; then
     echo "report-browser-check: installing Debian's chromium package"
     started=$SECONDS
     export DEBIAN_FRONTEND=noninteractive
-    if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >"$out/apt.log" 2>&1; }; then
+    if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >"$out/apt.log" 2>&1; }; then
         echo "report-browser-check: FAILED: could not install chromium from Debian's packages (see $out/apt.log)" >&2
         tail -5 "$out/apt.log" >&2 || true
         exit 1
