@@ -234,10 +234,15 @@ struct SessionTrace {
                     instant(event.kindText, [("detail", .text(event.detail))])
                 }
                 try live.apply(event, lookup: lookup)
-                held[event.thread, default: []] += lines
                 // At depth 0 no callback is running on this thread any more: nothing that
-                // comes later on it can start before what is held.
-                if event.depth == 0 || held[event.thread]!.count > Self.holdLimit { flush(event.thread, into: &document) }
+                // comes later on it can start before what is held. (One event's lines share
+                // its timestamp, so with nothing held they go straight out.)
+                if event.depth == 0 && held[event.thread] == nil {
+                    for line in lines { document.append(line.line) }
+                } else {
+                    held[event.thread, default: []] += lines
+                    if event.depth == 0 || held[event.thread]!.count > Self.holdLimit { flush(event.thread, into: &document) }
+                }
                 lastNs = event.timeNs
                 lastThread = event.thread
                 return true
