@@ -39,8 +39,10 @@ let package = Package(
         ),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
         .target(name: "JournalAnalysis", dependencies: ["ObservationJournal"], swiftSettings: strict),
+        .target(name: "JournalReport", dependencies: ["JournalAnalysis"], swiftSettings: strict),
         .target(
-            name: "ObsReplayCLI", dependencies: ["JournalAnalysis", "ObservationJournal", "SeedScenarios"], swiftSettings: strict
+            name: "ObsReplayCLI", dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "SeedScenarios"],
+            swiftSettings: strict
         ),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
         // Writes fixture journals row by row (tests, benchmarks); not a product.
@@ -60,6 +62,14 @@ let package = Package(
         .testTarget(
             name: "JournalAnalysisTests", dependencies: ["JournalAnalysis", "JournalFixtures", "ObservationJournal"],
             swiftSettings: strict
+        ),
+        .testTarget(
+            name: "JournalReportTests", dependencies: ["JournalReport", "JournalAnalysis", "JournalFixtures"],
+            swiftSettings: strict
+        ),
+        // Writes the journals tools/report-browser-check.sh renders in headless Chromium.
+        .executableTarget(
+            name: "report-sample", dependencies: ["JournalFixtures"], path: "tools/report-sample", swiftSettings: strict
         ),
         .testTarget(
             name: "ObsReplayCLITests",

@@ -44,7 +44,7 @@ package struct Finding: Sendable, Equatable {
 
 extension Array where Element: Hashable {
     /// The elements in order, each kept once.
-    func uniqued() -> [Element] {
+    package func uniqued() -> [Element] {
         var seen = Set<Element>()
         return filter { seen.insert($0).inserted }
     }

@@ -25,7 +25,7 @@ package enum ObsReplay {
         [
             SessionsCommand.command, TimelineCommand.command, ReplayCommand.command, DiagnoseCommand.command,
             ExportCommand.command, StatsCommand.command, CheckCommand.command, MigrateCommand.command,
-            DemoCommand.command,
+            ReportCommand.command, DemoCommand.command,
         ]
     }
 

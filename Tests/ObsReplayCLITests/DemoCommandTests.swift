@@ -28,6 +28,7 @@ private func files(in directory: URL) throws -> [String] {
           session 6  upload-progress/fixed  10 events, 1 registration
           session 7  stretchy-header/buggy  17 events, 3 registrations
           session 8  stretchy-header/fixed  14 events, 2 registrations
+        The same as a picture: obsreplay-demo.html (open it in a browser)
 
         Diagnosis:
 
@@ -95,7 +96,9 @@ private func files(in directory: URL) throws -> [String] {
 
         """)
     // The journal is at the default path, with only the side files a reader leaves.
-    #expect(try files(in: directory) == ["obsreplay-demo.sqlite", "obsreplay-demo.sqlite-shm", "obsreplay-demo.sqlite-wal"])
+    #expect(try files(in: directory) == [
+        "obsreplay-demo.html", "obsreplay-demo.sqlite", "obsreplay-demo.sqlite-shm", "obsreplay-demo.sqlite-wal",
+    ])
 }
 
 @Test func demoJSONHasEverySessionWithItsExactFindingsRecordedOnTheMainThread() throws {
@@ -104,6 +107,7 @@ private func files(in directory: URL) throws -> [String] {
     #expect(result.status == 0 && result.stderr == "")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(object["journal"] as? String == "obsreplay-demo.sqlite")
+    #expect(object["report"] as? String == "obsreplay-demo.html")
     let sessions = try #require(object["sessions"] as? [[String: Any]])
     #expect(sessions.map { $0["label"] as? String } == demoLabels)
     #expect(sessions.map { $0["id"] as? Int } == Array(1...8))
@@ -167,7 +171,9 @@ private func files(in directory: URL) throws -> [String] {
     #expect(list.map { $0["label"] as? String } == ["music-player/buggy"])
     #expect(list.map { $0["process"] as? String } == ["obsreplay"])
     // Nothing left beside it: no temporary journal, no stale side files.
-    #expect(try files(in: directory) == ["obsreplay-demo.sqlite", "obsreplay-demo.sqlite-shm", "obsreplay-demo.sqlite-wal"])
+    #expect(try files(in: directory) == [
+        "obsreplay-demo.html", "obsreplay-demo.sqlite", "obsreplay-demo.sqlite-shm", "obsreplay-demo.sqlite-wal",
+    ])
 }
 
 @Test func demoRecordsOnlyTheScenariosAndVariantsAskedFor() throws {

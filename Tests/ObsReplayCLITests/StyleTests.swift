@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import JournalAnalysis
 @testable import ObsReplayCLI
 import Testing
 

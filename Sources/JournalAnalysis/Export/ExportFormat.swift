@@ -4,6 +4,9 @@ package enum ExportFormat: String, Sendable, CaseIterable {
     case csv
     /// JSON Lines: one object per row, keys as the CSV header names.
     case jsonl
+    /// The Trace Event Format for Perfetto and chrome://tracing (`ChromeTraceExporter`):
+    /// a session's events on a timeline, so only with `ExportSubject.events`.
+    case chromeTrace = "chrome-trace"
 }
 
 /// What `export` writes.

@@ -32,11 +32,17 @@ package enum Exporter {
         }
     }
 
-    /// Writes `subject` of `session` (all sessions when `nil`) to `output`.
+    /// Writes `subject` of `session` (all sessions when `nil`) to `output`. The
+    /// `chromeTrace` format writes events only (`subject` must be `.events`).
     package static func export(
         _ subject: ExportSubject, from reader: JournalReader, session: Int64?, format: ExportFormat, raw: Bool,
         options: DiagnosisOptions = DiagnosisOptions(), to output: any TextOutput
     ) throws(AnalysisError) {
+        if format == .chromeTrace {
+            precondition(subject == .events, "chrome-trace exports events only; the caller checks --what")
+            try ChromeTraceExporter.export(from: reader, session: session, to: output)
+            return
+        }
         let table = TableWriter(columns: columns(for: subject), format: format, raw: raw, output: output)
         let sessions: [SessionSummary]
         if let session { sessions = [try reader.session(session)] } else { sessions = try reader.sessions() }

@@ -19,7 +19,7 @@ package struct TableWriter {
         switch format {
         case .csv:
             output.write(csv.record(cells))
-        case .jsonl:
+        case .jsonl, .chromeTrace:  // a trace is never a table: `Exporter` hands it to `ChromeTraceExporter`
             var line = ""
             JSONValue.object(zip(columns, cells.map(\.json)).map { ($0, $1) }).render(into: &line)
             line += "\n"

@@ -1,4 +1,5 @@
 import JournalAnalysis
+import JournalReport
 import SeedScenarios
 
 /// `obsreplay demo`: records the seed scenarios into a fresh journal and diagnoses it.
@@ -51,7 +52,10 @@ enum DemoCommand {
         } catch {
             throw .input(error.description)
         }
-        let outcome = try analysing { () throws(AnalysisError) in try DemoOutcome.read(path: path) }
+        var outcome = try analysing { () throws(AnalysisError) in try DemoOutcome.read(path: path) }
+        outcome.reportPath = try analysing { () throws(AnalysisError) in
+            try HTMLReport.write(journalPath: path, sessions: .all)
+        }
         let program = invocation(executablePath: CommandLine.arguments.first ?? "")
         if arguments.flag("json") {
             context.json(json(outcome, program: program))
@@ -115,6 +119,9 @@ enum DemoCommand {
                     + "\(plural(summary.eventCount, "event")), \(plural(summary.registrationCount, "registration"))"
             )
         }
+        if let report = outcome.reportPath {
+            context.line("The same as a picture: \(report) (open it in a browser)")
+        }
         context.line("")
         context.line("Diagnosis:", paint: style.bold)
         for (_, sessions) in outcome.byScenario {
@@ -162,6 +169,7 @@ enum DemoCommand {
     static func json(_ outcome: DemoOutcome, program: String) -> JSONValue {
         .object([
             ("journal", .string(outcome.journalPath)),
+            ("report", outcome.reportPath.map(JSONValue.string) ?? .null),
             ("sessions", .array(outcome.sessions.map { session in
                 .object([
                     ("id", .int(session.summary.id)), ("label", .string(session.label.description)),

@@ -8,22 +8,27 @@ import Darwin
 import Foundation
 import JournalAnalysis
 
-/// `obsreplay export JOURNAL --what W --format F`: CSV or JSON Lines.
+/// `obsreplay export JOURNAL --what W --format F`: CSV, JSON Lines or a Chrome trace.
 enum ExportCommand {
     static let command = ObsReplay.Command(
         spec: CommandSpec(
             name: "export",
-            abstract: "Export events, registrations, deliveries or findings as CSV or JSON Lines.",
+            abstract: "Export events, registrations, deliveries or findings as CSV or JSON Lines, or events as a trace.",
             discussion: """
                 CSV follows RFC 4180 (header row, CRLF, quoting, UTF-8). Text cells starting with
                 =, +, -, @, tab or carriage return get a leading ' so spreadsheets do not evaluate
                 them; --raw turns that off. JSON Lines: one object per row, keys as the CSV header.
                 Without --session, every session is exported.
+                --format chrome-trace writes the Trace Event Format that Perfetto and
+                chrome://tracing open, and takes --what events only: a session is a process,
+                each registry thread a thread, deliveries complete events with their duration,
+                changes and removals instant events, registration lifetimes async spans named
+                after their channel; timestamps in microseconds from the session's start.
                 """,
             arguments: [CommonOptions.journal],
             options: [
                 CommandSpec.Option("what", value: "table", help: "events, registrations, deliveries or findings.", required: true),
-                CommandSpec.Option("format", value: "format", help: "csv or jsonl.", required: true),
+                CommandSpec.Option("format", value: "format", help: "csv, jsonl or chrome-trace.", required: true),
                 CommandSpec.Option("session", value: "n", help: "Only this session (default: all sessions)."),
                 CommandSpec.Option("output", short: "o", value: "file", help: "Write to this file instead of standard output."),
                 CommandSpec.Option("raw", help: "Do not neutralise spreadsheet formulas in CSV text cells."),
@@ -36,6 +41,9 @@ enum ExportCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let subject = try context.choice(arguments, "what", ExportSubject.self, allowed: ExportSubject.allCases)!
         let format = try context.choice(arguments, "format", ExportFormat.self, allowed: ExportFormat.allCases)!
+        if format == .chromeTrace && subject != .events {
+            throw context.usageError("'--format chrome-trace' exports events only: use '--what events'")
+        }
         let sessionID = try context.integer(arguments, "session")
         let budget = try context.integer(arguments, "budget-ms", minimum: 0) ?? 16
         let reader = try context.openJournal(arguments)

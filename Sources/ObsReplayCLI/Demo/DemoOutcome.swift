@@ -21,6 +21,8 @@ package struct DemoOutcome {
     }
 
     package var journalPath: String
+    /// The HTML report written beside the journal, once it is.
+    package var reportPath: String?
     package var sessions: [Session]
     /// Where `replay --what-if multicast` shows owners that missed changes: the music
     /// player's buggy session and the last change some owner missed, if recorded.
@@ -44,7 +46,7 @@ package struct DemoOutcome {
                 }
             }
         }
-        return DemoOutcome(journalPath: path, sessions: sessions, missedChange: missedChange)
+        return DemoOutcome(journalPath: path, reportPath: nil, sessions: sessions, missedChange: missedChange)
     }
 
     /// The sessions grouped by scenario, in the order they were recorded.

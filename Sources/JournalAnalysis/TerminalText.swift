@@ -1,4 +1,5 @@
-/// Makes text from a journal safe to print on a terminal.
+/// Makes text from a journal safe to show a person: on a terminal, and (before HTML
+/// escaping) in the HTML report.
 ///
 /// A journal is input like any other: type names, keys and values may hold escape
 /// sequences, control characters or bidirectional overrides that would recolour, move

@@ -1,0 +1,76 @@
+import Foundation
+package import JournalAnalysis
+
+/// The HTML timeline report of a journal: one self-contained file per call, with a
+/// swimlane per registration grouped by channel, change ticks, delivery marks, and the
+/// findings of `diagnose` linked to what they cite.
+///
+/// The file needs nothing but a browser: CSS, script and data are inline, and its
+/// Content-Security-Policy lets nothing load from anywhere. Journal text is escaped for
+/// HTML, and the embedded data is escaped so it cannot end its script element.
+package enum HTMLReport {
+    /// Writes the report of `sessions` of the journal at `journalPath` to `outputPath`
+    /// (by default beside the journal: `demo.sqlite` → `demo.html`) and returns the path
+    /// written. The file is replaced atomically: a failed report leaves no partial file.
+    /// The journal is opened read-only and never written.
+    @discardableResult
+    package static func write(
+        journalPath: String, sessions: ReportSelection = .latest, to outputPath: String? = nil,
+        options: DiagnosisOptions = DiagnosisOptions()
+    ) throws(AnalysisError) -> String {
+        let reader = try JournalReader(path: journalPath)
+        let path = outputPath ?? defaultPath(forJournal: journalPath)
+        if sameFile(path, journalPath) {
+            throw .output(path: path, detail: "refusing to write the report over the journal")
+        }
+        let html = try render(reader, sessions: sessions, options: options)
+        do {
+            try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .output(path: path, detail: (error as NSError).localizedDescription)
+        }
+        return path
+    }
+
+    /// The report's HTML.
+    package static func render(
+        _ reader: JournalReader, sessions: ReportSelection = .latest, options: DiagnosisOptions = DiagnosisOptions()
+    ) throws(AnalysisError) -> String {
+        let summaries: [SessionSummary]
+        switch sessions {
+        case .latest: summaries = [try reader.session(nil)]
+        case let .session(id): summaries = [try reader.session(id)]
+        case .all:
+            summaries = try reader.sessions()
+            if summaries.isEmpty { throw .noSessions(path: reader.path) }
+        }
+        var reports: [SessionReport] = []
+        for summary in summaries {
+            reports.append(try SessionReportBuilder.build(reader, session: summary, options: options))
+        }
+        return ReportPage.render(reports, journalPath: reader.path, nonce: nonce())
+    }
+
+    /// The report's path beside a journal: its extension replaced by `.html`.
+    package static func defaultPath(forJournal journalPath: String) -> String {
+        // String-based, so a relative journal path gives a relative report path, as the
+        // person typed it.
+        (journalPath as NSString).deletingPathExtension + ".html"
+    }
+
+    /// Whether two paths name the same existing file.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        let manager = FileManager.default
+        guard let first = try? manager.attributesOfItem(atPath: a), let second = try? manager.attributesOfItem(atPath: b)
+        else { return false }
+        return (first[.systemNumber] as? NSNumber) == (second[.systemNumber] as? NSNumber)
+            && (first[.systemFileNumber] as? NSNumber) == (second[.systemFileNumber] as? NSNumber)
+    }
+
+    /// A fresh nonce for the page's Content-Security-Policy: text injected from a journal
+    /// could not guess it, so it could not run even if it escaped the escaping.
+    static func nonce() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined()
+    }
+}

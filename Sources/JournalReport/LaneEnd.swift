@@ -1,0 +1,51 @@
+/// How a registration's lane ends on the report's chart; each has its own colour.
+package enum LaneEnd: Int, Sendable, CaseIterable {
+    /// Removed explicitly (`explicit`, `ownerRemovedAll`).
+    case explicit = 0
+    /// Its token was cancelled or released.
+    case token = 1
+    /// Removed automatically because its owner (or subject) was deallocated.
+    case deallocated = 2
+    /// Replaced by another owner's registration on a single-slot channel.
+    case replaced = 3
+    /// Still registered when the session's events end: leaked, unless meant to live on.
+    case live = 4
+    /// A removal reason this version does not know (a newer writer).
+    case other = 5
+
+    /// The end for a `removal_reason` (`nil`: never removed).
+    package init(reason: String?) {
+        switch reason {
+        case nil: self = .live
+        case "explicit", "ownerRemovedAll": self = .explicit
+        case "tokenCancelled", "tokenReleased": self = .token
+        case "ownerDeallocated", "subjectDeallocated": self = .deallocated
+        case "replaced": self = .replaced
+        default: self = .other
+        }
+    }
+
+    /// The CSS class and legend key: `end-token`.
+    package var name: String {
+        switch self {
+        case .explicit: return "explicit"
+        case .token: return "token"
+        case .deallocated: return "deallocated"
+        case .replaced: return "replaced"
+        case .live: return "live"
+        case .other: return "other"
+        }
+    }
+
+    /// The legend's words.
+    package var legend: String {
+        switch self {
+        case .explicit: return "removed explicitly"
+        case .token: return "token cancelled or released"
+        case .deallocated: return "owner deallocated"
+        case .replaced: return "replaced"
+        case .live: return "live at end (leaked?)"
+        case .other: return "other removal"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package import JournalAnalysis
+
+/// Everything the report shows of one session, as the page embeds it: names, threads,
+/// channels, one lane per registration, scopes, the events encoded per
+/// `ReportEventLayout`, and the findings with what they cite resolved to rows and lanes.
+///
+/// Indexes: `rows` count events in sequence order from 0; lanes, channels, scopes and
+/// threads are 0-based here (the encoded events refer to them 1-based).
+package struct SessionReport {
+    /// A channel, in order of first appearance.
+    package struct Channel: Sendable, Equatable {
+        package var journalID: Int64
+        /// `Player#1.isPlaying` (string index).
+        package var name: Int
+        package var singleSlot: Bool
+    }
+
+    /// A registration's lifetime: from the row that first names it to its removal.
+    package struct Lane: Sendable, Equatable {
+        package var registrationID: Int64
+        package var channel: Int
+        /// String indexes.
+        package var owner: Int
+        package var site: Int
+        package var function: Int
+        package var options: Int
+        package var queue: Int
+        package var expectsMain: Bool
+        /// 1-based scope index (0: none).
+        package var scope: Int
+        package var startRow: Int
+        /// -1 while live at the end.
+        package var endRow: Int
+        package var end: LaneEnd
+        /// The removal reason as recorded (string index, 0: none).
+        package var reason: Int
+    }
+
+    /// A scope (`ObservationScope`): from its beginning to its end (-1: not seen).
+    package struct Scope: Sendable, Equatable {
+        package var journalID: Int64
+        package var name: Int
+        package var beganRow: Int
+        package var endedRow: Int
+    }
+
+    /// A finding with the rows, lanes and channels it cites.
+    package struct CitedFinding: Sendable, Equatable {
+        package var finding: Finding
+        /// Rows of the sequence numbers it names that the session holds, ascending.
+        package var rows: [Int]
+        package var lanes: [Int]
+        package var channels: [Int]
+    }
+
+    package var summary: SessionSummary
+    package var budgetNs: Int64
+    package var strings = ReportStrings()
+    package var threads: [(number: Int64, isMain: Bool)] = []
+    package var channels: [Channel] = []
+    package var lanes: [Lane] = []
+    package var scopes: [Scope] = []
+    /// The sequence number of each row.
+    package var seqs: [Int64] = []
+    /// The rows, encoded.
+    var events = IntegerListWriter()
+    package var findings: [CitedFinding] = []
+
+    package init(summary: SessionSummary, budgetNs: Int64) {
+        self.summary = summary
+        self.budgetNs = budgetNs
+    }
+
+    /// The row of `seq`, if the session has that event.
+    package func row(of seq: Int64) -> Int? {
+        var low = 0, high = seqs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if seqs[middle] < seq { low = middle + 1 } else { high = middle }
+        }
+        return low < seqs.count && seqs[low] == seq ? low : nil
+    }
+
+    /// `r5 VideoScreen#3`: how findings and tooltips name a lane.
+    package func laneName(_ index: Int) -> String {
+        let lane = lanes[index]
+        return "r\(lane.registrationID) \(strings.text(lane.owner) ?? "?")"
+    }
+}

@@ -1,0 +1,232 @@
+import JournalAnalysis
+
+/// Builds a `SessionReport` in one streaming pass over a session's events (after the
+/// diagnosis, whose findings say which events to remember).
+///
+/// Memory follows the report itself: the encoded events, one sequence number per row,
+/// the lanes, and the live dispatches `DispatchTracker` keeps open.
+struct SessionReportBuilder {
+    let reader: JournalReader
+    let catalog: JournalCatalog
+    var report: SessionReport
+    private var registrations: [Int64: RegistrationRow] = [:]
+    private var laneIndex: [Int64: Int] = [:]
+    private var channelIndex: [Int64: Int] = [:]
+    private var threadIndex: [Int64: Int] = [:]
+    private var scopeIndex: [Int64: Int] = [:]
+    private var lastRowOfLane: [Int] = []
+    private var tracker = DispatchTracker()
+    /// For rows findings cite: the lanes and channel the event names.
+    private var cited: [Int64: (lanes: [Int], channel: Int?)] = [:]
+    private var previousSeq: Int64 = 0
+    private var previousMicros: Int64 = 0
+
+    /// The report of `session`: its findings (with `options`) and its events.
+    static func build(
+        _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions
+    ) throws(AnalysisError) -> SessionReport {
+        let findings = try Diagnoser.diagnose(reader, session: session, options: options)
+        var builder = SessionReportBuilder(
+            reader: reader, catalog: try reader.catalog(session: session.id),
+            report: SessionReport(summary: session, budgetNs: options.slowCallbackBudgetNs)
+        )
+        for finding in findings {
+            for seq in finding.seqs { builder.cited[seq] = ([], nil) }
+        }
+        try reader.forEachRegistration(session: session.id) { _, row in builder.registrations[row.id] = row }
+        try reader.forEachEvent(session: session.id) { event in
+            builder.add(event)
+            return true
+        }
+        builder.finishLanes()
+        builder.report.findings = findings.map { builder.cite($0) }
+        return builder.report
+    }
+
+    // MARK: - Rows
+
+    mutating func add(_ event: EventRow) {
+        typealias Kind = ReportEventLayout.Kind
+        let row = report.seqs.count
+        let kind = Kind(event.kind)
+        let micros = event.timeNs / 1000
+        var flags = event.isMain ? ReportEventLayout.Flag.main.rawValue : 0
+        var fields: [Int64] = []
+        var lanes: [Int] = []
+        var channel: Int? = event.channelID.map { self.channel($0) }
+
+        switch kind {
+        case .registered:
+            let lane = self.lane(event.registrationID, event, row: row)
+            lanes = [lane].compactMap { $0 }
+            fields = [oneBased(lane), Int64(event.depth)]
+        case .replaced:
+            let lane = self.lane(event.registrationID, event, row: row)
+            let other = event.otherRegistrationID.flatMap { laneIndex[$0] }
+            if let other { end(other, row: row, reason: "replaced") }
+            lanes = [lane, other].compactMap { $0 }
+            fields = [oneBased(lane), oneBased(other)]
+        case .removed:
+            let lane = self.lane(event.registrationID, event, row: row)
+            if let lane { end(lane, row: row, reason: event.reason) }
+            lanes = [lane].compactMap { $0 }
+            fields = [oneBased(lane), Int64(report.strings.name(catalog.callSiteName(event.callSiteID))),
+                      Int64(report.strings.name(event.reason))]
+        case .removeUnregistered:
+            // Names a registration only if it existed; never opens a lane.
+            let lane = event.registrationID.flatMap { laneIndex[$0] }
+            lanes = [lane].compactMap { $0 }
+            fields = [oneBased(channel), oneBased(lane), Int64(report.strings.name(catalog.objectName(event.ownerID))),
+                      Int64(report.strings.name(catalog.callSiteName(event.callSiteID))),
+                      Int64(report.strings.value(event.detail))]
+        case .changed:
+            if event.isPrior { flags |= ReportEventLayout.Flag.prior.rawValue }
+            if let old = event.oldValue, old == event.newValue { flags |= ReportEventLayout.Flag.redundant.rawValue }
+            if event.liveCount == 0 { flags |= ReportEventLayout.Flag.silent.rawValue }
+            fields = [oneBased(channel), Int64(report.strings.value(event.oldValue)),
+                      Int64(report.strings.value(event.newValue)),
+                      Int64(report.strings.name(catalog.callSiteName(event.callSiteID))), event.liveCount ?? -1,
+                      Int64(event.depth)]
+        case .delivered:
+            let lane = self.lane(event.registrationID, event, row: row)
+            lanes = [lane].compactMap { $0 }
+            let duration = max(event.durationNs ?? 0, 0)
+            if event.isInitialDelivery {
+                flags |= ReportEventLayout.Flag.initial.rawValue
+            }
+            if let lane, report.lanes[lane].expectsMain, !event.isMain { flags |= ReportEventLayout.Flag.offMain.rawValue }
+            if duration > report.budgetNs { flags |= ReportEventLayout.Flag.slow.rawValue }
+            fields = [oneBased(lane), (duration + 999) / 1000, changeDistance(event, row: row), Int64(event.depth),
+                      Int64(event.isInitialDelivery ? report.strings.value(event.newValue) : 0)]
+        case .skipped:
+            let lane = self.lane(event.registrationID, event, row: row)
+            lanes = [lane].compactMap { $0 }
+            fields = [oneBased(lane), changeDistance(event, row: row), Int64(report.strings.name(event.reason)),
+                      Int64(event.depth)]
+        case .scopeBegan, .scopeEnded:
+            let scope = event.scopeID.map { self.scope($0) }
+            if let scope {
+                if kind == .scopeBegan { report.scopes[scope].beganRow = row } else { report.scopes[scope].endedRow = row }
+            }
+            fields = [oneBased(scope)]
+        case .gap:
+            let text = [event.reason, event.detail].compactMap { $0 }.joined(separator: ": ")
+            fields = [Int64(report.strings.value(text))]
+        case .unknown:
+            let lane = event.registrationID.flatMap { laneIndex[$0] }
+            lanes = [lane].compactMap { $0 }
+            fields = [oneBased(channel), oneBased(lane), Int64(report.strings.name(event.kindText))]
+        }
+        if channel == nil, let first = lanes.first { channel = report.lanes[first].channel }
+        if cited[event.seq] != nil { cited[event.seq] = (lanes, channel) }
+        for lane in lanes where lane < lastRowOfLane.count { lastRowOfLane[lane] = row }
+        _ = tracker.feed(event)
+
+        report.events.append(Int64(kind.rawValue))
+        report.events.append(event.seq - previousSeq)
+        report.events.append(micros - previousMicros)
+        report.events.append(Int64(thread(event)))
+        report.events.append(Int64(flags))
+        for field in fields { report.events.append(field) }
+        report.seqs.append(event.seq)
+        previousSeq = event.seq
+        previousMicros = micros
+    }
+
+    /// How many rows back the change a delivery or skip belongs to (0: not known).
+    mutating func changeDistance(_ event: EventRow, row: Int) -> Int64 {
+        guard !event.isInitialDelivery, let change = tracker.change(for: event), let changeRow = report.row(of: change.seq)
+        else { return 0 }
+        return Int64(row - changeRow)
+    }
+
+    func oneBased(_ index: Int?) -> Int64 { index.map { Int64($0 + 1) } ?? 0 }
+
+    // MARK: - Lanes, channels, threads, scopes
+
+    /// The lane of a registration, opened at `row` when first named.
+    mutating func lane(_ id: Int64?, _ event: EventRow, row: Int) -> Int? {
+        guard let id else { return nil }
+        if let index = laneIndex[id] { return index }
+        let stored = registrations[id]
+        let channelID = stored?.channelID ?? event.channelID ?? 0
+        let callSiteID = stored?.callSiteID
+        let lane = SessionReport.Lane(
+            registrationID: id, channel: channel(channelID),
+            owner: report.strings.name(catalog.objectName(stored?.ownerID ?? event.ownerID) ?? "?"),
+            site: report.strings.name(catalog.callSiteName(callSiteID)),
+            function: report.strings.name(callSiteID.flatMap { catalog.callSites[$0]?.function }),
+            options: report.strings.name(stored?.options), queue: report.strings.name(stored?.queue),
+            expectsMain: stored?.expectsMain ?? false, scope: (stored?.scopeID).map { scope($0) + 1 } ?? 0,
+            startRow: row, endRow: -1, end: .live, reason: 0
+        )
+        report.lanes.append(lane)
+        lastRowOfLane.append(row)
+        laneIndex[id] = report.lanes.count - 1
+        return report.lanes.count - 1
+    }
+
+    mutating func end(_ lane: Int, row: Int, reason: String?) {
+        guard report.lanes[lane].endRow < 0 else { return }
+        report.lanes[lane].endRow = row
+        report.lanes[lane].end = LaneEnd(reason: reason ?? "explicit")
+        report.lanes[lane].reason = report.strings.name(reason)
+    }
+
+    /// Lanes whose removal the table records but the events do not (dropped in a gap):
+    /// they end at the last row that names them, with the table's reason.
+    mutating func finishLanes() {
+        for index in report.lanes.indices where report.lanes[index].endRow < 0 {
+            if let reason = registrations[report.lanes[index].registrationID]?.removalReason {
+                end(index, row: lastRowOfLane[index], reason: reason)
+            }
+        }
+    }
+
+    mutating func channel(_ id: Int64) -> Int {
+        if let index = channelIndex[id] { return index }
+        report.channels.append(SessionReport.Channel(
+            journalID: id, name: report.strings.name(catalog.channelName(id) ?? "channel#\(id)"),
+            singleSlot: catalog.channels[id]?.isSingleSlot ?? false
+        ))
+        channelIndex[id] = report.channels.count - 1
+        return report.channels.count - 1
+    }
+
+    mutating func thread(_ event: EventRow) -> Int {
+        if let index = threadIndex[event.thread] { return index }
+        report.threads.append((event.thread, event.isMain))
+        threadIndex[event.thread] = report.threads.count - 1
+        return report.threads.count - 1
+    }
+
+    mutating func scope(_ id: Int64) -> Int {
+        if let index = scopeIndex[id] { return index }
+        report.scopes.append(SessionReport.Scope(
+            journalID: id, name: report.strings.name(catalog.scopes[id]?.name ?? "scope \(id)"), beganRow: -1, endedRow: -1
+        ))
+        scopeIndex[id] = report.scopes.count - 1
+        return report.scopes.count - 1
+    }
+
+    // MARK: - Findings
+
+    /// The rows, lanes and channels a finding cites: its sequence numbers' events, the
+    /// registrations those events name, and its channel.
+    func cite(_ finding: Finding) -> SessionReport.CitedFinding {
+        var rows: [Int] = [], lanes: [Int] = [], channels: [Int] = []
+        for seq in finding.seqs {
+            guard let row = report.row(of: seq) else { continue }
+            rows.append(row)
+            if let names = cited[seq] {
+                lanes += names.lanes
+                if let channel = names.channel { channels.append(channel) }
+            }
+        }
+        if let name = finding.channel,
+           let match = report.channels.indices.first(where: { report.strings.text(report.channels[$0].name) == TerminalText.escaped(name) }) {
+            channels.insert(match, at: 0)
+        }
+        return SessionReport.CitedFinding(finding: finding, rows: rows, lanes: lanes.uniqued(), channels: channels.uniqued())
+    }
+}
