@@ -56,22 +56,6 @@ final class SessionWriter: @unchecked Sendable {
         self.values = values
         let start = JournalClock.monotonicNanoseconds()
         startNanoseconds = start
-        sessionID = try database.writeTransaction { () throws(SQLiteError) -> Int64 in
-            let insert = try database.cached("""
-                INSERT INTO sessions (label, process, pid, host, started_at, start_ns, library_version)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
-            let process = ProcessInfo.processInfo
-            try insert.bind(label, at: 1)
-            try insert.bind(process.processName, at: 2)
-            try insert.bind(Int64(process.processIdentifier), at: 3)
-            try insert.bind(process.hostName, at: 4)
-            try insert.bind(JournalClock.isoNow(), at: 5)
-            try insert.bind(Int64(bitPattern: start), at: 6)
-            try insert.bind(Journal.libraryVersion, at: 7)
-            try insert.run()
-            return database.lastInsertRowID
-        }
         insertEvent = try database.cached(Self.insertEventsSQL(rows: 1))
         insertEvents = try database.cached(Self.insertEventsSQL(rows: Self.rowsPerInsert))
         rows.reserveCapacity(Self.rowsPerInsert)
@@ -109,6 +93,24 @@ final class SessionWriter: @unchecked Sendable {
             UPDATE scopes SET ended_seq = ? WHERE session_id = ? AND id = ? AND ended_seq IS NULL
             """)
         endSession = try database.cached("UPDATE sessions SET ended_at = ?, clean_end = 1 WHERE id = ?")
+        // The session's row comes last: a session that fails to start (a statement that
+        // cannot be prepared: out of memory, I/O error) leaves no row behind it.
+        sessionID = try database.writeTransaction { () throws(SQLiteError) -> Int64 in
+            let insert = try database.cached("""
+                INSERT INTO sessions (label, process, pid, host, started_at, start_ns, library_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+            let process = ProcessInfo.processInfo
+            try insert.bind(label, at: 1)
+            try insert.bind(process.processName, at: 2)
+            try insert.bind(Int64(process.processIdentifier), at: 3)
+            try insert.bind(process.hostName, at: 4)
+            try insert.bind(JournalClock.isoNow(), at: 5)
+            try insert.bind(Int64(bitPattern: start), at: 6)
+            try insert.bind(Journal.libraryVersion, at: 7)
+            try insert.run()
+            return database.lastInsertRowID
+        }
     }
 
     // MARK: - Batches
