@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import ObserverCore
 
@@ -15,6 +16,8 @@ final class SessionWriter: @unchecked Sendable {
     let sessionID: Int64
     let startNanoseconds: UInt64
     let values: ValueRecording
+    /// The connection's `-wal` and `-shm`, removed if the journal is found moved.
+    private var sideFiles: SideFiles?
 
     private var strings: [String: Int64] = [:]
     private var callSites: [CallSite: Int64] = [:]
@@ -111,6 +114,8 @@ final class SessionWriter: @unchecked Sendable {
             try insert.run()
             return database.lastInsertRowID
         }
+        // The first commit made sure the connection has its side files open.
+        sideFiles = SideFiles(journal: database.path)
     }
 
     // MARK: - Batches
@@ -119,6 +124,15 @@ final class SessionWriter: @unchecked Sendable {
     /// cleanly in it.
     func write(_ batch: EventBatch) throws(SQLiteError) {
         rows.removeAll(keepingCapacity: true)
+        // Writing on into a removed or replaced file would lose the batch silently (and
+        // leave a -wal beside the replacement): stop with an error instead. The code is
+        // SQLITE_READONLY_DBMOVED, a macro Swift does not import.
+        if try database.fileHasMoved() {
+            sideFiles?.removeIfUnchanged()
+            throw SQLiteError(
+                code: SQLITE_READONLY | (4 << 8), message: "the journal file was removed or replaced while recording"
+            )
+        }
         try database.writeTransaction { () throws(SQLiteError) in
             var seq = batch.firstSeq
             for event in batch.events {

@@ -176,6 +176,16 @@ package final class SQLiteDatabase {
         return try statement.step() ? statement.int(0) : 0
     }
 
+    /// Whether the file this connection opened is no longer at its path: removed, renamed,
+    /// or replaced by another file. SQLite goes on writing into such a file without
+    /// complaint, so a writer must ask.
+    package func fileHasMoved() throws(SQLiteError) -> Bool {
+        var moved: Int32 = 0
+        let rc = sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+        guard rc == SQLITE_OK else { throw error(rc) }
+        return moved != 0
+    }
+
     /// The rowid of the last insert on this connection.
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
