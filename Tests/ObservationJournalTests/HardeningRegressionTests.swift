@@ -21,3 +21,25 @@ import Testing
         #expect(try scalar(path, "SELECT count(*) FROM sessions") == 0)
     }
 }
+
+extension HardeningRegressionTests {
+    /// Found by the hostile-value test: text was bound as a C string, so everything after
+    /// a NUL was lost: `"a\0b"` was stored as `"a"`, and two keys differing after a NUL
+    /// were interned as one string, so their channels looked like one.
+    @Test func textWithNULIsStoredWhole() throws {
+        let scratch = Scratch()
+        let path = scratch.path()
+        let recording = try Journal.open(path: path).startSession(label: "nul\0label")
+        let subject = Player()
+        let first = ObservableValue("", subject: subject, key: "key\0one", registry: recording.registry)
+        let second = ObservableValue("", subject: subject, key: "key\0two", registry: recording.registry)
+        first.value = "value\0one"
+        second.value = "value\0two"
+        recording.close()
+        #expect(try rows(path, "SELECT hex(label) FROM sessions") == ["6E756C006C6162656C"])
+        #expect(try rows(path, "SELECT hex(value) FROM strings WHERE hex(value) LIKE '6B657900%' ORDER BY id")
+            == ["6B6579006F6E65", "6B65790074776F"])
+        #expect(try rows(path, "SELECT hex(old_value), hex(new_value) FROM events WHERE kind = 'changed' ORDER BY seq")
+            == ["|76616C7565006F6E65", "|76616C75650074776F"])
+    }
+}
