@@ -1,4 +1,5 @@
 import CSQLite
+import Dispatch
 import Foundation
 @testable import ObservationJournal
 import ObserverCore
@@ -41,5 +42,49 @@ extension HardeningRegressionTests {
             == ["6B6579006F6E65", "6B65790074776F"])
         #expect(try rows(path, "SELECT hex(old_value), hex(new_value) FROM events WHERE kind = 'changed' ORDER BY seq")
             == ["|76616C7565006F6E65", "|76616C75650074776F"])
+    }
+}
+
+extension HardeningRegressionTests {
+    /// Found by the two-process test under ThreadSanitizer (where everything runs ten times
+    /// slower): another writer held the journal's write lock for longer than one busy
+    /// timeout, `BEGIN IMMEDIATE` failed with `SQLITE_BUSY`, and recording stopped, losing
+    /// every later event. Nothing has been written when BEGIN fails, so it is tried again
+    /// (up to `SQLiteDatabase.busyRetries` more busy timeouts).
+    @Test func writerOutlastsAnotherWriterHoldingTheLockLongerThanOneTimeout() throws {
+        let scratch = Scratch()
+        let path = scratch.path()
+        let journal = try Journal.open(path: path, options: .init(busyTimeoutMilliseconds: 50, batchDelayMilliseconds: 60_000))
+        let recording = try journal.startSession(label: "patient")
+        let holder = try SQLiteDatabase(path: path, mode: .readWrite)
+        try holder.execute("BEGIN IMMEDIATE")
+        let flushed = DispatchSemaphore(value: 0)
+        Thread {
+            recording.registry.beginScope("waits").end()
+            recording.flush()
+            flushed.signal()
+        }.start()
+        // Four busy timeouts of the recording session.
+        usleep(200_000)
+        try holder.execute("COMMIT")
+        flushed.wait()
+        recording.close()
+        #expect(recording.lastError == nil)
+        #expect(recording.counters == RecordingCounters(accepted: 2, written: 2))
+        #expect(try rows(path, "SELECT events, clean_end FROM session_summary") == ["2|1"])
+    }
+
+    /// A lock that is never released still ends in an error the app hears of.
+    @Test func writerGivesUpOnALockThatIsNeverReleased() throws {
+        let scratch = Scratch()
+        let path = scratch.path()
+        var options = Journal.Options(batchDelayMilliseconds: 60_000)
+        options.faults = SQLiteFaultPlan(failing: 3, at: .step, sqlContains: "BEGIN IMMEDIATE", with: SQLITE_BUSY, persists: true)
+        let recording = try Journal.open(path: path, options: options).startSession(label: "busy")
+        recording.registry.beginScope("never").end()
+        recording.flush()
+        recording.close()
+        #expect(recording.lastError?.description.contains("SQLITE_BUSY") == true)
+        #expect(recording.counters == RecordingCounters(accepted: 2, written: 0, dropped: 0, unwritten: 2))
     }
 }

@@ -148,7 +148,7 @@ package final class SQLiteDatabase {
     /// database makes the transaction wait instead of failing halfway. Commits if `body`
     /// returns, rolls back if it throws or the commit fails.
     package func writeTransaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
-        try cached("BEGIN IMMEDIATE").run()
+        try beginImmediate()
         do {
             let result = try body()
             try cached("COMMIT").run()
@@ -156,6 +156,25 @@ package final class SQLiteDatabase {
         } catch {
             rollback()
             throw error
+        }
+    }
+
+    /// How many more busy timeouts `BEGIN IMMEDIATE` waits before a transaction fails with
+    /// `SQLITE_BUSY`: another writer (another session, another process) may hold the write
+    /// lock for longer than one timeout — a long batch, a slow disk — and until BEGIN
+    /// succeeds nothing has been done, so trying again is safe.
+    package static let busyRetries = 11
+
+    /// `BEGIN IMMEDIATE`, tried again while the database stays busy.
+    private func beginImmediate() throws(SQLiteError) {
+        var retries = Self.busyRetries
+        while true {
+            do {
+                try cached("BEGIN IMMEDIATE").run()
+                return
+            } catch where error.primaryCode == SQLITE_BUSY && retries > 0 {
+                retries -= 1
+            }
         }
     }
 
