@@ -39,6 +39,12 @@ import Testing
         #expect(try scalar(path, "SELECT count(*) FROM sessions WHERE label LIKE 'trial %'") == Int64(trials))
         // The kills landed while events were being written, not only before the first.
         #expect(try scalar(path, "SELECT count(*) FROM session_summary WHERE label LIKE 'trial %' AND events > 0") > 0)
+        if ProcessInfo.processInfo.environment["RELIABILITY_FIGURES"] != nil {
+            let figures = try rows(path, """
+                SELECT count(*), sum(events > 0), sum(events), max(events) FROM session_summary WHERE label LIKE 'trial %'
+                """)[0].split(separator: "|")
+            print("crash: \(figures[0]) SIGKILLs, \(figures[1]) with events written, \(figures[2]) events kept (max \(figures[3]) in one session), every journal whole")
+        }
     }
 
     /// The helper, run to completion, closes its session cleanly (the baseline the kills

@@ -13,11 +13,17 @@ struct Soak {
         var seconds = 60.0
         var threads = 8
         var journal: String?
+        /// The same workload on a registry without a sink: memory of the registry alone.
+        var registryOnly = false
 
         /// Parses `--seconds S --threads T --journal PATH`; `nil` if they do not parse.
         init?(_ arguments: [String]) {
             var rest = arguments[...]
             while let name = rest.popFirst() {
+                if name == "--registry-only" {
+                    registryOnly = true
+                    continue
+                }
                 guard let value = rest.popFirst() else { return nil }
                 switch name {
                 case "--seconds": guard let seconds = Double(value), seconds > 0 else { return nil }; self.seconds = seconds
@@ -69,7 +75,7 @@ struct Soak {
             print("soak: cannot start: \(error)")
             return false
         }
-        let registry = recording.registry
+        let registry = settings.registryOnly ? ObserverRegistry() : recording.registry
         let deadline = Date().addingTimeInterval(settings.seconds)
         let shared = ObservableValue(0, subject: sharedSubject, key: "shared", registry: registry)
         let tallies = Mutex<[Tally]>([])
@@ -88,6 +94,11 @@ struct Soak {
         let samples = memory.stop()
         recording.close()
         let tally = tallies.withLock { $0 }.reduce(Tally(), +)
+        if settings.registryOnly {
+            let growth = ResidentMemory.growth(samples)
+            print("soak, registry only: \(settings.threads) threads, \(settings.seconds) s: \(tally.changes) changes, \(tally.deliveries) deliveries; registry \(registry.statistics); RSS \(growth.description)")
+            return growth.flat
+        }
         return check(path: path, recording: recording, tally: tally, samples: samples)
     }
 
