@@ -84,7 +84,10 @@ import Testing
         #expect(injected == faults.count)
         if ProcessInfo.processInfo.environment["RELIABILITY_FIGURES"] != nil {
             let calls = Set(faults.map { "\($0.phase) \($0.call)" }).count
-            print("fault matrix: \(calls) distinct (phase, call site) pairs × \(Self.codes.count) codes = \(faults.count) runs, \(injected) faults injected")
+            let phases = Phase.allCases.map { phase in
+                "\(phase) \(Set(faults.filter { $0.phase == phase }.map { "\($0.call)" }).count)"
+            }.joined(separator: ", ")
+            print("fault matrix: \(calls) distinct (phase, call site) pairs (\(phases)) × \(Self.codes.count) codes = \(faults.count) runs, \(injected) faults injected, 0 events lost")
         }
     }
 
