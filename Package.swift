@@ -33,6 +33,11 @@ let package = Package(
             name: "JournalCrashHelper", dependencies: ["ObservationJournal", "ObserverCore"],
             path: "tools/JournalCrashHelper", swiftSettings: strict
         ),
+        // Child processes and the soak of the reliability harnesses (RELIABILITY.md).
+        .executableTarget(
+            name: "JournalStress", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis"],
+            path: "tools/JournalStress", swiftSettings: strict
+        ),
         .executableTarget(
             name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore"],
             path: "tools/JournalBenchmark", swiftSettings: strict
@@ -78,10 +83,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Depends on JournalCrashHelper only so that `swift test` builds it: the crash test
-        // runs the binary (found next to the test bundle) and SIGKILLs it.
+        // Depends on JournalCrashHelper and JournalStress only so that `swift test` builds
+        // them: the crash, full-disk and two-process tests run the binaries (found next to
+        // the test bundle).
         .testTarget(
-            name: "ObservationJournalTests", dependencies: ["ObservationJournal", "ObserverCore", "JournalCrashHelper"],
+            name: "ObservationJournalTests",
+            dependencies: ["ObservationJournal", "ObserverCore", "JournalCrashHelper", "JournalStress"],
             swiftSettings: strict
         ),
         .executableTarget(

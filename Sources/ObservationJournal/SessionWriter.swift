@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import ObserverCore
 
@@ -15,6 +16,8 @@ final class SessionWriter: @unchecked Sendable {
     let sessionID: Int64
     let startNanoseconds: UInt64
     let values: ValueRecording
+    /// The connection's `-wal` and `-shm`, removed if the journal is found moved.
+    private var sideFiles: SideFiles?
 
     private var strings: [String: Int64] = [:]
     private var callSites: [CallSite: Int64] = [:]
@@ -56,22 +59,6 @@ final class SessionWriter: @unchecked Sendable {
         self.values = values
         let start = JournalClock.monotonicNanoseconds()
         startNanoseconds = start
-        sessionID = try database.writeTransaction { () throws(SQLiteError) -> Int64 in
-            let insert = try database.cached("""
-                INSERT INTO sessions (label, process, pid, host, started_at, start_ns, library_version)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
-            let process = ProcessInfo.processInfo
-            try insert.bind(label, at: 1)
-            try insert.bind(process.processName, at: 2)
-            try insert.bind(Int64(process.processIdentifier), at: 3)
-            try insert.bind(process.hostName, at: 4)
-            try insert.bind(JournalClock.isoNow(), at: 5)
-            try insert.bind(Int64(bitPattern: start), at: 6)
-            try insert.bind(Journal.libraryVersion, at: 7)
-            try insert.run()
-            return database.lastInsertRowID
-        }
         insertEvent = try database.cached(Self.insertEventsSQL(rows: 1))
         insertEvents = try database.cached(Self.insertEventsSQL(rows: Self.rowsPerInsert))
         rows.reserveCapacity(Self.rowsPerInsert)
@@ -109,6 +96,26 @@ final class SessionWriter: @unchecked Sendable {
             UPDATE scopes SET ended_seq = ? WHERE session_id = ? AND id = ? AND ended_seq IS NULL
             """)
         endSession = try database.cached("UPDATE sessions SET ended_at = ?, clean_end = 1 WHERE id = ?")
+        // The session's row comes last: a session that fails to start (a statement that
+        // cannot be prepared: out of memory, I/O error) leaves no row behind it.
+        sessionID = try database.writeTransaction { () throws(SQLiteError) -> Int64 in
+            let insert = try database.cached("""
+                INSERT INTO sessions (label, process, pid, host, started_at, start_ns, library_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+            let process = ProcessInfo.processInfo
+            try insert.bind(label, at: 1)
+            try insert.bind(process.processName, at: 2)
+            try insert.bind(Int64(process.processIdentifier), at: 3)
+            try insert.bind(process.hostName, at: 4)
+            try insert.bind(JournalClock.isoNow(), at: 5)
+            try insert.bind(Int64(bitPattern: start), at: 6)
+            try insert.bind(Journal.libraryVersion, at: 7)
+            try insert.run()
+            return database.lastInsertRowID
+        }
+        // The first commit made sure the connection has its side files open.
+        sideFiles = SideFiles(journal: database.path)
     }
 
     // MARK: - Batches
@@ -117,6 +124,15 @@ final class SessionWriter: @unchecked Sendable {
     /// cleanly in it.
     func write(_ batch: EventBatch) throws(SQLiteError) {
         rows.removeAll(keepingCapacity: true)
+        // Writing on into a removed or replaced file would lose the batch silently (and
+        // leave a -wal beside the replacement): stop with an error instead. The code is
+        // SQLITE_READONLY_DBMOVED, a macro Swift does not import.
+        if try database.fileHasMoved() {
+            sideFiles?.removeIfUnchanged()
+            throw SQLiteError(
+                code: SQLITE_READONLY | (4 << 8), message: "the journal file was removed or replaced while recording"
+            )
+        }
         try database.writeTransaction { () throws(SQLiteError) in
             var seq = batch.firstSeq
             for event in batch.events {

@@ -10,16 +10,17 @@ import Testing
 ///
 /// 20 trials by default; set `JOURNAL_CRASH_TRIALS` for longer runs.
 @Suite struct CrashSafetyTests {
-    /// `JournalCrashHelper`, built by `swift test` because this test target depends on
-    /// it, sits next to the test bundle in the build directory.
-    static func helperPath() throws -> String {
+    /// `JournalCrashHelper` (or another tool this test target depends on), built by
+    /// `swift test` because of that dependency, sits next to the test bundle in the build
+    /// directory.
+    static func helperPath(_ name: String = "JournalCrashHelper") throws -> String {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var candidates = [executable.deletingLastPathComponent().appendingPathComponent("JournalCrashHelper").path]
+        var candidates = [executable.deletingLastPathComponent().appendingPathComponent(name).path]
         // On platforms where the bundle is a directory, the binary is two levels further up.
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("JournalCrashHelper").path)
+        candidates.append(bundle.deletingLastPathComponent().appendingPathComponent(name).path)
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw ToolFailure(command: "find JournalCrashHelper", status: -1, stderr: "not in \(candidates)")
+            throw ToolFailure(command: "find \(name)", status: -1, stderr: "not in \(candidates)")
         }
         return found
     }
@@ -38,6 +39,12 @@ import Testing
         #expect(try scalar(path, "SELECT count(*) FROM sessions WHERE label LIKE 'trial %'") == Int64(trials))
         // The kills landed while events were being written, not only before the first.
         #expect(try scalar(path, "SELECT count(*) FROM session_summary WHERE label LIKE 'trial %' AND events > 0") > 0)
+        if ProcessInfo.processInfo.environment["RELIABILITY_FIGURES"] != nil {
+            let figures = try rows(path, """
+                SELECT count(*), sum(events > 0), sum(events), max(events) FROM session_summary WHERE label LIKE 'trial %'
+                """)[0].split(separator: "|")
+            print("crash: \(figures[0]) SIGKILLs, \(figures[1]) with events written, \(figures[2]) events kept (max \(figures[3]) in one session), every journal whole")
+        }
     }
 
     /// The helper, run to completion, closes its session cleanly (the baseline the kills

@@ -3,35 +3,57 @@
 final class FeedbackLoopChecker: RuleChecker {
     struct Group {
         var firstSeq: Int64
+        /// The channels from the first change to its re-entry; -1 for levels not seen.
         var chain: [Int64]
+        /// How many levels below the first change the re-entry happened.
+        var levels: Int
         var siteID: Int64?
         var maxDepth: Int
         var count = 1
     }
 
-    /// Per thread: the channel of the latest change at each depth (the dispatch stack).
-    private var stacks: [Int64: [Int64]] = [:]
+    /// One change on a thread's dispatch stack.
+    struct Level {
+        var depth: Int
+        var channel: Int64
+    }
+
+    /// Per thread: the latest change at each depth seen (the dispatch stack), by depth.
+    /// Only depths that occur are kept, so a journal claiming a depth of two billion costs
+    /// one entry, not two billion.
+    private var stacks: [Int64: [Level]] = [:]
     private var groups: [Int64: Group] = [:]
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .changed, let channel = event.channelID else { return }
         var stack = stacks[event.thread] ?? []
         let depth = max(event.depth, 0)
-        if stack.count > depth { stack.removeSubrange(depth...) }
-        while stack.count < depth { stack.append(-1) }  // a parent this journal did not see
-        if depth > 0, let start = stack.firstIndex(of: channel) {
+        while let top = stack.last, top.depth >= depth { stack.removeLast() }
+        if depth > 0, let start = stack.firstIndex(where: { $0.channel == channel }) {
             if groups[channel] != nil {
                 groups[channel]!.count += 1
                 groups[channel]!.maxDepth = max(groups[channel]!.maxDepth, depth)
             } else {
                 groups[channel] = Group(
-                    firstSeq: event.seq, chain: Array(stack[start...]) + [channel], siteID: event.callSiteID,
-                    maxDepth: depth
+                    firstSeq: event.seq, chain: Self.chain(stack[start...], to: depth) + [channel],
+                    levels: depth - stack[start].depth, siteID: event.callSiteID, maxDepth: depth
                 )
             }
         }
-        stack.append(channel)
+        stack.append(Level(depth: depth, channel: channel))
         stacks[event.thread] = stack
+    }
+
+    /// The channels of `levels` down to `depth`, with -1 for a parent this journal did not
+    /// show; a run of missing levels shows as one.
+    static func chain(_ levels: ArraySlice<Level>, to depth: Int) -> [Int64] {
+        var chain: [Int64] = []
+        for (offset, level) in zip(levels.indices, levels) {
+            chain.append(level.channel)
+            let next = offset + 1 < levels.endIndex ? levels[offset + 1].depth : depth
+            if next > level.depth + 1 { chain.append(-1) }
+        }
+        return chain
     }
 
     func finish(_ context: DiagnosisContext) -> [Finding] {
@@ -44,7 +66,7 @@ final class FeedbackLoopChecker: RuleChecker {
                 rule: .feedbackLoop, sessionID: context.session.id,
                 message: "\(channel) was changed again from inside its own delivery \(times(group.count)), up to depth \(group.maxDepth) (chain \(chain); first at seq \(group.firstSeq)\(posted)).",
                 evidence: [
-                    "seq \(group.firstSeq): re-entrant change at depth \(group.chain.count - 1)\(posted)",
+                    "seq \(group.firstSeq): re-entrant change at depth \(group.levels)\(posted)",
                     "chain: \(chain)",
                 ],
                 seqs: [group.firstSeq], callSites: site.map { [$0] } ?? [], channel: channel, count: group.count

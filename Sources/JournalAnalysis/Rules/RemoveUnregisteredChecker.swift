@@ -57,8 +57,10 @@ final class RemoveUnregisteredChecker: RuleChecker {
             previous = try context.reader.registrations(session: session, channel: channel, before: event.seq)
                 .filter { $0.ownerID == owner && ($0.removedSeq ?? .max) < event.seq }
                 .max { ($0.removedSeq ?? 0) < ($1.removedSeq ?? 0) }
-        } else if event.channelID == nil, let owner = event.ownerID {
-            // Removing all of an owner's registrations when it had none left.
+        } else if event.channelID == nil, event.detail == nil, let owner = event.ownerID {
+            // Removing all of an owner's registrations when it had none left. (A removal
+            // naming a channel that never existed has no channel id either, but names the
+            // channel in `detail`.)
             previous = try lastRemovedByOwner[owner].flatMap { id throws(AnalysisError) in try context.registration(id) }
             if previous == nil {
                 return ("\(context.owner(owner)) had never registered anything", [], [])

@@ -148,7 +148,7 @@ package final class SQLiteDatabase {
     /// database makes the transaction wait instead of failing halfway. Commits if `body`
     /// returns, rolls back if it throws or the commit fails.
     package func writeTransaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
-        try cached("BEGIN IMMEDIATE").run()
+        try beginImmediate()
         do {
             let result = try body()
             try cached("COMMIT").run()
@@ -156,6 +156,25 @@ package final class SQLiteDatabase {
         } catch {
             rollback()
             throw error
+        }
+    }
+
+    /// How many more busy timeouts `BEGIN IMMEDIATE` waits before a transaction fails with
+    /// `SQLITE_BUSY`: another writer (another session, another process) may hold the write
+    /// lock for longer than one timeout — a long batch, a slow disk — and until BEGIN
+    /// succeeds nothing has been done, so trying again is safe.
+    package static let busyRetries = 11
+
+    /// `BEGIN IMMEDIATE`, tried again while the database stays busy.
+    private func beginImmediate() throws(SQLiteError) {
+        var retries = Self.busyRetries
+        while true {
+            do {
+                try cached("BEGIN IMMEDIATE").run()
+                return
+            } catch where error.primaryCode == SQLITE_BUSY && retries > 0 {
+                retries -= 1
+            }
         }
     }
 
@@ -174,6 +193,16 @@ package final class SQLiteDatabase {
     package func scalarInt(_ sql: String) throws(SQLiteError) -> Int64 {
         let statement = try prepare(sql)
         return try statement.step() ? statement.int(0) : 0
+    }
+
+    /// Whether the file this connection opened is no longer at its path: removed, renamed,
+    /// or replaced by another file. SQLite goes on writing into such a file without
+    /// complaint, so a writer must ask.
+    package func fileHasMoved() throws(SQLiteError) -> Bool {
+        var moved: Int32 = 0
+        let rc = sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+        guard rc == SQLITE_OK else { throw error(rc) }
+        return moved != 0
     }
 
     /// The rowid of the last insert on this connection.

@@ -54,17 +54,27 @@ package final class SQLiteFaultPlan: Sendable {
         }
     }
 
+    /// One call a plan was asked about: its site and SQL (`nil` for open).
+    package struct Call: Sendable, Hashable {
+        package var site: Site
+        package var sql: String?
+    }
+
     private struct State {
         var rules: [Rule]
         var counts: [Int]
         var injected = 0
+        /// Every call asked about, in order, when tracing.
+        var calls: [Call]?
     }
 
     private let state: Mutex<State>
 
     /// A plan with the given rules, each counting its own matching calls.
-    package init(_ rules: [Rule]) {
-        state = Mutex(State(rules: rules, counts: Array(repeating: 0, count: rules.count)))
+    /// - Parameter tracing: also keep every call asked about (`calls`), so a harness can
+    ///   list the calls a code path makes and then fail each of them in turn.
+    package init(_ rules: [Rule], tracing: Bool = false) {
+        state = Mutex(State(rules: rules, counts: Array(repeating: 0, count: rules.count), calls: tracing ? [] : nil))
     }
 
     /// A plan making the `nth` call at `site` (or any site) fail with `code`.
@@ -75,9 +85,13 @@ package final class SQLiteFaultPlan: Sendable {
     /// How many calls the plan has made fail so far.
     package var injectedCount: Int { state.withLock { $0.injected } }
 
+    /// The calls asked about so far, in order (empty unless the plan traces).
+    package var calls: [Call] { state.withLock { $0.calls ?? [] } }
+
     /// The code the call at `site` running `sql` must fail with, or `nil` to run it.
     func failure(at site: Site, sql: String?) -> Int32? {
         state.withLock { state in
+            state.calls?.append(Call(site: site, sql: sql))
             var result: Int32?
             for index in state.rules.indices where state.rules[index].matches(site, sql: sql) {
                 state.counts[index] += 1

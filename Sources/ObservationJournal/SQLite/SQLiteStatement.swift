@@ -51,11 +51,21 @@ package final class SQLiteStatement {
         guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
     }
 
+    /// Binds text by its UTF-8 bytes and their count, so a NUL inside it is kept rather
+    /// than ending the text there (as passing it as a C string would).
     package func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
         try checkFault(.bind)
         let rc: Int32
-        if let value {
-            rc = sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+        if var value {
+            rc = value.withUTF8 { bytes in
+                // An empty buffer may have no address, and SQLite binds a null pointer as NULL.
+                guard let start = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+                }
+                return UnsafeRawPointer(start).withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+                }
+            }
         } else {
             rc = sqlite3_bind_null(handle, index)
         }

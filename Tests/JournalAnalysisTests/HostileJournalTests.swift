@@ -1,0 +1,32 @@
+import Foundation
+import JournalAnalysis
+import JournalFixtures
+import ObservationJournal
+import Testing
+
+/// Bugs the mutation harness found in the analysis of hostile journals (RELIABILITY.md).
+
+/// A change claiming a dispatch depth of 2³¹−1 made the feedback-loop rule fill its
+/// dispatch stack with two billion placeholders: `diagnose` ran out of time and memory.
+/// Only the depths that occur are kept now; the missing levels show as one `?`.
+@Test func aHugeDispatchDepthIsOneLevelNotTwoBillion() throws {
+    let path = try temporaryDirectory().appendingPathComponent("journal.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    let s = try fixture.session()
+    let player = try s.object("Player")
+    let volume = try s.channel(player, "volume")
+    try s.register(volume, owner: try s.object("Slider"), at: "Slider.swift:20")  // seq 1
+    try s.post(volume, old: "1", new: "2") { _ in  // seq 2
+        try s.change(volume, old: "2", new: "3", at: "Player.swift:72")  // seq 3, depth 1
+    }
+    try fixture.finish()
+    let database = try SQLiteDatabase(path: path, mode: .readWrite)
+    try database.execute("DROP TRIGGER events_no_update; UPDATE events SET depth = 2147483647 WHERE seq = 3")
+    let reader = try JournalReader(path: path)
+    let found = try Diagnoser.diagnose(reader, session: try reader.session(nil), options: DiagnosisOptions())
+        .filter { $0.rule == .feedbackLoop }
+    #expect(found.map(\.message) == [
+        "Player#1.volume was changed again from inside its own delivery once, up to depth 2147483647 (chain Player#1.volume → ? → Player#1.volume; first at seq 3, posted at Player.swift:72).",
+    ])
+    #expect(found.first?.evidence.first == "seq 3: re-entrant change at depth 2147483647, posted at Player.swift:72")
+}

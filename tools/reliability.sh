@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The reliability harnesses of RELIABILITY.md.
+#
+#   tools/reliability.sh ci      what CI runs after `swift test` (which already runs the short
+#                                form of every harness): a 5-second soak, then the concurrency
+#                                tests and a soak under ThreadSanitizer
+#   tools/reliability.sh long    the long forms, printing the figures RELIABILITY.md records
+#                                (about 45 minutes on the 2-core machine)
+#
+# Long-form sizes can be changed: CRASH_TRIALS, FULL_DISK_TRIALS, MUTATION_CASES,
+# MUTATION_SEED, SOAK_SECONDS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-}"
+# The tests that run threads (and processes) against one registry and one journal.
+tsan_filter='ConcurrencyStressTests|ConcurrencyTests|TwoProcessTests|JournalReplacedTests'
+
+step() { printf '\n== %s\n' "$*"; }
+
+# Runs a command under ThreadSanitizer and fails on any report, even one that did not
+# change the exit status.
+tsan() {
+    local log
+    log="$(mktemp)"
+    if ! TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}" "$@" >"$log" 2>&1; then
+        tail -n 60 "$log"
+        echo "reliability: failed under ThreadSanitizer: $*" >&2
+        rm -f "$log"
+        return 1
+    fi
+    if grep -q 'WARNING: ThreadSanitizer' "$log"; then
+        grep -A 30 'WARNING: ThreadSanitizer' "$log" | head -n 80
+        echo "reliability: ThreadSanitizer reported: $*" >&2
+        rm -f "$log"
+        return 1
+    fi
+    grep -E '^(✔|✘) Test run|^soak' "$log" || true
+    rm -f "$log"
+}
+
+case "$mode" in
+ci)
+    step "soak, 5 seconds"
+    swift build --product JournalStress
+    "$(swift build --show-bin-path)/JournalStress" soak --seconds 5 --threads 8
+
+    step "ThreadSanitizer: $tsan_filter"
+    start=$SECONDS
+    swift build --build-tests --sanitize=thread --scratch-path .build/tsan
+    tsan swift test --skip-build --sanitize=thread --scratch-path .build/tsan --filter "$tsan_filter"
+    step "ThreadSanitizer: soak, 5 seconds"
+    tsan "$(swift build --sanitize=thread --scratch-path .build/tsan --show-bin-path)/JournalStress" soak --seconds 5 --threads 8
+    echo "ThreadSanitizer steps: $((SECONDS - start)) s"
+    ;;
+long)
+    export RELIABILITY_FIGURES=1
+    swift build --build-tests
+    figures() { grep -E '^(fault matrix|crash|full disk|mutation harness|soak)|^(✔|✘) Test run' || true; }
+
+    step "fault matrix"
+    swift test --skip-build --filter FaultMatrixTests 2>&1 | figures
+    step "kill -9, ${CRASH_TRIALS:-200} trials"
+    JOURNAL_CRASH_TRIALS="${CRASH_TRIALS:-200}" swift test --skip-build --filter CrashSafetyTests 2>&1 | figures
+    step "full disk, ${FULL_DISK_TRIALS:-40} limits and a tmpfs"
+    JOURNAL_FULL_DISK_TRIALS="${FULL_DISK_TRIALS:-40}" swift test --skip-build --filter FullDiskTests 2>&1 | figures
+    step "journal removed or replaced, two processes, hostile values"
+    swift test --skip-build --filter 'JournalReplacedTests|TwoProcessTests|HostileValueTests|HardeningRegressionTests' 2>&1 | figures
+    step "mutation harness, ${MUTATION_CASES:-20000} cases"
+    OBSREPLAY_MUTATION_CASES="${MUTATION_CASES:-20000}" OBSREPLAY_MUTATION_SEED="${MUTATION_SEED:-20261129}" \
+        swift test --skip-build --filter MutationTests 2>&1 | figures
+    step "soak, ${SOAK_SECONDS:-60} seconds"
+    "$(swift build --show-bin-path)/JournalStress" soak --seconds "${SOAK_SECONDS:-60}" --threads 8
+    ;;
+*)
+    echo "usage: tools/reliability.sh ci|long" >&2
+    exit 64
+    ;;
+esac
