@@ -16,12 +16,14 @@ import Testing
     let player = Player(), screen = Screen()
     let volume = ObservableValue(1, subject: player, key: "volume", registry: recording.registry)
     let token = volume.observe(owner: screen) { _, _ in }  // seq 1
-    recording.registry.removeObservers(owner: screen, subject: player, key: "volum", file: "Screen.swift", line: 9)  // seq 2
+    recording.registry.removeObservers(
+        owner: screen, subject: player, key: "volum", file: "Screen.swift", line: 9, function: "viewWillDisappear()"
+    )  // seq 2
     recording.close()
     _ = token
     let reader = try JournalReader(path: path)
     let found = try Diagnoser.diagnose(reader, session: try reader.session(nil)).filter { $0.rule == .removeUnregistered }
     #expect(found.map(\.message) == [
-        "Removal at Screen.swift:9 (seq 2) matched no live registration: no channel (Player#1.volum) was ever observed for Screen#2: check the key's spelling.",
+        "Removal at Screen.swift:9 in viewWillDisappear() (seq 2) matched no live registration: no channel (Player#1.volum) was ever observed for Screen#2: check the key's spelling.",
     ])
 }
