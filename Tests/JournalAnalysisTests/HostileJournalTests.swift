@@ -49,3 +49,15 @@ import Testing
     let state = try ReplayEngine.replay(reader, session: try reader.session(nil), at: .max)
     #expect(state.change?.seq == .max)
 }
+
+/// Found by the mutation harness: a delivery claiming to have taken 2⁶³−1 ns made
+/// `timeline`, `replay` and `diagnose` trap rounding it to tenths of a millisecond.
+@Test func durationsAtTheEdgesOfInt64PrintWithoutOverflow() {
+    #expect(milliseconds(.max) == "9223372036854.8 ms")
+    #expect(milliseconds(.min) == "-9223372036854.8 ms")
+    #expect(milliseconds(1_250_000) == "1.3 ms")
+    #expect(milliseconds(1_249_999) == "1.2 ms")
+    #expect(milliseconds(48_200_000) == "48.2 ms")
+    #expect(milliseconds(0) == "0.0 ms")
+    #expect(milliseconds(-300_000) == "-0.3 ms")
+}
