@@ -67,8 +67,12 @@ long)
     step "journal removed or replaced, two processes, hostile values"
     swift test --skip-build --filter 'JournalReplacedTests|TwoProcessTests|HostileValueTests|HardeningRegressionTests' 2>&1 | figures
     step "mutation harness, ${MUTATION_CASES:-20000} cases"
-    OBSREPLAY_MUTATION_CASES="${MUTATION_CASES:-20000}" OBSREPLAY_MUTATION_SEED="${MUTATION_SEED:-20261129}" \
-        swift test --skip-build --filter MutationTests 2>&1 | figures
+    if ! OBSREPLAY_MUTATION_CASES="${MUTATION_CASES:-20000}" OBSREPLAY_MUTATION_SEED="${MUTATION_SEED:-20261129}" \
+        swift test --skip-build --filter MutationTests 2>&1 | figures; then
+        # A crash in process ends the run before the test can name the case.
+        echo "last case started: $(cat "${TMPDIR:-/tmp}/obsreplay-mutation-current-case.txt" 2>/dev/null)"
+        exit 1
+    fi
     step "soak, ${SOAK_SECONDS:-60} seconds"
     "$(swift build --show-bin-path)/JournalStress" soak --seconds "${SOAK_SECONDS:-60}" --threads 8
     ;;

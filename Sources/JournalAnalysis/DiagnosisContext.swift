@@ -77,10 +77,12 @@ func plural(_ count: Int, _ singular: String, _ pluralForm: String? = nil) -> St
 /// "1 time", "twice"-free wording that reads well in evidence: "3 times".
 func times(_ count: Int) -> String { count == 1 ? "once" : "\(count) times" }
 
-/// Milliseconds with one decimal: `48.2 ms`.
+/// Milliseconds with one decimal: `48.2 ms`. Rounded on the magnitude, so the largest
+/// durations a damaged journal can claim neither overflow nor print as `0.-2 ms`.
 package func milliseconds(_ ns: Int64) -> String {
-    let tenths = (ns + 50_000) / 100_000
-    return "\(tenths / 10).\(tenths % 10) ms"
+    let magnitude = ns.magnitude
+    let tenths = magnitude / 100_000 + (magnitude % 100_000 >= 50_000 ? 1 : 0)
+    return "\(ns < 0 ? "-" : "")\(tenths / 10).\(tenths % 10) ms"
 }
 
 /// A recorded value shown inside a message: quoted, cut to `limit` characters.

@@ -56,7 +56,8 @@ package struct JournalCheck: Sendable, Equatable {
             if seq > expected, check.seqGaps.count < 100 {
                 check.seqGaps.append(SeqGap(sessionID: id, from: expected, to: seq - 1))
             }
-            expected = seq + 1
+            // Nothing follows the largest seq a (damaged) journal can hold.
+            expected = seq < .max ? seq + 1 : .max
         }
         return check
     }

@@ -107,7 +107,7 @@ package enum ReplayEngine {
         var tracker = DispatchTracker()
         _ = tracker.feed(change)
         var receipts: [DispatchTracker.Receipt] = []
-        try reader.forEachEvent(session: change.sessionID, filter: EventFilter(from: change.seq + 1)) { event in
+        try reader.forEachEvent(session: change.sessionID, filter: EventFilter(from: change.seq < .max ? change.seq + 1 : .max)) { event in
             if event.kind == .changed, event.channelID == channelID, event.depth == change.depth,
                event.thread == change.thread {
                 return false

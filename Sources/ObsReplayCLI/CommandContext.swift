@@ -54,6 +54,17 @@ final class CommandContext {
         return value
     }
 
+    /// `--budget-ms` (default 16) as the diagnosis options' budget in nanoseconds; a value
+    /// too large to count in nanoseconds is a usage error, not an overflow.
+    func slowCallbackBudget(_ arguments: ParsedArguments) throws(CLIError) -> DiagnosisOptions {
+        let milliseconds = try integer(arguments, "budget-ms", minimum: 0) ?? 16
+        let (nanoseconds, overflow) = milliseconds.multipliedReportingOverflow(by: 1_000_000)
+        guard !overflow else {
+            throw usageError("invalid value '\(milliseconds)' for '--budget-ms': expected at most \(Int64.max / 1_000_000)")
+        }
+        return DiagnosisOptions(slowCallbackBudgetNs: nanoseconds)
+    }
+
     /// A value from a fixed set.
     func choice<T: RawRepresentable>(
         _ arguments: ParsedArguments, _ name: String, _ type: T.Type, allowed: [T]

@@ -111,7 +111,9 @@ struct JournalMutator {
                 """)
         case 8:
             let column = pick(Self.columns)
-            return ("events.\(column) = \(huge)", Self.unlock + "UPDATE events SET \(column) = \(huge) WHERE session_id = \(s) AND seq = \(r)")
+            // Half the time on every event of a kind, so deliveries and changes get them too.
+            let which = chance(50) ? "seq = \(r)" : "kind = '\(pick(["delivered", "changed", "registered", "removed"]))'"
+            return ("events.\(column) = \(huge) where \(which)", Self.unlock + "UPDATE OR IGNORE events SET \(column) = \(huge) WHERE session_id = \(s) AND \(which)")
         case 9:
             return ("garbage text", Self.unlock + """
                 UPDATE events SET \(pick(["old_value", "new_value", "reason", "detail"])) = \(garbageText())
@@ -128,6 +130,7 @@ struct JournalMutator {
                 "UPDATE sessions SET started_at = \(garbageText()), ended_at = 'yesterday', label = \(garbageText())",
                 "INSERT INTO sessions (id, label, process, pid, host, started_at, start_ns, library_version) VALUES (\(huge), 'x', 'p', 1, 'h', '', 0, '9')",
                 "UPDATE sessions SET id = -id",
+                "UPDATE sessions SET started_at = '0001-01-01T00:00:00Z', ended_at = '9999-12-31T23:59:59Z'",
             ]))
         case 12:
             return ("registrations", pick([

@@ -17,14 +17,18 @@ import Testing
 /// which would show a crash or a trace as a process would. Tune with
 /// `OBSREPLAY_MUTATION_CASES` (default 1,000), `OBSREPLAY_MUTATION_SEED`,
 /// `OBSREPLAY_MUTATION_FIRST` (to rerun one failing case) and
-/// `OBSREPLAY_MUTATION_PROCESS_EVERY` (default 40).
+/// `OBSREPLAY_MUTATION_PROCESS_EVERY` (default 40). A crash in process ends the whole
+/// test run; the case it was running is then in `currentCaseFile`.
 @Suite struct MutationTests {
+    /// Where the worker notes each case before running it.
+    static let currentCaseFile = NSTemporaryDirectory() + "obsreplay-mutation-current-case.txt"
     static let journal = "JOURNAL"
     static let commands: [[String]] = [
         ["sessions", journal], ["sessions", journal, "--json"],
         ["timeline", journal], ["timeline", journal, "--session", "1", "--json"],
         ["timeline", journal, "--kind", "delivered,removed", "--from", "3", "--limit", "20"],
         ["replay", journal, "--at", "5"], ["replay", journal, "--session", "1", "--at", "12", "--what-if", "multicast"],
+        ["replay", journal, "--at", "9223372036854775807"],
         ["diagnose", journal, "--all"], ["diagnose", journal, "--all", "--json"],
         ["export", journal, "--what", "events", "--format", "csv"],
         ["export", journal, "--what", "registrations", "--format", "jsonl"],
@@ -124,6 +128,7 @@ import Testing
             mutator.mutate(path)
             let name = "case \(index) (OBSREPLAY_MUTATION_FIRST=\(index) OBSREPLAY_MUTATION_CASES=1), base \(base.name), \(mutator.applied.joined(separator: "; "))"
             let before = Snapshot(path)
+            FileManager.default.createFile(atPath: currentCaseFile, contents: Data((name + "\n").utf8))
             let asProcess = settings.processEvery > 0 && index % settings.processEvery == 0
             for command in commands {
                 let arguments = command.map { $0 == journal ? path : $0 }

@@ -45,8 +45,7 @@ enum DiagnoseCommand {
         if arguments.flag("all") && sessionID != nil {
             throw context.usageError("'--all' and '--session' cannot be used together")
         }
-        let budget = try context.integer(arguments, "budget-ms", minimum: 0) ?? 16
-        let options = DiagnosisOptions(slowCallbackBudgetNs: budget * 1_000_000)
+        let options = try context.slowCallbackBudget(arguments)
         let reader = try context.openJournal(arguments)
         let findings = try analysing { () throws(AnalysisError) in
             if arguments.flag("all") { return try Diagnoser.diagnoseAll(reader, options: options) }

@@ -45,7 +45,7 @@ enum ExportCommand {
             throw context.usageError("'--format chrome-trace' exports events only: use '--what events'")
         }
         let sessionID = try context.integer(arguments, "session")
-        let budget = try context.integer(arguments, "budget-ms", minimum: 0) ?? 16
+        let options = try context.slowCallbackBudget(arguments)
         let reader = try context.openJournal(arguments)
         // Resolve the session first so an unknown one fails before any file is created.
         if let sessionID { _ = try analysing { () throws(AnalysisError) in try reader.session(sessionID) } }
@@ -65,7 +65,7 @@ enum ExportCommand {
         try analysing { () throws(AnalysisError) in
             try Exporter.export(
                 subject, from: reader, session: sessionID, format: format, raw: arguments.flag("raw"),
-                options: DiagnosisOptions(slowCallbackBudgetNs: budget * 1_000_000), to: output
+                options: options, to: output
             )
         }
         return ExitCode.success

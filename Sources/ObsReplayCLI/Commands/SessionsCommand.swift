@@ -53,8 +53,10 @@ enum SessionsCommand {
 
     /// From the wall-clock start and end when both are known, else until the last event.
     static func duration(_ session: SessionSummary) -> Int64 {
-        if let ended = session.endedAt, let start = parse(session.startedAt), let end = parse(ended), end >= start {
-            return Int64((end.timeIntervalSince(start) * 1_000_000_000).rounded())
+        if let ended = session.endedAt, let start = parse(session.startedAt), let end = parse(ended), end >= start,
+           // Dates a journal claims may be ten thousand years apart: more ns than Int64 holds.
+           let ns = Int64(exactly: (end.timeIntervalSince(start) * 1_000_000_000).rounded()) {
+            return ns
         }
         return session.lastTimeNs
     }
