@@ -33,8 +33,7 @@ enum ReportCommand {
         if arguments.flag("all") && sessionID != nil {
             throw context.usageError("'--all' and '--session' cannot be used together")
         }
-        let budget = try context.integer(arguments, "budget-ms", minimum: 0) ?? 16
-        let options = DiagnosisOptions(slowCallbackBudgetNs: budget * 1_000_000)
+        let options = try context.slowCallbackBudget(arguments)
         let selection: ReportSelection = arguments.flag("all") ? .all : sessionID.map(ReportSelection.session) ?? .latest
         let journal = arguments.argument("journal")
         if arguments.value("output") == "-" {
