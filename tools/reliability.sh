@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 mode="${1:-}"
 # The tests that run threads (and processes) against one registry and one journal.
-tsan_filter='ConcurrencyStressTests|ConcurrencyTests|TwoProcessTests|JournalReplacedTests'
+tsan_filter='ConcurrencyStressTests|RegistryRaceStressTests|ConcurrencyTests|TwoProcessTests|JournalReplacedTests'
 
 step() { printf '\n== %s\n' "$*"; }
 

@@ -508,12 +508,26 @@ public final class ObserverRegistry: Sendable {
         var garbage: [RegistrationEntry] = []
         var deadChannels: [Channel] = []
         state.withLock { state in
+            // A subject may die on another thread at any moment, even under the lock (weak
+            // references do not take it). So whether a channel is dead is read once, here,
+            // and both passes below use that answer: a channel found alive while its
+            // registrations were checked and dead when channels were dropped was once
+            // drained with its registrations still listed, and the next cancel trapped on
+            // the stale index.
+            var deadSubjectChannels: Set<ObjectIdentifier> = []
+            for (key, channel) in state.channels where channel.hasSubject && channel.subject == nil {
+                deadSubjectChannels.insert(ObjectIdentifier(channel))
+                state.channels[key] = nil
+                deadChannels.append(channel)
+            }
             // Only the dead are sorted (by id, so events come in registration order).
             var dead: [(entry: RegistrationEntry, reason: RemovalReason)] = []
             for entry in state.registrations.values {
                 if entry.owner == nil {
                     dead.append((entry, .ownerDeallocated))
-                } else if entry.channel.hasSubject && entry.channel.subject == nil {
+                } else if entry.channel.hasSubject
+                    && (deadSubjectChannels.contains(ObjectIdentifier(entry.channel)) || entry.channel.subject == nil)
+                {
                     dead.append((entry, .subjectDeallocated))
                 }
             }
@@ -521,10 +535,10 @@ public final class ObserverRegistry: Sendable {
             for (entry, reason) in dead {
                 removeLocked(entry, reason: reason, callSite: nil, state: &state, garbage: &garbage)
             }
-            for (key, channel) in state.channels where channel.hasSubject && channel.subject == nil {
-                state.channels[key] = nil
+            // Every registration of a dropped channel was removed above, so nothing listed
+            // still points into the entries drained here.
+            for channel in deadChannels {
                 garbage.append(contentsOf: channel.drain())
-                deadChannels.append(channel)
             }
             state.identities.prune()
         }
