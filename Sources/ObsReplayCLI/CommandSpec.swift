@@ -6,11 +6,14 @@ package struct CommandSpec: Sendable {
         package var help: String
         /// The argument may be left out when this option is given (`diagnose --explain`).
         package var requiredUnless: String?
+        /// The last argument may take several values (`diagnose a.sqlite runs/`).
+        package var variadic: Bool
 
-        package init(_ name: String, help: String, requiredUnless: String? = nil) {
+        package init(_ name: String, help: String, requiredUnless: String? = nil, variadic: Bool = false) {
             self.name = name
             self.help = help
             self.requiredUnless = requiredUnless
+            self.variadic = variadic
         }
     }
 

@@ -79,7 +79,8 @@ package enum ObsReplay {
             }
             guard let command = all.first(where: { $0.spec.name == arguments[1] }) else {
                 return usageFailure(UsageError(
-                    message: "unknown subcommand '\(arguments[1])'", usage: "\(program) <subcommand>", command: program
+                    message: "unknown subcommand '\(arguments[1])'" + DidYouMean.hint(for: arguments[1], among: all.map(\.spec.name)),
+                    usage: "\(program) <subcommand>", command: program
                 ), err: err)
             }
             out.write(ArgumentParser.help(command.spec, path: "\(program) \(command.spec.name)"))
@@ -88,7 +89,10 @@ package enum ObsReplay {
             break
         }
         guard let command = all.first(where: { $0.spec.name == first }) else {
-            let what = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'"
+            let names = all.map(\.spec.name)
+            let what = first.hasPrefix("-")
+                ? "unknown option '\(first)'" + DidYouMean.hint(for: first, among: ["--help", "--version"])
+                : "unknown subcommand '\(first)'" + DidYouMean.hint(for: first, among: names)
             return usageFailure(UsageError(message: what, usage: "\(program) <subcommand>", command: program), err: err)
         }
         let path = "\(program) \(command.spec.name)"
