@@ -1,12 +1,15 @@
 /// `did you mean 'warning'?` for a word that is close to one of the words expected.
 package enum DidYouMean {
-    /// The closest of `candidates` to `word` (at most 2 edits, or a case-only
-    /// difference), if any; ties go to the earlier candidate.
+    /// The closest of `candidates` to `word` (at most 2 edits, a case-only difference or
+    /// a prefix of at least 3 characters), if any; ties go to the earlier candidate.
     package static func suggestion(for word: String, among candidates: [String]) -> String? {
         let limit = word.count <= 3 ? 1 : 2
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
-            let distance = candidate.lowercased() == word.lowercased() ? 0 : editDistance(word, candidate, limit: limit)
+            // A case-only difference, or an abbreviation (`warn`), counts as one edit.
+            let lower = word.lowercased(), other = candidate.lowercased()
+            let distance = lower == other ? 0
+                : (lower.count >= 3 && other.hasPrefix(lower) ? 1 : editDistance(word, candidate, limit: limit))
             guard let distance else { continue }
             if best == nil || distance < best!.distance { best = (candidate, distance) }
         }
