@@ -27,3 +27,11 @@ extension Finding {
         return copy
     }
 }
+
+extension JournalCatalog {
+    /// `Module/File.swift:42` (exports' `call_site` column), `site#7` when unknown.
+    package func qualifiedCallSiteName(_ id: Int64?) -> String? {
+        guard let id else { return nil }
+        return callSites[id]?.qualified ?? "site#\(id)"
+    }
+}
