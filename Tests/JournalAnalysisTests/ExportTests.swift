@@ -10,9 +10,12 @@ import Testing
 }
 
 @Test func csvNeutralisesFormulasUnlessRaw() {
-    let cells: [ExportCell] = [.text("=SUM(A1)"), .text("+1"), .text("-2"), .text("@x"), .text("\tx"), .text("\rx"), .text("a=b")]
-    #expect(CSVWriter().record(cells) == "'=SUM(A1),'+1,'-2,'@x,'\tx,\"'\rx\",a=b\r\n")
-    #expect(CSVWriter(raw: true).record(cells) == "=SUM(A1),+1,-2,@x,\tx,\"\rx\",a=b\r\n")
+    let cells: [ExportCell] = [.text("=SUM(A1)"), .text("+1+1"), .text("-2-A1"), .text("@x"), .text("\tx"), .text("\rx"), .text("a=b")]
+    #expect(CSVWriter().record(cells) == "'=SUM(A1),'+1+1,'-2-A1,'@x,'\tx,\"'\rx\",a=b\r\n")
+    #expect(CSVWriter(raw: true).record(cells) == "=SUM(A1),+1+1,-2-A1,@x,\tx,\"\rx\",a=b\r\n")
+    // Plain numbers are numbers to a spreadsheet, never formulas: written as they are.
+    let numbers: [ExportCell] = [.text("-3"), .text("+1.5"), .text("-2e3"), .text("-.5"), .text("-"), .text("-1e"), .text("--1")]
+    #expect(CSVWriter().record(numbers) == "-3,+1.5,-2e3,-.5,'-,'-1e,'--1\r\n")
 }
 
 @Test func jsonEscapesControlCharactersAndKeepsKeyOrder() {
