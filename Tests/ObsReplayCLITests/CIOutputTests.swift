@@ -210,3 +210,51 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     #expect(try obsreplay(["diagnose", "j.sqlite", "--format", "sarf"]).stderr.hasPrefix("error: invalid value 'sarf' for '--format': expected one of text, short, github, sarif; did you mean 'sarif'?\n"))
     #expect(try obsreplay(["help", "timelime"]).status == 64)
 }
+
+@Test func manyJournalsAndDirectoriesGroupedByFingerprint() throws {
+    try withDirectory { directory in
+        let fleet = directory.appendingPathComponent("fleet")
+        try FileManager.default.createDirectory(at: fleet.appendingPathComponent("nested"), withIntermediateDirectories: true)
+        try replacedCallbackJournal(fleet.appendingPathComponent("a.sqlite").path)
+        try replacedCallbackJournal(fleet.appendingPathComponent("b.sqlite").path, extraObjects: 2)
+        try replacedCallbackJournal(fleet.appendingPathComponent("nested/c.sqlite").path, line: 32)
+        try Data("hello".utf8).write(to: fleet.appendingPathComponent("notes.sqlite"))
+        try Data("not looked at".utf8).write(to: fleet.appendingPathComponent("readme.txt"))
+        let grouped = try obsreplay(["diagnose", "fleet", "--group-by", "fingerprint"], in: directory)
+        #expect(grouped == RunResult(stdout: """
+            error[OJ001] last-callback-wins in 2 of 3 sessions, 2 journals (fingerprint 2caadff5371ef9316d1fbad5411ed350)
+                e.g. fleet/a.sqlite, session 1: 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
+              fix: Make the channel multicast (ObservableValue or a notification) so every owner registers its own callback, or have one owner forward to the others.
+
+            error[OJ001] last-callback-wins in 1 of 3 sessions, 1 journal (fingerprint d837d14564c39366239089316346945f)
+                e.g. fleet/nested/c.sqlite, session 1: 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:32) was replaced at seq 2 while alive and missed 2 changes.
+              fix: Make the channel multicast (ObservableValue or a notification) so every owner registers its own callback, or have one owner forward to the others.
+
+            info[OJ004] leaked-registration in 3 of 3 sessions, 3 journals (fingerprint 877433c94fdf2901e24572beac1650ea)
+                e.g. fleet/a.sqlite, session 1: VideoScreen#3's registration on Player#1.isPlayingChanged (VideoScreen.swift:20) was still registered when the session ended.
+              fix: Remove the registration when its scope ends (cancel its token there), or tie it to an owner that goes away with the scope.
+
+            3 distinct findings (2 errors, 0 warnings, 1 info) in 3 sessions of 3 journals
+
+            """, stderr: "note: skipped fleet/notes.sqlite: not a journal (not an SQLite database)\n", status: 1), "\(grouped)")
+        // Files and directories mixed; the same exit codes as for one journal.
+        let mixed = try obsreplay(["diagnose", "fleet/a.sqlite", "fleet/nested", "--format", "short", "--fail-on", "info"], in: directory)
+        #expect(mixed == RunResult(stdout: """
+            App/FloatingWindow.swift:31: error: [OJ001] 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
+            App/VideoScreen.swift:20: info: [OJ004] VideoScreen#3's registration on Player#1.isPlayingChanged (VideoScreen.swift:20) was still registered when the session ended.
+            App/FloatingWindow.swift:32: error: [OJ001] 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:32) was replaced at seq 2 while alive and missed 2 changes.
+            App/VideoScreen.swift:20: info: [OJ004] VideoScreen#3's registration on Player#1.isPlayingChanged (VideoScreen.swift:20) was still registered when the session ended.
+
+            """, stderr: "", status: 1), "\(mixed)")
+        let text = try obsreplay(["diagnose", "fleet/nested", "fleet/b.sqlite", "--fail-on", "never"], in: directory)
+        #expect(text.status == 0)
+        #expect(text.stdout.hasPrefix("error[OJ001] last-callback-wins (fleet/nested/c.sqlite, session 1): "))
+        #expect(text.stdout.hasSuffix("\n4 findings (2 errors, 0 warnings, 2 info) in 2 sessions of 2 journals\n"))
+        let json = try obsreplay(["diagnose", "fleet", "--group-by", "fingerprint", "--json"], in: directory)
+        let groups = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(groups.map { [$0["code"] as? String, "\($0["sessions"] ?? "")", "\($0["journals"] ?? "")", "\($0["total_sessions"] ?? "")"] }
+            == [["OJ001", "2", "2", "3"], ["OJ001", "1", "1", "3"], ["OJ004", "3", "3", "3"]])
+        #expect(try obsreplay(["diagnose", "fleet", "--session", "1"], in: directory).stderr
+            .hasPrefix("error: '--session' needs exactly one journal file\n"))
+    }
+}

@@ -47,9 +47,10 @@ package struct FingerprintGroup: Sendable, Equatable {
                 sessions: tally.sessions.count, journals: tally.journals.count
             )
         }
-        return groups.sorted {
-            ($1.severity, $0.sessions, $0.example.finding.rule.code, $0.fingerprint)
-                < ($0.severity, $1.sessions, $1.example.finding.rule.code, $1.fingerprint)
+        return groups.sorted { a, b in
+            if a.severity != b.severity { return a.severity > b.severity }
+            if a.sessions != b.sessions { return a.sessions > b.sessions }
+            return (a.example.finding.rule.code, a.fingerprint) < (b.example.finding.rule.code, b.fingerprint)
         }
     }
 }

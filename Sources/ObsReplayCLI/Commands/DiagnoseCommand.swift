@@ -82,8 +82,10 @@ enum DiagnoseCommand {
             throw context.usageError("'--group-by' prints text or --json only")
         }
         let paths = arguments.arguments("journal")
-        if sessionID != nil && paths.count > 1 {
-            throw context.usageError("'--session' needs exactly one journal")
+        var isDirectory: ObjCBool = false
+        if sessionID != nil,
+           paths.count > 1 || (FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue) {
+            throw context.usageError("'--session' needs exactly one journal file")
         }
         let configuration = try loadConfiguration(arguments, context)
         var options = try context.slowCallbackBudget(arguments)
