@@ -36,7 +36,8 @@ import Testing
         OPTIONS:
           --session <n>           The session id (default: the latest session).
           --key <key>             Only events on channels with this key.
-          --owner <type>          Only events whose owner has this type name.
+          --owner <type>          Only events whose owner has this type name, or is this
+                                  object (Type#id, as printed).
           --kind <kind> ...       Only events of this kind (repeatable, or
                                   comma-separated): registered, replaced, removed,
                                   removeUnregistered, changed, delivered, skipped,
