@@ -26,10 +26,12 @@ package struct CommandSpec: Sendable {
         package var help: String
         package var required: Bool
         package var repeatable: Bool
+        /// The values the option takes, when they are a fixed set (for shell completion).
+        package var choices: [String]
 
         package init(
             _ name: String, short: Character? = nil, value: String? = nil, help: String, required: Bool = false,
-            repeatable: Bool = false
+            repeatable: Bool = false, choices: [String] = []
         ) {
             self.name = name
             self.short = short
@@ -37,6 +39,7 @@ package struct CommandSpec: Sendable {
             self.help = help
             self.required = required
             self.repeatable = repeatable
+            self.choices = choices
         }
 
         /// `--session <n>` or `-o, --output <file>`.

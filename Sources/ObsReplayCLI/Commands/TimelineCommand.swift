@@ -18,7 +18,8 @@ enum TimelineCommand {
                 CommandSpec.Option("owner", value: "type", help: "Only events whose owner has this type name, or is this object (Type#id, as printed)."),
                 CommandSpec.Option(
                     "kind", value: "kind", help: "Only events of this kind (repeatable, or comma-separated): "
-                        + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".", repeatable: true
+                        + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".", repeatable: true,
+                    choices: EventKind.allCases.map(\.rawValue)
                 ),
                 CommandSpec.Option("from", value: "seq", help: "Start at this sequence number."),
                 CommandSpec.Option("to", value: "seq", help: "Stop after this sequence number."),
