@@ -76,6 +76,9 @@ long)
     step "soak, ${SOAK_SECONDS:-60} seconds"
     "$(swift build --show-bin-path)/JournalStress" soak --seconds "${SOAK_SECONDS:-60}" --threads 8
     ;;
+--help|-h)
+    echo "usage: tools/reliability.sh ci|long   (RELIABILITY.md describes both)"
+    ;;
 *)
     echo "usage: tools/reliability.sh ci|long" >&2
     exit 64

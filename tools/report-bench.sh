@@ -8,6 +8,10 @@
 # Release build; journals of the benchmark's mix (SyntheticWorkload, fixed seed) in
 # .build/report-bench/; times are medians of 3 runs from /usr/bin/time.
 set -euo pipefail
+if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
+    sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
+    exit 0
+fi
 cd "$(dirname "$0")/.."
 out=.build/report-bench
 mkdir -p "$out"

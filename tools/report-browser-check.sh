@@ -8,6 +8,10 @@
 # Writes into OUT_DIR: the journals, the reports, report-showcase.png,
 # report-showcase-finding.png, report-large.png and chromium.log.
 set -euo pipefail
+if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
+    sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
+    exit 0
+fi
 cd "$(dirname "$0")/.."
 out="${1:-.build/report-check}"
 mkdir -p "$out"

@@ -29,6 +29,10 @@ package enum Diagnoser {
         }
         var findings: [Finding] = []
         for checker in checkers { findings += try checker.finish(context) }
+        // Messages say `File.swift:42`; the structured call sites say `Module/File.swift:42`,
+        // the spelling of the SQL views and exports, which fingerprints are made of.
+        let qualified = context.catalog.qualifiedCallSites()
+        findings = findings.map { $0.qualifyingCallSites(qualified) }
         return findings.sorted { ($0.firstSeq, $0.rule.code) < ($1.firstSeq, $1.rule.code) }
     }
 

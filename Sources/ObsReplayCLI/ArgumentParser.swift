@@ -1,3 +1,5 @@
+import JournalAnalysis
+
 /// Parses a command's arguments against its `CommandSpec` and renders its help in the
 /// usual layout (OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS).
 ///
@@ -50,7 +52,10 @@ package enum ArgumentParser {
                 name = String(letters)
                 option = letters.count == 1 ? spec.options.first { $0.short == letters.first } : nil
             }
-            guard let option else { throw fail("unknown option '\(argument)'") }
+            guard let option else {
+                let names = spec.options.map { "--\($0.name)" } + ["--help"]
+                throw fail("unknown option '\(argument)'" + DidYouMean.hint(for: "--" + name, among: names))
+            }
             if option.valueName == nil {
                 if inlineValue != nil { throw fail("option '--\(option.name)' takes no value") }
                 if parsed.flags.contains(option.name) && !option.repeatable {
@@ -77,10 +82,14 @@ package enum ArgumentParser {
             let excused = missing.requiredUnless.map { parsed.values[$0] != nil || parsed.flags.contains($0) } ?? false
             if !excused { throw fail("missing argument <\(missing.name)>") }
         }
-        if positionals.count > spec.arguments.count {
+        let variadic = spec.arguments.last?.variadic == true
+        if positionals.count > spec.arguments.count && !variadic {
             throw fail("unexpected argument '\(positionals[spec.arguments.count])'")
         }
         for (argument, value) in zip(spec.arguments, positionals) { parsed.positionals[argument.name] = value }
+        if variadic, let last = spec.arguments.last {
+            parsed.lists[last.name] = Array(positionals.dropFirst(spec.arguments.count - 1))
+        }
         for option in spec.options where option.required {
             if parsed.values[option.name] == nil && !parsed.flags.contains(option.name) {
                 throw fail("missing option '--\(option.name) <\(option.valueName ?? "")>'")
@@ -92,7 +101,7 @@ package enum ArgumentParser {
     /// `obsreplay timeline <journal> [--session <n>] ...`.
     package static func usage(_ spec: CommandSpec, path: String) -> String {
         var parts = [path]
-        parts += spec.arguments.map { "<\($0.name)>" }
+        parts += spec.arguments.map { "<\($0.name)>" + ($0.variadic ? " ..." : "") }
         parts += spec.options.filter { $0.name != "help" }.map(\.usage)
         return parts.joined(separator: " ")
     }
@@ -105,7 +114,7 @@ package enum ArgumentParser {
         for alternative in spec.alternativeUsages { text += "       \(path) \(alternative)\n" }
         if !spec.arguments.isEmpty {
             text += "\nARGUMENTS:\n"
-            for argument in spec.arguments { text += row("<\(argument.name)>", argument.help) }
+            for argument in spec.arguments { text += row("<\(argument.name)>" + (argument.variadic ? " ..." : ""), argument.help) }
         }
         text += "\nOPTIONS:\n"
         for option in spec.options { text += row(option.label, option.help) }
@@ -151,8 +160,13 @@ package struct ParsedArguments: Equatable {
     package var positionals: [String: String] = [:]
     package var values: [String: [String]] = [:]
     package var flags: Set<String> = []
+    /// All values of a variadic argument, in order.
+    package var lists: [String: [String]] = [:]
 
     package init() {}
+
+    /// Every value of a variadic argument (the single value of another).
+    package func arguments(_ name: String) -> [String] { lists[name] ?? positionals[name].map { [$0] } ?? [] }
 
     /// A positional argument's value.
     package func argument(_ name: String) -> String { positionals[name] ?? "" }

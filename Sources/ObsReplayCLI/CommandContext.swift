@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JournalAnalysis
 
 /// What a running command writes to and reads from: standard output (data), standard
@@ -33,6 +40,9 @@ final class CommandContext {
         value.render(into: &text)
         out.write(text + "\n")
     }
+
+    /// Whether `descriptor` (1 or 2) is a terminal.
+    func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
     /// A message for a person, on standard error.
     func message(_ text: String) {
@@ -71,7 +81,11 @@ final class CommandContext {
     ) throws(CLIError) -> T? where T.RawValue == String {
         guard let text = arguments.value(name) else { return nil }
         guard let value = T(rawValue: text), allowed.contains(where: { $0.rawValue == text }) else {
-            throw usageError("invalid value '\(text)' for '--\(name)': expected one of \(allowed.map(\.rawValue).joined(separator: ", "))")
+            let names = allowed.map(\.rawValue)
+            throw usageError(
+                "invalid value '\(text)' for '--\(name)': expected one of \(names.joined(separator: ", "))"
+                    + DidYouMean.hint(for: text, among: names)
+            )
         }
         return value
     }

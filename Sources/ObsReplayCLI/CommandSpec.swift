@@ -6,11 +6,14 @@ package struct CommandSpec: Sendable {
         package var help: String
         /// The argument may be left out when this option is given (`diagnose --explain`).
         package var requiredUnless: String?
+        /// The last argument may take several values (`diagnose a.sqlite runs/`).
+        package var variadic: Bool
 
-        package init(_ name: String, help: String, requiredUnless: String? = nil) {
+        package init(_ name: String, help: String, requiredUnless: String? = nil, variadic: Bool = false) {
             self.name = name
             self.help = help
             self.requiredUnless = requiredUnless
+            self.variadic = variadic
         }
     }
 
@@ -23,10 +26,12 @@ package struct CommandSpec: Sendable {
         package var help: String
         package var required: Bool
         package var repeatable: Bool
+        /// The values the option takes, when they are a fixed set (for shell completion).
+        package var choices: [String]
 
         package init(
             _ name: String, short: Character? = nil, value: String? = nil, help: String, required: Bool = false,
-            repeatable: Bool = false
+            repeatable: Bool = false, choices: [String] = []
         ) {
             self.name = name
             self.short = short
@@ -34,6 +39,7 @@ package struct CommandSpec: Sendable {
             self.help = help
             self.required = required
             self.repeatable = repeatable
+            self.choices = choices
         }
 
         /// `--session <n>` or `-o, --output <file>`.

@@ -25,7 +25,7 @@ package enum ObsReplay {
         [
             SessionsCommand.command, TimelineCommand.command, ReplayCommand.command, DiagnoseCommand.command,
             ExportCommand.command, StatsCommand.command, CheckCommand.command, MigrateCommand.command,
-            ReportCommand.command, DemoCommand.command,
+            ReportCommand.command, DemoCommand.command, CompletionsCommand.command,
         ]
     }
 
@@ -36,6 +36,9 @@ package enum ObsReplay {
             New here? 'obsreplay demo' records four small apps into a journal and diagnoses it.
             Exit codes: 0 success; 1 diagnose found findings at or above --fail-on (check:
             the file is damaged); 2 the input could not be used; 64 usage error.
+            Colour: --color auto (default: on a terminal, unless NO_COLOR is set), always or
+            never, accepted by every command.
+            Shell completion: 'obsreplay completions bash|zsh|fish'.
             """,
         options: [CommandSpec.Option("version", help: "Show the version.")]
     )
@@ -59,9 +62,16 @@ package enum ObsReplay {
         return code
     }
 
-    static func run(_ arguments: [String], environment: [String: String], out: FileOutput, err: FileOutput) -> Int32 {
+    static func run(_ given: [String], environment: [String: String], out: FileOutput, err: FileOutput) -> Int32 {
         let program = ArgumentParser.program
         let all = commands
+        let colour: ColourChoice
+        let arguments: [String]
+        do {
+            (colour, arguments) = try ColourChoice.extract(from: given)
+        } catch {
+            return usageFailure(error, err: err)
+        }
         guard let first = arguments.first else {
             return usageFailure(UsageError(message: "missing subcommand", usage: "\(program) <subcommand>", command: program), err: err)
         }
@@ -79,7 +89,8 @@ package enum ObsReplay {
             }
             guard let command = all.first(where: { $0.spec.name == arguments[1] }) else {
                 return usageFailure(UsageError(
-                    message: "unknown subcommand '\(arguments[1])'", usage: "\(program) <subcommand>", command: program
+                    message: "unknown subcommand '\(arguments[1])'" + DidYouMean.hint(for: arguments[1], among: all.map(\.spec.name)),
+                    usage: "\(program) <subcommand>", command: program
                 ), err: err)
             }
             out.write(ArgumentParser.help(command.spec, path: "\(program) \(command.spec.name)"))
@@ -88,12 +99,15 @@ package enum ObsReplay {
             break
         }
         guard let command = all.first(where: { $0.spec.name == first }) else {
-            let what = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'"
+            let names = all.map(\.spec.name)
+            let what = first.hasPrefix("-")
+                ? "unknown option '\(first)'" + DidYouMean.hint(for: first, among: ["--help", "--version"])
+                : "unknown subcommand '\(first)'" + DidYouMean.hint(for: first, among: names)
             return usageFailure(UsageError(message: what, usage: "\(program) <subcommand>", command: program), err: err)
         }
         let path = "\(program) \(command.spec.name)"
         let context = CommandContext(
-            out: out, err: err, environment: environment, style: Style(descriptor: 1, environment: environment),
+            out: out, err: err, environment: environment, style: colour.style(descriptor: 1, environment: environment),
             path: path, spec: command.spec
         )
         do throws(CLIError) {

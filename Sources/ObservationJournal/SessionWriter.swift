@@ -205,6 +205,11 @@ final class SessionWriter: @unchecked Sendable {
             row.owner = Int64(owner.id)
         }
         if let callSite = event.callSite { row.callSite = try id(of: callSite) }
+        // A registration's call site is on its row; the event names it too, so that
+        // `event_log.call_site` says where every registration was made.
+        if row.callSite == nil, event.kind == .registered || event.kind == .replaced, let registration = event.registration {
+            row.callSite = try id(of: registration.callSite)
+        }
         switch event.kind {
         case .registered:
             break

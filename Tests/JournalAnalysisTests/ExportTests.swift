@@ -10,9 +10,12 @@ import Testing
 }
 
 @Test func csvNeutralisesFormulasUnlessRaw() {
-    let cells: [ExportCell] = [.text("=SUM(A1)"), .text("+1"), .text("-2"), .text("@x"), .text("\tx"), .text("\rx"), .text("a=b")]
-    #expect(CSVWriter().record(cells) == "'=SUM(A1),'+1,'-2,'@x,'\tx,\"'\rx\",a=b\r\n")
-    #expect(CSVWriter(raw: true).record(cells) == "=SUM(A1),+1,-2,@x,\tx,\"\rx\",a=b\r\n")
+    let cells: [ExportCell] = [.text("=SUM(A1)"), .text("+1+1"), .text("-2-A1"), .text("@x"), .text("\tx"), .text("\rx"), .text("a=b")]
+    #expect(CSVWriter().record(cells) == "'=SUM(A1),'+1+1,'-2-A1,'@x,'\tx,\"'\rx\",a=b\r\n")
+    #expect(CSVWriter(raw: true).record(cells) == "=SUM(A1),+1+1,-2-A1,@x,\tx,\"\rx\",a=b\r\n")
+    // Plain numbers are numbers to a spreadsheet, never formulas: written as they are.
+    let numbers: [ExportCell] = [.text("-3"), .text("+1.5"), .text("-2e3"), .text("-.5"), .text("-"), .text("-1e"), .text("--1")]
+    #expect(CSVWriter().record(numbers) == "-3,+1.5,-2e3,-.5,'-,'-1e,'--1\r\n")
 }
 
 @Test func jsonEscapesControlCharactersAndKeepsKeyOrder() {
@@ -78,7 +81,7 @@ func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
     let lines = output.text.split(separator: "\n")
     #expect(lines.count == 3)
     #expect(lines[0] == """
-        {"session_id":1,"id":1,"channel_id":1,"channel":"Player#1.isPlayingChanged","policy":"singleSlot","owner_id":2,"owner":"FloatingWindow#2","call_site":"FloatingWindow.swift:31","function":"f()","options":"new","queue":null,"expects_main":false,"sender":null,"scope_id":null,"scope":null,"registered_seq":1,"removed_seq":17,"removal_reason":"replaced"}
+        {"session_id":1,"id":1,"channel_id":1,"channel":"Player#1.isPlayingChanged","policy":"singleSlot","owner_id":2,"owner":"FloatingWindow#2","call_site":"App/FloatingWindow.swift:31","function":"f()","options":"new","queue":null,"expects_main":false,"sender":null,"scope_id":null,"scope":null,"registered_seq":1,"removed_seq":17,"removal_reason":"replaced"}
         """)
 }
 
@@ -88,7 +91,7 @@ func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
     try Exporter.export(.deliveries, from: reader, session: 1, format: .csv, raw: false, to: output)
     let lines = output.text.components(separatedBy: "\r\n")
     #expect(lines[0] == "session_id,seq,time_ns,kind,change_seq,channel_id,channel,registration_id,owner_id,owner,call_site,thread,is_main,expects_main,depth,duration_ns,reason,initial_value")
-    #expect(lines[1] == "1,3,3000000,delivered,2,1,Player#1.isPlayingChanged,1,2,FloatingWindow#2,FloatingWindow.swift:31,1,true,false,0,100000,,")
+    #expect(lines[1] == "1,3,3000000,delivered,2,1,Player#1.isPlayingChanged,1,2,FloatingWindow#2,App/FloatingWindow.swift:31,1,true,false,0,100000,,")
     #expect(lines.count == 1 + 19 + 1)  // header, 19 deliveries, the empty string after the last CRLF
 }
 
@@ -98,6 +101,6 @@ func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
     try Exporter.export(.findings, from: reader, session: nil, format: .jsonl, raw: false, to: output)
     let lines = output.text.split(separator: "\n").map(String.init)
     #expect(lines.count == 3)
-    #expect(lines[0].hasPrefix("{\"session_id\":1,\"code\":\"OJ001\",\"name\":\"last-callback-wins\",\"severity\":\"error\",\"message\":\"3 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 17 while alive and missed 12 changes.\",\"channel\":\"Player#1.isPlayingChanged\",\"owners\":\"FloatingWindow#2; VideoScreen#3\",\"call_sites\":\"FloatingWindow.swift:31; VideoScreen.swift:20\",\"seqs\":\"1 17\",\"count\":12,"))
+    #expect(lines[0].hasPrefix("{\"session_id\":1,\"code\":\"OJ001\",\"name\":\"last-callback-wins\",\"severity\":\"error\",\"message\":\"3 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 17 while alive and missed 12 changes.\",\"channel\":\"Player#1.isPlayingChanged\",\"owners\":\"FloatingWindow#2; VideoScreen#3\",\"call_sites\":\"App/FloatingWindow.swift:31; App/VideoScreen.swift:20\",\"seqs\":\"1 17\",\"count\":12,"))
     #expect(lines[2].contains("\"code\":\"OJ004\""))
 }

@@ -151,7 +151,7 @@ private func files(in directory: URL) throws -> [String] {
     ))
     let diagnose = try obsreplay(["diagnose", "obsreplay-demo.sqlite", "--all", "--fail-on", "warning"], in: directory)
     #expect(diagnose.status == 1)
-    #expect(diagnose.stdout.hasSuffix("8 findings (3 errors, 4 warnings, 1 info)\n"))
+    #expect(diagnose.stdout.hasSuffix("8 findings (3 errors, 4 warnings, 1 info) in sessions 1-8 of obsreplay-demo.sqlite\n"))
     let export = try obsreplay(
         ["export", "obsreplay-demo.sqlite", "--what", "findings", "--format", "csv", "-o", "obsreplay-demo-findings.csv"],
         in: directory

@@ -36,7 +36,8 @@ import Testing
         OPTIONS:
           --session <n>           The session id (default: the latest session).
           --key <key>             Only events on channels with this key.
-          --owner <type>          Only events whose owner has this type name.
+          --owner <type>          Only events whose owner has this type name, or is this
+                                  object (Type#id, as printed).
           --kind <kind> ...       Only events of this kind (repeatable, or
                                   comma-separated): registered, replaced, removed,
                                   removeUnregistered, changed, delivered, skipped,
@@ -59,9 +60,9 @@ import Testing
     (["replay", "j.sqlite"], "error: missing option '--at <seq>'\nUsage: obsreplay replay <journal> [--session <n>] --at <seq> [--what-if <mode>] [--json]\n  See 'obsreplay replay --help' for more information.\n"),
     (["replay", "j.sqlite", "--at", "0"], "error: invalid value '0' for '--at': expected a whole number of at least 1\nUsage: obsreplay replay <journal> [--session <n>] --at <seq> [--what-if <mode>] [--json]\n  See 'obsreplay replay --help' for more information.\n"),
     (["replay", "j.sqlite", "--at", "1", "--what-if", "broadcast"], "error: invalid value 'broadcast' for '--what-if': expected one of multicast\nUsage: obsreplay replay <journal> [--session <n>] --at <seq> [--what-if <mode>] [--json]\n  See 'obsreplay replay --help' for more information.\n"),
-    (["diagnose", "j.sqlite", "--fail-on", "fatal"], "error: invalid value 'fatal' for '--fail-on': expected one of error, warning, info, never\nUsage: obsreplay diagnose <journal> [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
-    (["diagnose", "j.sqlite", "--all", "--session", "1"], "error: '--all' and '--session' cannot be used together\nUsage: obsreplay diagnose <journal> [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
-    (["diagnose", "--explain", "OJ999"], "error: unknown rule 'OJ999': expected one of OJ001, OJ002, OJ003, OJ004, OJ005, OJ006, OJ007, OJ008, OJ009, OJ010, OJ011, OJ012\nUsage: obsreplay diagnose <journal> [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
+    (["diagnose", "j.sqlite", "--fail-on", "fatal"], "error: invalid value 'fatal' for '--fail-on': expected one of error, warning, info, never\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
+    (["diagnose", "j.sqlite", "--all", "--session", "1"], "error: '--all' and '--session' cannot be used together\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
+    (["diagnose", "--explain", "OJ999"], "error: unknown rule 'OJ999': expected one of OJ001, OJ002, OJ003, OJ004, OJ005, OJ006, OJ007, OJ008, OJ009, OJ010, OJ011, OJ012; did you mean 'OJ009'?\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
     (["export", "j.sqlite", "--what", "events"], "error: missing option '--format <format>'\nUsage: obsreplay export <journal> --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n"),
     (["export", "j.sqlite", "--what", "everything", "--format", "csv"], "error: invalid value 'everything' for '--what': expected one of events, registrations, deliveries, findings\nUsage: obsreplay export <journal> --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n"),
     (["timeline", "j.sqlite", "--kind", "changed,bogus"], "error: invalid value 'bogus' for '--kind': expected one of registered, replaced, removed, removeUnregistered, changed, delivered, skipped, scopeBegan, scopeEnded, gap, cancelAfterAutoRemoval\nUsage: obsreplay timeline <journal> [--session <n>] [--key <key>] [--owner <type>] [--kind <kind> ...] [--from <seq>] [--to <seq>] [--limit <n>] [--json]\n  See 'obsreplay timeline --help' for more information.\n"),
@@ -164,15 +165,18 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
             seq 6: VideoScreen#3 registered at VideoScreen.swift:20, never removed
           fix: Remove the registration when its scope ends (cancel its token there), or tie it to an owner that goes away with the scope.
 
-        2 findings (1 error, 0 warnings, 1 info)
+        2 findings (1 error, 0 warnings, 1 info) in session 1 of \(path)
 
         """
     #expect(try obsreplay(["diagnose", path, "--session", "1"]) == RunResult(stdout: expected, stderr: "", status: 1))
-    #expect(try obsreplay(["diagnose", path, "--all"]) == RunResult(stdout: expected, stderr: "", status: 1))
+    // Every session by default (and with --all), and the summary names them.
+    let all = expected.replacingOccurrences(of: "in session 1 of", with: "in sessions 1-2 of")
+    #expect(try obsreplay(["diagnose", path, "--all"]) == RunResult(stdout: all, stderr: "", status: 1))
+    #expect(try obsreplay(["diagnose", path]) == RunResult(stdout: all, stderr: "", status: 1))
     #expect(try obsreplay(["diagnose", path, "--session", "1", "--fail-on", "never"]).status == 0)
-    // The latest session (the fixed one) is clean.
-    #expect(try obsreplay(["diagnose", path, "--fail-on", "info"]) == RunResult(
-        stdout: "0 findings (0 errors, 0 warnings, 0 info)\n", stderr: "", status: 0
+    // The latest session (the fixed one) is clean, and the verdict says it covers only it.
+    #expect(try obsreplay(["diagnose", path, "--session", "2", "--fail-on", "info"]) == RunResult(
+        stdout: "0 findings (0 errors, 0 warnings, 0 info) in session 2 of \(path)\n", stderr: "", status: 0
     ))
     let json = try obsreplay(["diagnose", path, "--all", "--json", "--fail-on", "warning"])
     #expect(json.status == 1)
@@ -193,16 +197,16 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
         == RunResult(stdout: "", stderr: "", status: 0))
     #expect(try String(contentsOf: out, encoding: .utf8) == [
         "session_id,id,channel_id,channel,policy,owner_id,owner,call_site,function,options,queue,expects_main,sender,scope_id,scope,registered_seq,removed_seq,removal_reason",
-        "1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,FloatingWindow.swift:31,f(),new,,false,,,,1,6,replaced",
-        "1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,VideoScreen.swift:20,f(),new,,false,,,,6,,",
-        "2,1,1,Player#1.rate,multicast,2,Screen#2,Screen.swift:5,f(),new,,false,,,,1,4,tokenCancelled",
+        "1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:31,f(),new,,false,,,,1,6,replaced",
+        "1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,6,,",
+        "2,1,1,Player#1.rate,multicast,2,Screen#2,App/Screen.swift:5,f(),new,,false,,,,1,4,tokenCancelled",
         "",
     ].joined(separator: "\r\n"))
     #expect(try obsreplay(["export", path, "--what", "events", "--format", "jsonl", "--output", path]) == RunResult(
         stdout: "", stderr: "error: \(path): refusing to write the export over the journal\n", status: 2
     ))
     #expect(try obsreplay(["export", path, "--what", "deliveries", "--format", "jsonl", "--session", "2"]).stdout == """
-        {"session_id":2,"seq":3,"time_ns":3000000,"kind":"delivered","change_seq":2,"channel_id":1,"channel":"Player#1.rate","registration_id":1,"owner_id":2,"owner":"Screen#2","call_site":"Screen.swift:5","thread":1,"is_main":true,"expects_main":false,"depth":0,"duration_ns":100000,"reason":null,"initial_value":null}
+        {"session_id":2,"seq":3,"time_ns":3000000,"kind":"delivered","change_seq":2,"channel_id":1,"channel":"Player#1.rate","registration_id":1,"owner_id":2,"owner":"Screen#2","call_site":"App/Screen.swift:5","thread":1,"is_main":true,"expects_main":false,"depth":0,"duration_ns":100000,"reason":null,"initial_value":null}
 
         """)
     let unknown = directory.appendingPathComponent("unknown.csv")

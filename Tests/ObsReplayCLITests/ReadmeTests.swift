@@ -121,6 +121,10 @@ private func runReadme(sqlite: Bool, in directory: URL) throws -> [String] {
             }
         case "text":
             if let lastOutput { expectExcerpt(block, in: lastOutput) }
+        case let language where language.hasPrefix("json "):
+            // ```json .obsreplay.json: a file the commands after it find in their directory.
+            let name = String(language.dropFirst("json ".count))
+            try Data(block.lines.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent(name))
         default:
             break
         }
@@ -195,4 +199,25 @@ func readmeSQLiteQueriesRunAgainstTheDemoJournal() throws {
     #expect(rows == Rule.allCases.map { rule in
         [rule.code, rule.name, rule.severities.map(\.rawValue).joined(separator: ", "), rule.summary]
     })
+}
+
+/// The CI examples the README shows but cannot run (a GitHub Actions job, a plain shell
+/// script): every `obsreplay` command in them uses only options `diagnose` has, and the
+/// configuration file it shows is accepted.
+@Test func readmeCIExamplesUseRealOptions() throws {
+    let all = try blocks()
+    let examples = all.filter { $0.language == "yaml" || $0.language == "bash" }
+    #expect(examples.count == 2)
+    let help = try obsreplay(["diagnose", "--help"]).stdout
+    var checked = 0
+    for line in examples.flatMap(\.lines) where line.contains("obsreplay diagnose") {
+        for option in line.split(separator: " ") where option.hasPrefix("--") {
+            #expect(help.contains("  \(option) ") || help.contains("  \(option)\n"), "\(option) in: \(line)")
+            checked += 1
+        }
+    }
+    #expect(checked == 7)
+    for section in ["--baseline", "--write-baseline", "--format sarif", "--format github", "--format short", ".obsreplay.json"] {
+        #expect(try readme().contains(section), "README's CI section shows \(section)")
+    }
 }

@@ -30,6 +30,9 @@ enum JournalBenchmark {
             case "--events": events = Int(arguments.next() ?? "") ?? events
             case "--rounds": rounds = Int(arguments.next() ?? "") ?? rounds
             case "--only": only = arguments.next()
+            case "--help", "-h":
+                print("usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c]")
+                exit(0)
             default:
                 FileHandle.standardError.write(Data("usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c]\n".utf8))
                 exit(2)

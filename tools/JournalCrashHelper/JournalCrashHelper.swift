@@ -13,6 +13,10 @@ import ObserverCore
 enum JournalCrashHelper {
     static func main() {
         let arguments = CommandLine.arguments
+        if arguments.count == 2 && (arguments[1] == "--help" || arguments[1] == "-h") {
+            print("usage: JournalCrashHelper JOURNAL LABEL [CHANGES]\nRecords CHANGES changes (or forever) into JOURNAL; the crash tests kill it mid-write.")
+            exit(0)
+        }
         guard arguments.count == 3 || arguments.count == 4 else {
             fail("usage: JournalCrashHelper JOURNAL LABEL [CHANGES]")
         }

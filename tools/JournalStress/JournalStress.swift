@@ -16,6 +16,9 @@ enum JournalStress {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
+        case "--help", "-h":
+            print(usageText)
+            exit(0)
         case "record" where arguments.count == 4:
             guard let changes = Int(arguments[3]) else { usage() }
             RecordCommand.run(path: arguments[1], label: arguments[2], changes: changes)
@@ -31,8 +34,11 @@ enum JournalStress {
         }
     }
 
+    static let usageText =
+        "usage: JournalStress record JOURNAL LABEL CHANGES | fill JOURNAL [MAX_FILE_BYTES] | soak [--seconds S] [--threads T] [--journal PATH]"
+
     static func usage() -> Never {
-        fail("usage: JournalStress record JOURNAL LABEL CHANGES | fill JOURNAL [MAX_FILE_BYTES] | soak [--seconds S] [--threads T] [--journal PATH]")
+        fail(usageText)
     }
 
     static func fail(_ message: String) -> Never {

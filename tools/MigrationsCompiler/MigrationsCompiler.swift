@@ -10,6 +10,11 @@ import Foundation
 enum MigrationsCompiler {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--help" || arguments.first == "-h" {
+            print("usage: MigrationsCompiler OUTPUT.swift MIGRATION.sql ...")
+            print("Writes the migrations as Swift string constants (run by MigrationsPlugin).")
+            return
+        }
         guard let output = arguments.first else {
             fail("usage: MigrationsCompiler OUTPUT.swift MIGRATION.sql ...")
         }

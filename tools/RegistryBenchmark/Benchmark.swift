@@ -10,6 +10,11 @@ import ObserverCore
 enum Benchmark {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "--help" || arguments.first == "-h" {
+            print("usage: RegistryBenchmark [--profile fanout|closures|register|counting|sink [N]]")
+            print("Without arguments: the registry's fan-out, register/remove and sink benchmarks.")
+            return
+        }
         if arguments.first == "--profile" {
             // One loop alone, for a profiler (perf, valgrind --tool=callgrind).
             let what = arguments.dropFirst().first ?? "fanout"

@@ -29,6 +29,11 @@ func runnerMain(_ arguments: [String]) -> Int32 {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments == ["--help"] || arguments == ["-h"] {
+    let names = SeedScenario.all.map(\.name).joined(separator: "|")
+    print("usage: SeedScenarioRunner [--inside-main-queue-work] \(names) buggy|fixed")
+    exit(0)
+}
 if arguments.first == "--inside-main-queue-work" {
     DispatchQueue.main.async { exit(runnerMain(Array(arguments.dropFirst()))) }
     RunLoop.main.run()

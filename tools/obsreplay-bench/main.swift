@@ -25,6 +25,9 @@ struct Options {
             case "--events": events = Int(iterator.next() ?? "") ?? events
             case "--journal": journal = iterator.next() ?? journal
             case "--runs": runs = Int(iterator.next() ?? "") ?? runs
+            case "--help", "-h":
+                print("usage: obsreplay-bench [--events N] [--journal PATH] [--runs R]")
+                exit(0)
             default: FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8)); exit(64)
             }
         }

@@ -8,6 +8,8 @@ import JournalFixtures
 func sampleMain(_ arguments: [String]) -> Int32 {
     do {
         switch (arguments.first, arguments.count) {
+        case ("--help", 1), ("-h", 1):
+            print("usage: report-sample showcase PATH | synthetic PATH EVENTS")
         case ("showcase", 2):
             try ShowcaseScenario.write(to: arguments[1])
         case ("synthetic", 3):

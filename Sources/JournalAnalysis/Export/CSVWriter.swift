@@ -3,7 +3,8 @@
 ///
 /// Unless `raw`, a text cell starting with `=`, `+`, `-`, `@`, tab or carriage return is
 /// prefixed with `'` (OWASP's advice against spreadsheet formula injection), so a
-/// spreadsheet shows it instead of evaluating it. Numbers are never altered.
+/// spreadsheet shows it instead of evaluating it. Numbers are never altered, neither number
+/// cells nor text cells that are a plain number (`-3`): a spreadsheet reads those as numbers.
 package struct CSVWriter {
     package var raw: Bool
 
@@ -30,13 +31,39 @@ package struct CSVWriter {
         return line + "\r\n"
     }
 
-    /// `text` with a leading `'` if a spreadsheet would treat it as a formula.
+    /// `text` with a leading `'` if a spreadsheet would treat it as a formula. A plain
+    /// number (`-3`, `+1.5`, `-2e3`) is a number to a spreadsheet, not a formula, and is
+    /// left alone so it loads as a number.
     package func neutralised(_ text: String) -> String {
         guard let first = text.unicodeScalars.first else { return text }
         switch first {
-        case "=", "+", "-", "@", "\t", "\r": return "'" + text
+        case "=", "@", "\t", "\r": return "'" + text
+        case "+", "-": return Self.isPlainNumber(text) ? text : "'" + text
         default: return text
         }
+    }
+
+    /// `-3`, `+1.5`, `-2e3`: a sign, digits, an optional fraction and exponent, nothing else.
+    static func isPlainNumber(_ text: String) -> Bool {
+        var scalars = Substring(text).unicodeScalars[...]
+        if let sign = scalars.first, sign == "+" || sign == "-" { scalars = scalars.dropFirst() }
+        func digits() -> Int {
+            let count = scalars.prefix { ("0"..."9").contains($0) }.count
+            scalars = scalars.dropFirst(count)
+            return count
+        }
+        var mantissa = digits()
+        if scalars.first == "." {
+            scalars = scalars.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let e = scalars.first, e == "e" || e == "E" {
+            scalars = scalars.dropFirst()
+            if let sign = scalars.first, sign == "+" || sign == "-" { scalars = scalars.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return scalars.isEmpty
     }
 
     /// `text` quoted if it needs to be.

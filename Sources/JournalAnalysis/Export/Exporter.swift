@@ -27,7 +27,7 @@ package enum Exporter {
         case .findings:
             return [
                 "session_id", "code", "name", "severity", "message", "channel", "owners", "call_sites", "seqs",
-                "count", "evidence", "fix",
+                "count", "evidence", "fix", "fingerprint",
             ]
         }
     }
@@ -82,7 +82,7 @@ package enum Exporter {
             .int(event.sessionID), .int(event.seq), .int(event.timeNs), .text(event.kindText), .int(event.thread),
             .bool(event.isMain), .int(event.channelID), .text(catalog.channelName(event.channelID)),
             .int(event.registrationID), .int(event.ownerID), .text(catalog.objectName(event.ownerID)),
-            .int(event.otherRegistrationID), .text(catalog.callSiteName(event.callSiteID)), .int(event.scopeID),
+            .int(event.otherRegistrationID), .text(catalog.qualifiedCallSiteName(event.callSiteID)), .int(event.scopeID),
             .int(Int64(event.depth)), .int(event.liveCount), .int(event.durationNs), .bool(event.isPrior),
             .text(event.oldValue), .text(event.newValue), .text(event.reason), .text(event.detail),
         ]
@@ -92,7 +92,7 @@ package enum Exporter {
         [
             .int(session), .int(row.id), .int(row.channelID), .text(catalog.channelName(row.channelID)),
             .text(catalog.channels[row.channelID]?.policy), .int(row.ownerID), .text(catalog.objectName(row.ownerID)),
-            .text(catalog.callSiteName(row.callSiteID)), .text(catalog.callSites[row.callSiteID]?.function),
+            .text(catalog.qualifiedCallSiteName(row.callSiteID)), .text(catalog.callSites[row.callSiteID]?.function),
             .text(row.options), .text(row.queue), .bool(row.expectsMain), .text(catalog.objectName(row.senderID)),
             .int(row.scopeID), .text(row.scopeID.flatMap { catalog.scopes[$0]?.name }), .int(row.registeredSeq),
             .int(row.removedSeq), .text(row.removalReason),
@@ -117,7 +117,7 @@ package enum Exporter {
                         .int(session), .int(event.seq), .int(event.timeNs), .text(event.kindText), .int(change?.seq),
                         .int(event.channelID), .text(catalog.channelName(event.channelID)), .int(event.registrationID),
                         .int(event.ownerID ?? row?.ownerID), .text(catalog.objectName(event.ownerID ?? row?.ownerID)),
-                        .text(catalog.callSiteName(row?.callSiteID)), .int(event.thread), .bool(event.isMain),
+                        .text(catalog.qualifiedCallSiteName(row?.callSiteID)), .int(event.thread), .bool(event.isMain),
                         .bool(row?.expectsMain ?? false), .int(Int64(event.depth)), .int(event.durationNs),
                         .text(event.reason), .text(event.isInitialDelivery ? event.newValue : nil),
                     ])
@@ -139,6 +139,7 @@ package enum Exporter {
             .text(finding.message), .text(finding.channel), .text(finding.owners.joined(separator: "; ")),
             .text(finding.callSites.joined(separator: "; ")), .text(finding.seqs.map(String.init).joined(separator: " ")),
             .int(Int64(finding.count)), .text(finding.evidence.joined(separator: "\n")), .text(finding.fix),
+            .text(finding.fingerprint),
         ]
     }
 }

@@ -24,7 +24,8 @@ enum DemoCommand {
                     "scenario", value: "name", help: "Record only this scenario (repeatable, or comma-separated; default: all).",
                     repeatable: true
                 ),
-                CommandSpec.Option("variant", value: "variant", help: "buggy, fixed or both (default: both)."),
+                CommandSpec.Option("variant", value: "variant", help: "buggy, fixed or both (default: both).",
+                                   choices: VariantChoice.allCases.map(\.rawValue)),
                 CommonOptions.json,
             ]
         ),

@@ -27,8 +27,10 @@ enum ExportCommand {
                 """,
             arguments: [CommonOptions.journal],
             options: [
-                CommandSpec.Option("what", value: "table", help: "events, registrations, deliveries or findings.", required: true),
-                CommandSpec.Option("format", value: "format", help: "csv, jsonl or chrome-trace.", required: true),
+                CommandSpec.Option("what", value: "table", help: "events, registrations, deliveries or findings.", required: true,
+                                   choices: ExportSubject.allCases.map(\.rawValue)),
+                CommandSpec.Option("format", value: "format", help: "csv, jsonl or chrome-trace.", required: true,
+                                   choices: ExportFormat.allCases.map(\.rawValue)),
                 CommandSpec.Option("session", value: "n", help: "Only this session (default: all sessions)."),
                 CommandSpec.Option("output", short: "o", value: "file", help: "Write to this file instead of standard output."),
                 CommandSpec.Option("raw", help: "Do not neutralise spreadsheet formulas in CSV text cells."),

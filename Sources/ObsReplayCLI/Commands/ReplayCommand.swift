@@ -18,7 +18,8 @@ enum ReplayCommand {
             options: [
                 CommonOptions.session,
                 CommandSpec.Option("at", value: "seq", help: "The sequence number to rebuild the state at.", required: true),
-                CommandSpec.Option("what-if", value: "mode", help: "Replay single-slot channels as another policy: multicast."),
+                CommandSpec.Option("what-if", value: "mode", help: "Replay single-slot channels as another policy: multicast.",
+                                   choices: WhatIf.allCases.map(\.rawValue)),
                 CommonOptions.json,
             ]
         ),

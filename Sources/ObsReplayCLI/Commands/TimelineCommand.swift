@@ -15,10 +15,11 @@ enum TimelineCommand {
             options: [
                 CommonOptions.session,
                 CommandSpec.Option("key", value: "key", help: "Only events on channels with this key."),
-                CommandSpec.Option("owner", value: "type", help: "Only events whose owner has this type name."),
+                CommandSpec.Option("owner", value: "type", help: "Only events whose owner has this type name, or is this object (Type#id, as printed)."),
                 CommandSpec.Option(
                     "kind", value: "kind", help: "Only events of this kind (repeatable, or comma-separated): "
-                        + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".", repeatable: true
+                        + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".", repeatable: true,
+                    choices: EventKind.allCases.map(\.rawValue)
                 ),
                 CommandSpec.Option("from", value: "seq", help: "Start at this sequence number."),
                 CommandSpec.Option("to", value: "seq", help: "Stop after this sequence number."),
@@ -51,13 +52,15 @@ enum TimelineCommand {
                 throw .sequenceBeyondEnd(path: reader.path, session: session.id, seq: from, last: session.lastSeq)
             }
             let catalog = try reader.catalog(session: session.id)
+            let owner = arguments.value("owner").map(OwnerSpelling.init)
             let filter = EventFilter(
-                from: from, to: to, kinds: kinds, channelKey: arguments.value("key"), ownerType: arguments.value("owner")
+                from: from, to: to, kinds: kinds, channelKey: arguments.value("key"), ownerType: owner?.type
             )
             let columns = Exporter.columns(for: .events)
             var printed: Int64 = 0
             var failure: AnalysisError?
             try reader.forEachEvent(session: session.id, filter: filter) { event in
+                if let id = owner?.id, event.ownerID != id { return true }
                 if let limit, printed >= limit { return false }
                 printed += 1
                 if json {
@@ -132,5 +135,22 @@ enum TimelineCommand {
         }
         return pad(String(event.seq), 7, left: true) + "  " + pad(relativeTime(event.timeNs), 10, left: true) + "  "
             + pad(thread, 5) + "  " + indent + pad(event.kindText, 18) + "  " + parts.joined(separator: "  ")
+    }
+}
+
+/// `--owner`: a type name (`VideoScreen`) or one object as the tool prints it
+/// (`VideoScreen#3`).
+struct OwnerSpelling: Equatable {
+    var type: String
+    var id: Int64?
+
+    init(_ text: String) {
+        if let hash = text.lastIndex(of: "#"), let id = Int64(text[text.index(after: hash)...]), hash > text.startIndex {
+            type = String(text[..<hash])
+            self.id = id
+        } else {
+            type = text
+            id = nil
+        }
     }
 }

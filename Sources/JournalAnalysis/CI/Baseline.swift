@@ -1,0 +1,73 @@
+import Foundation
+
+/// The findings a team has accepted for now: `diagnose --baseline FILE` fails only on
+/// findings whose fingerprint is not in it.
+///
+/// Read from a file `diagnose --write-baseline FILE` wrote (`{"version": 1,
+/// "fingerprints": [...]}`) or from a previous `diagnose --json` (an array of findings,
+/// or of `--group-by fingerprint` groups, each with a `fingerprint`).
+package struct Baseline: Sendable, Equatable {
+    package var fingerprints: Set<String>
+
+    package init(fingerprints: Set<String>) {
+        self.fingerprints = fingerprints
+    }
+
+    /// The baseline in `path`.
+    /// - Throws: `BaselineError` naming the file and what is wrong with it.
+    package static func load(path: String) throws(BaselineError) -> Baseline {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw BaselineError(path: path, detail: "cannot read it")
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw BaselineError(path: path, detail: "not valid JSON (expected a file from 'diagnose --write-baseline' or 'diagnose --json')")
+        }
+        let entries: [Any]
+        if let array = object as? [Any] {
+            entries = array
+        } else if let root = object as? [String: Any], let list = root["fingerprints"] as? [Any] {
+            entries = list
+        } else {
+            throw BaselineError(path: path, detail: "expected a JSON array of findings or an object with \"fingerprints\"")
+        }
+        var fingerprints = Set<String>()
+        for (index, entry) in entries.enumerated() {
+            if let text = entry as? String {
+                fingerprints.insert(text)
+            } else if let finding = entry as? [String: Any], let text = finding["fingerprint"] as? String {
+                fingerprints.insert(text)
+            } else {
+                throw BaselineError(path: path, detail: "entry \(index + 1) has no \"fingerprint\" (a baseline from before fingerprints? write it again)")
+            }
+        }
+        return Baseline(fingerprints: fingerprints)
+    }
+
+    /// The file `--write-baseline` writes: the distinct fingerprints of `findings`, sorted,
+    /// with the code and message of the first finding of each for people reading diffs.
+    package static func document(for findings: [Finding]) -> JSONValue {
+        var firsts: [String: Finding] = [:]
+        for finding in findings where firsts[finding.fingerprint] == nil { firsts[finding.fingerprint] = finding }
+        let entries = firsts.sorted { $0.key < $1.key }.map { fingerprint, finding in
+            JSONValue.object([
+                ("fingerprint", .string(fingerprint)), ("code", .string(finding.rule.code)),
+                ("name", .string(finding.rule.name)), ("message", .string(finding.message)),
+            ])
+        }
+        return .object([("version", .int(1)), ("fingerprints", .array(entries))])
+    }
+}
+
+/// A baseline file that cannot be used (exit 2).
+package struct BaselineError: Error, CustomStringConvertible, Equatable {
+    package var path: String
+    package var detail: String
+
+    package var description: String { "\(path): unusable baseline: \(detail)" }
+}

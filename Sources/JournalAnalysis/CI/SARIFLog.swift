@@ -1,0 +1,123 @@
+import Foundation
+
+/// Findings as a SARIF 2.1.0 log (one run), for code-scanning UIs (GitHub code scanning,
+/// the VS Code SARIF viewer, Azure DevOps).
+///
+/// The rule catalog is `tool.driver.rules` (with `diagnose --explain`'s text as help);
+/// each finding is a result whose first call site is its location and whose other call
+/// sites are related locations, with the finding's fingerprint in `partialFingerprints`.
+/// Paths are relative to the source root, named by `originalUriBaseIds.SRCROOT`.
+package enum SARIFLog {
+    /// The key of the fingerprint in `partialFingerprints`.
+    package static let fingerprintKey = "obsreplayFingerprint/v1"
+
+    /// The SARIF document. `severities` are the rules' default levels after
+    /// configuration (a rule not in it uses its catalog severity).
+    package static func document(
+        _ findings: [JournalFinding], locator: SourceLocator, toolVersion: String, severities: [Rule: Severity] = [:]
+    ) -> JSONValue {
+        let rules = Rule.allCases
+        let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1, $0) })
+        let driver = JSONValue.object([
+            ("name", .string("obsreplay")), ("version", .string(toolVersion)),
+            ("informationUri", .string("https://github.com/observation-journal/observation-journal")),
+            ("rules", .array(rules.map { rule($0, severity: severities[$0] ?? $0.severities[0]) })),
+        ])
+        let rootURI = URL(fileURLWithPath: locator.root).standardizedFileURL.absoluteString
+        let run = JSONValue.object([
+            ("tool", .object([("driver", driver)])),
+            ("originalUriBaseIds", .object([("SRCROOT", .object([("uri", .string(rootURI.hasSuffix("/") ? rootURI : rootURI + "/"))]))])),
+            ("results", .array(findings.map { result($0, ruleIndex: ruleIndex[$0.finding.rule] ?? 0, locator: locator) })),
+        ])
+        return .object([
+            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")), ("version", .string("2.1.0")),
+            ("runs", .array([run])),
+        ])
+    }
+
+    static func level(_ severity: Severity) -> String {
+        switch severity {
+        case .error: return "error"
+        case .warning: return "warning"
+        case .info: return "note"
+        }
+    }
+
+    static func rule(_ rule: Rule, severity: Severity) -> JSONValue {
+        .object([
+            ("id", .string(rule.code)), ("name", .string(rule.name)),
+            ("shortDescription", .object([("text", .string(rule.summary))])),
+            ("fullDescription", .object([("text", .string(rule.summary + " Fix: " + rule.fix))])),
+            ("defaultConfiguration", .object([("level", .string(level(severity)))])),
+            ("help", .object([("text", .string(rule.explanation))])),
+        ])
+    }
+
+    static func location(_ site: String, locator: SourceLocator, id: Int? = nil, message: String? = nil) -> JSONValue? {
+        guard let place = locator.locate(site), place.line >= 1 else { return nil }
+        var members: [(String, JSONValue)] = []
+        if let id { members.append(("id", .int(Int64(id)))) }
+        members.append(("physicalLocation", .object([
+            ("artifactLocation", .object([("uri", .string(uriPath(place.path))), ("uriBaseId", .string("SRCROOT"))])),
+            ("region", .object([("startLine", .int(Int64(place.line)))])),
+        ])))
+        if let message { members.append(("message", .object([("text", .string(message))]))) }
+        return .object(members)
+    }
+
+    /// A relative path as a URI reference: each segment percent-encoded.
+    static func uriPath(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":?#[]@")
+        return path.split(separator: "/", omittingEmptySubsequences: false)
+            .map { String($0).addingPercentEncoding(withAllowedCharacters: allowed) ?? String($0) }
+            .joined(separator: "/")
+    }
+
+    static func result(_ item: JournalFinding, ruleIndex: Int, locator: SourceLocator) -> JSONValue {
+        let finding = item.finding
+        var members: [(String, JSONValue)] = [
+            ("ruleId", .string(finding.rule.code)), ("ruleIndex", .int(Int64(ruleIndex))),
+            ("level", .string(level(finding.severity))), ("message", .object([("text", .string(finding.message))])),
+        ]
+        if let first = finding.callSites.first, let primary = location(first, locator: locator) {
+            members.append(("locations", .array([primary])))
+        }
+        var related: [JSONValue] = []
+        for (index, site) in finding.callSites.dropFirst().enumerated() {
+            let short = site.split(separator: "/").last.map(String.init) ?? site
+            let evidence = finding.evidence.first { $0.contains(short) } ?? "call site \(short)"
+            if let location = location(site, locator: locator, id: index + 1, message: evidence) { related.append(location) }
+        }
+        if !related.isEmpty { members.append(("relatedLocations", .array(related))) }
+        members.append(("partialFingerprints", .object([(fingerprintKey, .string(finding.fingerprint))])))
+        members.append(("properties", .object([
+            ("journal", .string(item.journal)), ("session_id", .int(finding.sessionID)), ("name", .string(finding.rule.name)),
+            ("channel", .text(finding.channel)), ("owners", .array(finding.owners.map(JSONValue.string))),
+            ("seqs", .array(finding.seqs.map(JSONValue.int))), ("count", .int(Int64(finding.count))),
+            ("evidence", .array(finding.evidence.map(JSONValue.string))), ("fix", .string(finding.fix)),
+        ])))
+        return .object(members)
+    }
+}
+
+extension SARIFLog {
+    /// `document` with every result marked `baselineState: new` (a run compared with a
+    /// baseline lists only the results not in it).
+    package static func markingBaselineState(_ document: JSONValue) -> JSONValue {
+        guard case let .object(root) = document else { return document }
+        return .object(root.map { key, value in
+            guard key == "runs", case let .array(runs) = value else { return (key, value) }
+            return (key, .array(runs.map { run in
+                guard case let .object(members) = run else { return run }
+                return .object(members.map { key, value in
+                    guard key == "results", case let .array(results) = value else { return (key, value) }
+                    return (key, .array(results.map { result in
+                        guard case let .object(fields) = result else { return result }
+                        return .object(fields + [("baselineState", .string("new"))])
+                    }))
+                })
+            }))
+        })
+    }
+}

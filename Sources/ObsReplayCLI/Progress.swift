@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// `diagnosing: 12/200 journals` on standard error, redrawn in place: only on a terminal,
+/// only once the work has taken over a second, never in machine-readable output (the
+/// caller decides `enabled`). Thread-safe: workers report as they finish.
+final class Progress: Sendable {
+    private let total: Int
+    private let enabled: Bool
+    private let start = Date()
+    private let shown = Mutex(false)
+
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    func update(_ done: Int) {
+        guard enabled, Date().timeIntervalSince(start) > 1 else { return }
+        shown.withLock { $0 = true }
+        Self.write("\r\u{1B}[Kdiagnosing: \(done)/\(total) journals")
+    }
+
+    /// Clears the line if anything was drawn.
+    func finish() {
+        if shown.withLock({ $0 }) { Self.write("\r\u{1B}[K") }
+    }
+
+    private static func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,51 @@
+"""diagnose --format sarif is valid SARIF 2.1.0 (the official schema) and says what we mean.
+
+Usage: sarif_check.py OBSREPLAY WORKDIR REPO_ROOT
+"""
+import json
+import os
+import subprocess
+import sys
+
+import jsonschema
+
+obsreplay, work, root = sys.argv[1:4]
+schema = json.load(open(os.path.join(root, "tools/python-checks/sarif-schema-2.1.0.json")))
+subprocess.run([obsreplay, "demo"], cwd=work, check=True, stdout=subprocess.DEVNULL)
+
+
+def sarif(*extra):
+    run = subprocess.run([obsreplay, "diagnose", "obsreplay-demo.sqlite", "--format", "sarif",
+                          "--source-root", root, *extra], cwd=work, capture_output=True, text=True)
+    assert run.returncode in (0, 1), run.stderr
+    assert run.stderr == "", run.stderr
+    return json.loads(run.stdout)
+
+
+log = sarif()
+jsonschema.Draft4Validator.check_schema(schema)
+jsonschema.Draft4Validator(schema).validate(log)
+run = log["runs"][0]
+rules = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
+explain = subprocess.run([obsreplay, "diagnose", "--explain", rules[0]], capture_output=True, text=True).stdout
+assert run["tool"]["driver"]["rules"][0]["help"]["text"] == explain
+results = run["results"]
+assert len(results) == 8, len(results)
+for result in results:
+    assert result["ruleId"] in rules
+    assert rules[result["ruleIndex"]] == result["ruleId"]
+    assert len(result["partialFingerprints"]["obsreplayFingerprint/v1"]) == 32
+    for location in result.get("locations", []) + result.get("relatedLocations", []):
+        uri = location["physicalLocation"]["artifactLocation"]["uri"]
+        # Call sites resolve to the real files of the repository (relative to --source-root).
+        assert os.path.isfile(os.path.join(root, uri)), uri
+        assert uri.startswith("Sources/SeedScenarios/"), uri
+
+# With a baseline, only new results, marked as such; still valid.
+baseline = os.path.join(work, "baseline.json")
+subprocess.run([obsreplay, "diagnose", "obsreplay-demo.sqlite", "--write-baseline", baseline,
+                "--fail-on", "never"], cwd=work, check=True, stdout=subprocess.DEVNULL)
+empty = sarif("--baseline", baseline)
+jsonschema.Draft4Validator(schema).validate(empty)
+assert empty["runs"][0]["results"] == []
+print(f"sarif: valid SARIF 2.1.0, {len(rules)} rules, {len(results)} results")
