@@ -18,7 +18,7 @@ enum ReportPage {
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src data:; base-uri 'none'; form-action 'none'">
             <meta name="generator" content="obsreplay">
             <title>obsreplay report: \(HTMLText.escaped(file))</title>
-            <style nonce="\(nonce)">\(ReportStyle.css)</style>
+            <style nonce="\(nonce)">\(ReportAssets.css)</style>
             </head>
             <body>
             <header class="top">
@@ -47,7 +47,7 @@ enum ReportPage {
         }
         data += "]}"
         html += "<script type=\"application/json\" id=\"report-data\">" + HTMLText.scriptSafeJSON(data) + "</script>\n"
-        html += "<script nonce=\"\(nonce)\">" + ReportScript.javascript + "</script>\n"
+        html += "<script nonce=\"\(nonce)\">" + ReportAssets.javascript + "</script>\n"
         html += "</body>\n</html>\n"
         return html
     }

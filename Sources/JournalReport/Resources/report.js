@@ -1,13 +1,3 @@
-/// The report's script, inlined into the page: decodes the embedded data and draws each
-/// session's timeline as SVG; hover, zoom and the findings' highlighting.
-///
-/// Journal text only ever reaches the page through `textContent` and `setAttribute`,
-/// never as markup. Marks are aggregated per pixel column (one path per lane and kind of
-/// mark), so the element count follows the lanes, not the events. Errors are written into
-/// the page (`#js-errors`, `data-js-errors` on `<body>`) so a headless browser can see
-/// them; `data-rendered="ok"` and `data-render-ms` say the first timeline was drawn.
-enum ReportScript {
-    static let javascript = #"""
 (function () {
   'use strict';
   var errorCount = 0;
@@ -729,5 +719,3 @@ enum ReportScript {
   document.body.setAttribute('data-render-ms', String(Math.round(performance.now() - started)));
   document.body.setAttribute('data-rendered', 'ok');
 })();
-"""#
-}
