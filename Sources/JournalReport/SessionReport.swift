@@ -65,6 +65,15 @@ package struct SessionReport {
     /// The rows, encoded.
     var events = IntegerListWriter()
     package var findings: [CitedFinding] = []
+    /// Changes a registration missed because it was replaced while its owner was alive:
+    /// the what-if multicast replay's answer (`ReplayEngine`), as (change row, lane).
+    package var missed: [(row: Int, lane: Int)] = []
+    /// Rows of changes (not prior notifications) that reached nobody: no delivery, no skip.
+    package var unheard: [Int] = []
+    /// The sequence numbers drawn when the report was limited (`nil`: the whole session).
+    package var window: ReportWindow?
+    /// What the page left out and how to see it, one sentence each (shown above the chart).
+    package var notes: [String] = []
 
     package init(summary: SessionSummary, budgetNs: Int64) {
         self.summary = summary

@@ -15,32 +15,76 @@ struct SessionReportBuilder {
     private var threadIndex: [Int64: Int] = [:]
     private var scopeIndex: [Int64: Int] = [:]
     private var lastRowOfLane: [Int] = []
-    private var tracker = DispatchTracker()
+    var tracker = DispatchTracker()
     /// For rows findings cite: the lanes and channel the event names.
     private var cited: [Int64: (lanes: [Int], channel: Int?)] = [:]
     private var previousSeq: Int64 = 0
     private var previousMicros: Int64 = 0
 
     /// The report of `session`: its findings (with `options`) and its events.
+    /// With a `window`, only the events in it are drawn; the findings (and the missed
+    /// changes) still come from the whole session.
     static func build(
-        _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions
+        _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions, window: ReportWindow? = nil
     ) throws(AnalysisError) -> SessionReport {
         let findings = try Diagnoser.diagnose(reader, session: session, options: options)
         var builder = SessionReportBuilder(
             reader: reader, catalog: try reader.catalog(session: session.id),
             report: SessionReport(summary: session, budgetNs: options.slowCallbackBudgetNs)
         )
+        builder.report.window = window
         for finding in findings {
             for seq in finding.seqs { builder.cited[seq] = ([], nil) }
         }
         try reader.forEachRegistration(session: session.id) { _, row in builder.registrations[row.id] = row }
-        try reader.forEachEvent(session: session.id) { event in
+        let filter = window.map { EventFilter(from: $0.from, to: $0.to) } ?? EventFilter()
+        try reader.forEachEvent(session: session.id, filter: filter) { event in
             builder.add(event)
             return true
         }
+        for change in builder.tracker.finish() { builder.noteCompleted(change) }
+        builder.report.unheard.sort()
         builder.finishLanes()
+        try builder.addMissed(reader, session: session)
         builder.report.findings = findings.map { builder.cite($0) }
+        if let window {
+            builder.report.notes.append(
+                "Only the events from seq \(window.from) to seq \(window.to) are drawn (\(builder.report.seqs.count) of \(session.eventCount)); the findings are those of the whole session. Run obsreplay report without --from, --to and --around for all of it."
+            )
+        }
         return builder.report
+    }
+
+    /// Records a change that reached nobody once its dispatch is complete.
+    mutating func noteCompleted(_ change: DispatchTracker.CompletedChange) {
+        guard !change.event.isPrior, change.receipts.isEmpty, let row = report.row(of: change.event.seq) else { return }
+        report.unheard.append(row)
+    }
+
+    /// The changes of single-slot channels that registrations replaced while their owner
+    /// was alive did not get: the what-if multicast replay (`replay --what-if multicast`)
+    /// names the owners a multicast channel would have called and the slot did not; each
+    /// is drawn on that owner's replaced lane of the channel.
+    mutating func addMissed(_ reader: JournalReader, session: SessionSummary) throws(AnalysisError) {
+        guard session.lastSeq > 0, report.channels.contains(where: \.singleSlot) else { return }
+        let state = try ReplayEngine.replay(reader, session: session, at: session.lastSeq, whatIfMulticast: true)
+        // Replaced lanes by channel name and owner name, in the report's (escaped) text.
+        var replaced: [String: [Int]] = [:]
+        for (index, lane) in report.lanes.enumerated() where lane.end == .replaced {
+            let key = (report.strings.text(report.channels[lane.channel].name) ?? "") + "\u{0}" + (report.strings.text(lane.owner) ?? "")
+            replaced[key, default: []].append(index)
+        }
+        for change in state.whatIf ?? [] {
+            let missed = change.missed
+            guard !missed.isEmpty, let row = report.row(of: change.seq) else { continue }
+            for owner in missed.uniqued() {
+                let key = TerminalText.escaped(change.channel) + "\u{0}" + TerminalText.escaped(owner)
+                // The owner's latest lane on the channel replaced before the change.
+                guard let lane = replaced[key]?.last(where: { report.lanes[$0].endRow >= 0 && report.lanes[$0].endRow < row })
+                else { continue }
+                report.missed.append((row, lane))
+            }
+        }
     }
 
     // MARK: - Rows
@@ -120,7 +164,7 @@ struct SessionReportBuilder {
         if channel == nil, let first = lanes.first { channel = report.lanes[first].channel }
         if cited[event.seq] != nil { cited[event.seq] = (lanes, channel) }
         for lane in lanes where lane < lastRowOfLane.count { lastRowOfLane[lane] = row }
-        _ = tracker.feed(event)
+        if let completed = tracker.feed(event) { noteCompleted(completed) }
 
         report.events.append(Int64(kind.rawValue))
         report.events.append(event.seq - previousSeq)

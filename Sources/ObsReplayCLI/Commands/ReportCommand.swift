@@ -23,6 +23,9 @@ enum ReportCommand {
                 CommandSpec.Option("all", help: "Every session, one tab each."),
                 CommandSpec.Option("output", short: "o", value: "file", help: "Where to write the report (- for standard output)."),
                 CommandSpec.Option("budget-ms", value: "ms", help: "The slow-callback budget in milliseconds (default 16)."),
+                CommandSpec.Option("from", value: "seq", help: "Draw only the events from this sequence number on."),
+                CommandSpec.Option("to", value: "seq", help: "Draw only the events up to this sequence number."),
+                CommandSpec.Option("around", value: "seq", help: "Draw only the 100 sequence numbers each side of this one."),
             ]
         ),
         run: run
@@ -34,12 +37,13 @@ enum ReportCommand {
             throw context.usageError("'--all' and '--session' cannot be used together")
         }
         let options = try context.slowCallbackBudget(arguments)
+        let window = try self.window(arguments, context)
         let selection: ReportSelection = arguments.flag("all") ? .all : sessionID.map(ReportSelection.session) ?? .latest
         let journal = arguments.argument("journal")
         if arguments.value("output") == "-" {
             let reader = try context.openJournal(arguments)
             context.out.write(try analysing { () throws(AnalysisError) in
-                try HTMLReport.render(reader, sessions: selection, options: options)
+                try HTMLReport.render(reader, sessions: selection, options: options, window: window)
             })
             return ExitCode.success
         }
@@ -48,9 +52,24 @@ enum ReportCommand {
             throw .input("\(target): refusing to write the report over the journal")
         }
         let path = try analysing { () throws(AnalysisError) in
-            try HTMLReport.write(journalPath: journal, sessions: selection, to: target, options: options)
+            try HTMLReport.write(journalPath: journal, sessions: selection, to: target, options: options, window: window)
         }
         context.line(path)
         return ExitCode.success
+    }
+
+    /// The sequence numbers to draw: `--from`/`--to`, or `--around` (not both kinds).
+    static func window(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> ReportWindow? {
+        let from = try context.integer(arguments, "from"), to = try context.integer(arguments, "to")
+        if let around = try context.integer(arguments, "around") {
+            if from != nil || to != nil { throw context.usageError("'--around' cannot be used with '--from' or '--to'") }
+            return ReportWindow.around(around)
+        }
+        if from == nil && to == nil { return nil }
+        let window = ReportWindow(from: from ?? 1, to: to ?? .max)
+        if window.from > window.to {
+            throw context.usageError("'--from' (\(window.from)) is after '--to' (\(window.to))")
+        }
+        return window
     }
 }
