@@ -92,6 +92,7 @@ struct SessionReportBuilder {
     mutating func add(_ event: EventRow) {
         typealias Kind = ReportEventLayout.Kind
         let row = report.seqs.count
+        if row == 0, let window = report.window { openLanesLive(at: window.from, event) }
         let kind = Kind(event.kind)
         let micros = event.timeNs / 1000
         var flags = event.isMain ? ReportEventLayout.Flag.main.rawValue : 0
@@ -188,6 +189,15 @@ struct SessionReportBuilder {
 
     // MARK: - Lanes, channels, threads, scopes
 
+    /// A limited report: the registrations already live when its window begins get their
+    /// lanes from its first row, so a lane that spans the window is drawn across it.
+    mutating func openLanesLive(at seq: Int64, _ first: EventRow) {
+        for row in registrations.values.sorted(by: { $0.id < $1.id })
+        where row.registeredSeq < seq && (row.removedSeq ?? .max) >= seq {
+            _ = lane(row.id, first, row: 0)
+        }
+    }
+
     /// The lane of a registration, opened at `row` when first named.
     mutating func lane(_ id: Int64?, _ event: EventRow, row: Int) -> Int? {
         guard let id else { return nil }
@@ -221,9 +231,11 @@ struct SessionReportBuilder {
     /// they end at the last row that names them, with the table's reason.
     mutating func finishLanes() {
         for index in report.lanes.indices where report.lanes[index].endRow < 0 {
-            if let reason = registrations[report.lanes[index].registrationID]?.removalReason {
-                end(index, row: lastRowOfLane[index], reason: reason)
-            }
+            guard let stored = registrations[report.lanes[index].registrationID], let reason = stored.removalReason
+            else { continue }
+            // Removed after a limited report's window: drawn to the window's end.
+            let after = report.window.map { (stored.removedSeq ?? 0) > $0.to } ?? false
+            end(index, row: after ? report.seqs.count - 1 : lastRowOfLane[index], reason: reason)
         }
     }
 
