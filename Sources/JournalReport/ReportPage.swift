@@ -61,7 +61,7 @@ enum ReportPage {
             ("process", "\(HTMLText.escaped(summary.process)) (pid \(summary.pid), \(HTMLText.escaped(summary.host)))"),
             ("started", HTMLText.escaped(summary.startedAt)),
             ("duration", durationText(summary.lastTimeNs)),
-            ("events", "\(report.seqs.count)"),
+            ("events", report.density == nil ? "\(report.seqs.count)" : "\(summary.eventCount) (summarised)"),
             ("registrations", "\(report.lanes.count)"),
             ("channels", "\(report.channels.count)"),
         ]

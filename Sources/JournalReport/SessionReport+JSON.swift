@@ -41,6 +41,10 @@ extension SessionReport {
         JSONValue.array(missed.flatMap { [JSONValue.int(Int64($0.row)), .int(Int64($0.lane))] }).render(into: &out)
         out += ",\"unheard\":"
         JSONValue.array(unheard.map { .int(Int64($0)) }).render(into: &out)
+        if let density {
+            out += ",\"density\":"
+            density.json.render(into: &out)
+        }
         out += ",\"rows\":\(seqs.count),\"ev\":["
         out += String(decoding: events.bytes, as: UTF8.self)
         out += "]}"

@@ -74,6 +74,14 @@ package struct SessionReport {
     package var window: ReportWindow?
     /// What the page left out and how to see it, one sentence each (shown above the chart).
     package var notes: [String] = []
+    /// Set when the session was summarised (more than `detailLimit` events and no window):
+    /// only the events the shown findings cite, their registrations' lifetimes and the
+    /// changes those missed are rows; everything else is counted per channel here.
+    var density: ReportDensity?
+
+    /// Sessions with more events than this are summarised unless a window limits them:
+    /// keeps a page of a million events under 10 MB and its generator's memory bounded.
+    package static let detailLimit: Int64 = 250_000
 
     package init(summary: SessionSummary, budgetNs: Int64) {
         self.summary = summary

@@ -16,6 +16,8 @@ struct SessionReportBuilder {
     private var scopeIndex: [Int64: Int] = [:]
     private var lastRowOfLane: [Int] = []
     var tracker = DispatchTracker()
+    /// A summarised session's rows (`nil`: every event is a row).
+    var keep: Set<Int64>?
     /// For rows findings cite: the lanes and channel the event names.
     private var cited: [Int64: (lanes: [Int], channel: Int?)] = [:]
     private var previousSeq: Int64 = 0
@@ -37,6 +39,11 @@ struct SessionReportBuilder {
             for seq in finding.seqs { builder.cited[seq] = ([], nil) }
         }
         try reader.forEachRegistration(session: session.id) { _, row in builder.registrations[row.id] = row }
+        let whatIf = try builder.whatIf(reader, session: session)
+        if window == nil && session.eventCount > SessionReport.detailLimit {
+            builder.keep = try builder.keptSeqs(reader, session: session, findings: findings, whatIf: whatIf)
+            builder.report.density = ReportDensity(lastSeq: session.lastSeq)
+        }
         let filter = window.map { EventFilter(from: $0.from, to: $0.to) } ?? EventFilter()
         try reader.forEachEvent(session: session.id, filter: filter) { event in
             builder.add(event)
@@ -45,8 +52,13 @@ struct SessionReportBuilder {
         for change in builder.tracker.finish() { builder.noteCompleted(change) }
         builder.report.unheard.sort()
         builder.finishLanes()
-        try builder.addMissed(reader, session: session)
+        builder.addMissed(whatIf)
         builder.report.findings = findings.map { builder.cite($0) }
+        if let keep = builder.keep {
+            builder.report.notes.append(
+                "This session has \(session.eventCount) events, more than the report draws one by one (\(SessionReport.detailLimit)): each channel's changes and deliveries are drawn as counts per 1/\(ReportDensity.bins) of the session, and only what the findings shown cite is drawn event by event (\(builder.report.seqs.count) events, \(builder.report.lanes.count) registrations; \(keep.count) kept). For every event of a stretch, run obsreplay report with --from SEQ --to SEQ (up to \(SessionReport.detailLimit) events) or --around SEQ."
+            )
+        }
         if let window {
             builder.report.notes.append(
                 "Only the events from seq \(window.from) to seq \(window.to) are drawn (\(builder.report.seqs.count) of \(session.eventCount)); the findings are those of the whole session. Run obsreplay report without --from, --to and --around for all of it."
@@ -61,20 +73,64 @@ struct SessionReportBuilder {
         report.unheard.append(row)
     }
 
-    /// The changes of single-slot channels that registrations replaced while their owner
-    /// was alive did not get: the what-if multicast replay (`replay --what-if multicast`)
-    /// names the owners a multicast channel would have called and the slot did not; each
-    /// is drawn on that owner's replaced lane of the channel.
-    mutating func addMissed(_ reader: JournalReader, session: SessionSummary) throws(AnalysisError) {
-        guard session.lastSeq > 0, report.channels.contains(where: \.singleSlot) else { return }
-        let state = try ReplayEngine.replay(reader, session: session, at: session.lastSeq, whatIfMulticast: true)
+    /// The what-if multicast replay of the session's single-slot channels (`replay --what-if
+    /// multicast`): per change, the owners a multicast channel would have called and the slot
+    /// did not. Empty when the session has no single-slot channel.
+    func whatIf(_ reader: JournalReader, session: SessionSummary) throws(AnalysisError) -> [ReplayState.WhatIfChange] {
+        guard session.lastSeq > 0, catalog.channels.values.contains(where: \.isSingleSlot) else { return [] }
+        return try ReplayEngine.replay(reader, session: session, at: session.lastSeq, whatIfMulticast: true).whatIf ?? []
+    }
+
+    /// A summarised session's rows: the events of the findings the page shows, the
+    /// registrations and removals of the registrations those name, and the changes those
+    /// registrations missed after being replaced.
+    func keptSeqs(
+        _ reader: JournalReader, session: SessionSummary, findings: [Finding], whatIf: [ReplayState.WhatIfChange]
+    ) throws(AnalysisError) -> Set<Int64> {
+        var shown: [Rule: Int] = [:]
+        var keep = Set<Int64>()
+        for finding in findings {
+            shown[finding.rule, default: 0] += 1
+            if shown[finding.rule]! <= ReportPage.perRule { keep.formUnion(finding.seqs) }
+        }
+        var kept = Set<Int64>()
+        for seq in keep {
+            try reader.forEachEvent(session: session.id, filter: EventFilter(from: seq, to: seq)) { event in
+                if let id = event.registrationID { kept.insert(id) }
+                if let id = event.otherRegistrationID { kept.insert(id) }
+                return true
+            }
+        }
+        var replacedOwners: [String: [RegistrationRow]] = [:]
+        for id in kept {
+            guard let row = registrations[id] else { continue }
+            keep.insert(row.registeredSeq)
+            if let removed = row.removedSeq { keep.insert(removed) }
+            if row.removalReason == "replaced" {
+                let key = (catalog.channelName(row.channelID) ?? "") + "\u{0}" + (catalog.objectName(row.ownerID) ?? "")
+                replacedOwners[key, default: []].append(row)
+            }
+        }
+        for change in whatIf {
+            for owner in change.missed where replacedOwners[change.channel + "\u{0}" + owner]?.contains(where: {
+                ($0.removedSeq ?? .max) < change.seq
+            }) == true {
+                keep.insert(change.seq)
+            }
+        }
+        return keep
+    }
+
+    /// Draws the what-if answer: each missed change on the owner's lane that was replaced
+    /// on that channel before it.
+    mutating func addMissed(_ whatIf: [ReplayState.WhatIfChange]) {
         // Replaced lanes by channel name and owner name, in the report's (escaped) text.
         var replaced: [String: [Int]] = [:]
         for (index, lane) in report.lanes.enumerated() where lane.end == .replaced {
             let key = (report.strings.text(report.channels[lane.channel].name) ?? "") + "\u{0}" + (report.strings.text(lane.owner) ?? "")
             replaced[key, default: []].append(index)
         }
-        for change in state.whatIf ?? [] {
+        for change in whatIf {
             let missed = change.missed
             guard !missed.isEmpty, let row = report.row(of: change.seq) else { continue }
             for owner in missed.uniqued() {
@@ -93,6 +149,10 @@ struct SessionReportBuilder {
         typealias Kind = ReportEventLayout.Kind
         let row = report.seqs.count
         if row == 0, let window = report.window { openLanesLive(at: window.from, event) }
+        if let keep, !keep.contains(event.seq) {
+            count(event)
+            return
+        }
         let kind = Kind(event.kind)
         let micros = event.timeNs / 1000
         var flags = event.isMain ? ReportEventLayout.Flag.main.rawValue : 0
@@ -176,6 +236,17 @@ struct SessionReportBuilder {
         report.seqs.append(event.seq)
         previousSeq = event.seq
         previousMicros = micros
+    }
+
+    /// An event a summarised session does not draw: counted on its channel.
+    mutating func count(_ event: EventRow) {
+        if let completed = tracker.feed(event) { noteCompleted(completed) }
+        var problem = event.kind == .skipped || (event.durationNs ?? 0) > report.budgetNs
+        if event.kind == .delivered, !event.isMain, let id = event.registrationID, registrations[id]?.expectsMain == true {
+            problem = true
+        }
+        let channel = event.channelID.map { self.channel($0) }
+        report.density?.count(event, channel: channel, problem: problem)
     }
 
     /// How many rows back the change a delivery or skip belongs to (0: not known).

@@ -99,6 +99,16 @@
       model.lanes[session.missed[m + 1]].missed.push(session.missed[m]);
     }
     model.unheard = session.unheard || [];
+    // A summarised session: per channel, counts per range of sequence numbers.
+    model.density = session.density || null;
+    model.densityByChannel = {};
+    if (model.density) {
+      model.density.channels.forEach(function (entry) {
+        var max = 1;
+        for (var b = 0; b < model.density.bins; b++) { max = Math.max(max, entry[1][b] + entry[2][b]); }
+        model.densityByChannel[entry[0]] = { changes: entry[1], deliveries: entry[2], problems: entry[3], max: max };
+      });
+    }
     for (var r = 0; r < n; r++) {
       var k = cols.kind[r];
       if (k === KIND.delivered || k === KIND.skipped) {
@@ -120,6 +130,7 @@
   // gaps between events makes up more than half the span, the order axis is chosen.
   function chooseAxis(model) {
     var n = model.rows, t = model.cols.t;
+    if (model.density) { return 'order'; }
     if (n < 3) { return 'order'; }
     var span = t[n - 1] - t[0];
     if (!(span > 0)) { return 'order'; }
@@ -137,8 +148,14 @@
   function setAxis(model, axis) {
     var cols = model.cols, n = model.rows;
     model.axis = axis;
-    for (var r = 0; r < n; r++) { cols.p[r] = axis === 'order' ? r + 0.5 : cols.t[r]; }
-    if (axis === 'order') {
+    // Summarised: only some events are rows, so the order axis goes by sequence number.
+    var bySeq = !!model.density;
+    for (var r = 0; r < n; r++) { cols.p[r] = axis === 'order' ? (bySeq ? cols.seq[r] - 0.5 : r + 0.5) : cols.t[r]; }
+    if (bySeq) {
+      model.lo = 0;
+      model.hi = Math.max(model.density.lastSeq, 1);
+      model.endP = model.hi;
+    } else if (axis === 'order') {
       model.lo = 0;
       model.hi = Math.max(n, 1);
       model.endP = model.hi;
@@ -293,11 +310,16 @@
     this.section.querySelector('.axis-order').setAttribute('aria-pressed', String(model.axis === 'order'));
     this.section.querySelector('.axis-time').setAttribute('aria-pressed', String(model.axis === 'time'));
     this.section.querySelector('.back').disabled = this.history.length === 0;
+    this.section.querySelector('.axis-time').disabled = !!model.density;
     this.drawSelection();
   };
 
   Timeline.prototype.rangeText = function () {
     var model = this.model, cols = model.cols, n = model.rows;
+    if (model.density) {
+      return 'Events seq ' + Math.max(1, Math.ceil(this.t0 + 0.5)) + ' \u2013 ' + Math.min(model.hi, Math.floor(this.t1 + 0.5)) +
+        ' of ' + model.meta.events + ' (summarised: counts per channel)';
+    }
     if (!n) { return 'No events'; }
     if (model.axis === 'order') {
       var a = Math.max(0, Math.ceil(this.t0 - 0.5)), b = Math.min(n - 1, Math.floor(this.t1 - 0.5));
@@ -322,11 +344,12 @@
     // Order axis: a tick per `step` events, at the event's column, labelled with its seq.
     var start = order ? Math.ceil((this.t0 - 0.5) / step) * step + 0.5 : Math.ceil(this.t0 / step) * step;
     for (var t = start; t <= this.t1 + 1e-9; t += step) {
-      if (order && (t < 0 || t > n)) { continue; }
+      if (order && (t < 0 || t > this.model.hi)) { continue; }
       var x = this.x(t);
       this.gridTicks.push(t);
       el('line', { 'class': 'axis-tick', x1: x, x2: x, y1: AXIS_H - 6, y2: AXIS_H }, this.axis);
-      var label = text(this.axis, x, 15, order ? String(cols.seq[Math.min(n - 1, Math.floor(t))]) : fmtTime(t, step), 'axis-label');
+      var seq = this.model.density ? Math.floor(t) + 1 : cols.seq[Math.min(n - 1, Math.floor(t))];
+      var label = text(this.axis, x, 15, order ? String(seq) : fmtTime(t, step), 'axis-label');
       label.setAttribute('text-anchor', 'middle');
     }
   };
@@ -435,6 +458,7 @@
     });
     ticks(g, groups, ['tick'], row);
     if (groups.unregistered) { this.crosses(g, groups.unregistered, axisY); }
+    if (model.density && model.densityByChannel[channel.index]) { this.drawDensity(g, row, model.densityByChannel[channel.index]); }
     // Changes that reached nobody: a ring around their tick.
     var unheard = this.bucket(model.unheardByChannel[channel.index] || [], function () { return 'unheard'; });
     if (unheard.unheard) {
@@ -443,6 +467,28 @@
       this.inView(model.unheardByChannel[channel.index]).forEach(function (r) { seqs.push(cols.seq[r]); });
       el('path', { 'class': 'unheard', d: d.join(''), 'data-count': unheard.unheard.count, 'data-seqs': seqs.join(' ') }, g);
     }
+  };
+
+  // A summarised channel: per range of sequence numbers, a bar as high as the square root
+  // of its changes and deliveries (problems in their own colour on top).
+  Timeline.prototype.drawDensity = function (g, row, counts) {
+    var bins = this.model.density.bins, width = this.model.hi / bins, all = [], problems = [];
+    var b0 = Math.max(0, Math.floor(this.t0 / width)), b1 = Math.min(bins - 1, Math.floor(this.t1 / width));
+    var total = 0, h = row.h - 4;
+    for (var b = b0; b <= b1; b++) {
+      var count = counts.changes[b] + counts.deliveries[b];
+      if (!count) { continue; }
+      total += count;
+      var x0 = this.x(Math.max(b * width, this.t0)), x1 = this.x(Math.min((b + 1) * width, this.t1));
+      var w = Math.max(x1 - x0, 1), bar = Math.max(1, Math.sqrt(count / counts.max) * h);
+      all.push('M' + x0 + ' ' + (row.y + row.h - 2) + 'h' + w + 'v' + (-bar) + 'h' + (-w) + 'z');
+      if (counts.problems[b]) {
+        var top = Math.max(1, Math.sqrt(counts.problems[b] / counts.max) * h);
+        problems.push('M' + x0 + ' ' + (row.y + row.h - 2) + 'h' + w + 'v' + (-top) + 'h' + (-w) + 'z');
+      }
+    }
+    el('path', { 'class': 'density', d: all.join(''), 'data-count': total }, g);
+    el('path', { 'class': 'density problems', d: problems.join('') }, g);
   };
 
   // The rows of a list (sorted by position) inside the view.
@@ -663,6 +709,9 @@
     }
     if (row.type === 'channel') {
       hit = onChart && this.nearest(row.channel.rows, x);
+      if (!hit && onChart && model.density && model.densityByChannel[row.channel.index]) {
+        return densityInfo(model, row.channel, this.timeAt(x));
+      }
       return hit ? eventInfo(model, hit.row, hit.count) : channelInfo(model, row.channel);
     }
     var time = this.timeAt(x), lane = row.lanes[0];
@@ -709,6 +758,17 @@
         lane.missed.slice(0, 10).map(function (r) { return cols.seq[r]; }).join(', ') + (lane.missed.length > 10 ? ', \u2026' : '') + ')']);
     }
     return { title: 'Registration r' + lane.id, lines: lines };
+  }
+
+  function densityInfo(model, channel, p) {
+    var bins = model.density.bins, width = model.hi / bins, b = Math.max(0, Math.min(bins - 1, Math.floor(p / width)));
+    var counts = model.densityByChannel[channel.index];
+    var first = Math.floor(b * width) + 1, last = Math.floor((b + 1) * width);
+    var time = model.density.times[b];
+    return { title: channel.name, lines: [['seq', first + ' \u2013 ' + last + (time >= 0 ? ' (from ' + fmtTime(time) + ')' : '')],
+      ['changes', String(counts.changes[b])], ['deliveries', String(counts.deliveries[b])],
+      ['problems', counts.problems[b] + ' (off the main thread, slow or skipped)'],
+      ['detail', 'obsreplay report --from ' + first + ' --to ' + last]] };
   }
 
   function channelInfo(model, channel) {
