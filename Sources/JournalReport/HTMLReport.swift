@@ -33,9 +33,10 @@ package enum HTMLReport {
     }
 
     /// The report's HTML; with a `window`, only the events of those sequence numbers are drawn.
+    /// A session of more than `detailLimit` events (and no window) is summarised per channel.
     package static func render(
         _ reader: JournalReader, sessions: ReportSelection = .latest, options: DiagnosisOptions = DiagnosisOptions(),
-        window: ReportWindow? = nil
+        window: ReportWindow? = nil, detailLimit: Int64 = SessionReport.detailLimit
     ) throws(AnalysisError) -> String {
         let summaries: [SessionSummary]
         switch sessions {
@@ -47,7 +48,7 @@ package enum HTMLReport {
         }
         var reports: [SessionReport] = []
         for summary in summaries {
-            reports.append(try SessionReportBuilder.build(reader, session: summary, options: options, window: window))
+            reports.append(try SessionReportBuilder.build(reader, session: summary, options: options, window: window, detailLimit: detailLimit))
         }
         return ReportPage.render(reports, journalPath: reader.path, nonce: nonce())
     }

@@ -62,7 +62,7 @@ enum ReportPage {
             ("started", HTMLText.escaped(summary.startedAt)),
             ("duration", durationText(summary.lastTimeNs)),
             ("events", report.density == nil ? "\(report.seqs.count)" : "\(summary.eventCount) (summarised)"),
-            ("registrations", "\(report.lanes.count)"),
+            ("registrations", report.density == nil ? "\(report.lanes.count)" : "\(report.registrationCount) (\(report.lanes.count) drawn)"),
             ("channels", "\(report.channels.count)"),
         ]
         facts.append(summary.cleanEnd

@@ -13,7 +13,7 @@ extension SessionReport {
             ("process", .string(TerminalText.escaped(summary.process))), ("pid", .int(summary.pid)),
             ("host", .string(TerminalText.escaped(summary.host))), ("startedAt", .string(TerminalText.escaped(summary.startedAt))),
             ("endedAt", .text(summary.endedAt.map(TerminalText.escaped))), ("cleanEnd", .bool(summary.cleanEnd)),
-            ("events", .int(Int64(seqs.count))), ("registrations", .int(Int64(lanes.count))),
+            ("events", .int(density == nil ? Int64(seqs.count) : summary.eventCount)), ("registrations", .int(Int64(lanes.count))),
             ("endUs", .int(summary.lastTimeNs / 1000)), ("budgetUs", .int(budgetNs / 1000)),
         ])
         var out = "{\"meta\":"

@@ -78,6 +78,8 @@ package struct SessionReport {
     /// only the events the shown findings cite, their registrations' lifetimes and the
     /// changes those missed are rows; everything else is counted per channel here.
     var density: ReportDensity?
+    /// How many registrations the session made (the lanes drawn are fewer when summarised).
+    package var registrationCount = 0
 
     /// Sessions with more events than this are summarised unless a window limits them:
     /// keeps a page of a million events under 10 MB and its generator's memory bounded.

@@ -27,7 +27,8 @@ struct SessionReportBuilder {
     /// With a `window`, only the events in it are drawn; the findings (and the missed
     /// changes) still come from the whole session.
     static func build(
-        _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions, window: ReportWindow? = nil
+        _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions, window: ReportWindow? = nil,
+        detailLimit: Int64 = SessionReport.detailLimit
     ) throws(AnalysisError) -> SessionReport {
         let findings = try Diagnoser.diagnose(reader, session: session, options: options)
         var builder = SessionReportBuilder(
@@ -39,8 +40,9 @@ struct SessionReportBuilder {
             for seq in finding.seqs { builder.cited[seq] = ([], nil) }
         }
         try reader.forEachRegistration(session: session.id) { _, row in builder.registrations[row.id] = row }
+        builder.report.registrationCount = builder.registrations.count
         let whatIf = try builder.whatIf(reader, session: session)
-        if window == nil && session.eventCount > SessionReport.detailLimit {
+        if window == nil && session.eventCount > detailLimit {
             builder.keep = try builder.keptSeqs(reader, session: session, findings: findings, whatIf: whatIf)
             builder.report.density = ReportDensity(lastSeq: session.lastSeq)
         }
@@ -54,9 +56,9 @@ struct SessionReportBuilder {
         builder.finishLanes()
         builder.addMissed(whatIf)
         builder.report.findings = findings.map { builder.cite($0) }
-        if let keep = builder.keep {
+        if builder.keep != nil {
             builder.report.notes.append(
-                "This session has \(session.eventCount) events, more than the report draws one by one (\(SessionReport.detailLimit)): each channel's changes and deliveries are drawn as counts per 1/\(ReportDensity.bins) of the session, and only what the findings shown cite is drawn event by event (\(builder.report.seqs.count) events, \(builder.report.lanes.count) registrations; \(keep.count) kept). For every event of a stretch, run obsreplay report with --from SEQ --to SEQ (up to \(SessionReport.detailLimit) events) or --around SEQ."
+                "This session has \(session.eventCount) events, more than the report draws one by one (\(detailLimit)): each channel's changes and deliveries are drawn as counts per 1/\(ReportDensity.bins) of the session, and only what the findings shown cite is drawn event by event (\(builder.report.seqs.count) events, \(builder.report.lanes.count) registrations). For every event of a stretch, run obsreplay report with --from SEQ --to SEQ (up to \(detailLimit) events) or --around SEQ."
             )
         }
         if let window {

@@ -60,3 +60,28 @@ private func marks(_ session: ReportDocument.Session) throws -> (missed: [String
     #expect(ReportWindow.around(1000) == ReportWindow(from: 900, to: 1100))
     #expect(ReportWindow.around(.max - 1) == ReportWindow(from: .max - 101, to: .max))
 }
+
+@Test func aSessionBeyondTheDetailLimitIsSummarisedPerChannelAndSaysSo() throws {
+    let reader = try JournalReader(path: try showcaseJournal())
+    let report = try ReportDocument(html: try HTMLReport.render(reader, detailLimit: 40))
+    let session = try #require(report.sessions.first)
+    // Rows: what the shown findings cite (1 9 10 11 14 17 23 26 33 35 36 37 38 43 44 46),
+    // the beginnings and ends of the registrations those name (41: r7's owner deallocated),
+    // and the changes at seqs 18 and 20 that FloatingWindow#2 missed.
+    #expect(session.rows.map(\.seq) == [1, 9, 10, 11, 14, 17, 18, 20, 23, 26, 33, 35, 36, 37, 38, 41, 43, 44, 46])
+    #expect(try marks(session).missed == ["seq 18 r1", "seq 20 r1"])
+    let density = try #require(session.json["density"] as? [String: Any])
+    #expect(density["bins"] as? Int == 400 && density["lastSeq"] as? Int == 46)
+    // Every change and delivery not drawn as a row is counted on its channel.
+    let counted = try #require(density["channels"] as? [[Any]]).reduce(0) { total, entry in
+        total + (entry[1] as! [Int]).reduce(0, +) + (entry[2] as! [Int]).reduce(0, +)
+    }
+    let drawn = session.rows.count { ["changed", "delivered", "skipped"].contains($0.kind) }
+    #expect(counted + drawn == 14 + 15 + 1)
+    #expect(report.count("<li class=\"finding ") == 11)
+    #expect(report.html.contains("<p class=\"note\">This session has 46 events, more than the report draws one by one (40): each channel&#39;s changes and deliveries are drawn as counts per 1/400 of the session, and only what the findings shown cite is drawn event by event (19 events, 8 registrations). For every event of a stretch, run obsreplay report with --from SEQ --to SEQ (up to 40 events) or --around SEQ.</p>"))
+    #expect(report.html.contains("<div><dt>events</dt><dd>46 (summarised)</dd></div>"))
+    // Below the limit nothing is summarised.
+    let full = try ReportDocument(html: try HTMLReport.render(reader, detailLimit: 46))
+    #expect(full.sessions.first?.json["density"] == nil && full.sessions.first?.rows.count == 46)
+}
