@@ -125,13 +125,15 @@
 
   // MARK: - Horizontal axis
 
-  // Events crowded into a few bursts (a real session: setup, then everything within a
-  // millisecond) read better one column per event: when the largest twentieth of the
-  // gaps between events makes up more than half the span, the order axis is chosen.
+  // Order matters more than duration in most sessions a person reads: up to ORDER_ROWS
+  // events (each gets a column of its own on a screen) the order axis is chosen. Longer
+  // sessions get it too when their events are crowded into bursts (a real session: setup,
+  // then everything within milliseconds): when the largest twentieth of the gaps between
+  // events makes up more than half the span. Otherwise time.
+  var ORDER_ROWS = 1000;
   function chooseAxis(model) {
     var n = model.rows, t = model.cols.t;
-    if (model.density) { return 'order'; }
-    if (n < 3) { return 'order'; }
+    if (model.density || n <= ORDER_ROWS) { return 'order'; }
     var span = t[n - 1] - t[0];
     if (!(span > 0)) { return 'order'; }
     var gaps = new Float64Array(n - 1);

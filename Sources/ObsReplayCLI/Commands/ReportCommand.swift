@@ -1,7 +1,7 @@
 import JournalAnalysis
 import JournalReport
 
-/// `obsreplay report JOURNAL [-o FILE]`: the HTML timeline report.
+/// `obsreplay report JOURNAL [-o FILE] [--from SEQ --to SEQ | --around SEQ]`: the HTML timeline report.
 enum ReportCommand {
     static let command = ObsReplay.Command(
         spec: CommandSpec(
@@ -13,8 +13,11 @@ enum ReportCommand {
                 registration to its removal, grouped by channel and coloured by how it ended;
                 change ticks on each channel; deliveries on their lanes (off-main and slow ones
                 stand out); the findings of diagnose beside the chart, each highlighting what it
-                cites. Hover for details; drag across the chart to zoom into a time range.
-                Without -o the report is written beside the journal (journal.sqlite ->
+                cites and zooming to it (#f=OJ001-1 in the URL links to a finding). Changes a
+                replaced owner missed, changes that reached nobody and registrations live
+                after their scope are marked. Hover for details; drag to zoom. --from and
+                --to (or --around) draw only those sequence numbers; a session of more than
+                250,000 events is otherwise summarised per channel. Without -o the report is written beside the journal (journal.sqlite ->
                 journal.html); its path is printed. '-o -' writes the HTML to standard output.
                 """,
             arguments: [CommonOptions.journal],
