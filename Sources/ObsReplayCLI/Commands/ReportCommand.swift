@@ -17,8 +17,9 @@ enum ReportCommand {
                 replaced owner missed, changes that reached nobody and registrations live
                 after their scope are marked. Hover for details; drag to zoom. --from and
                 --to (or --around) draw only those sequence numbers; a session of more than
-                250,000 events is otherwise summarised per channel. Without -o the report is written beside the journal (journal.sqlite ->
-                journal.html); its path is printed. '-o -' writes the HTML to standard output.
+                250,000 events is otherwise summarised per channel. Without -o the report
+                is written beside the journal (journal.sqlite -> journal.html); its path is
+                printed. '-o -' writes the HTML to standard output.
                 """,
             arguments: [CommonOptions.journal],
             options: [
