@@ -44,7 +44,12 @@ let package = Package(
         ),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
         .target(name: "JournalAnalysis", dependencies: ["ObservationJournal"], swiftSettings: strict),
-        .target(name: "JournalReport", dependencies: ["JournalAnalysis"], swiftSettings: strict),
+        // The page's script and stylesheet are real files, compiled into the module as
+        // byte arrays (`PackageResources.report_js`): the report stays one self-contained file.
+        .target(
+            name: "JournalReport", dependencies: ["JournalAnalysis"],
+            resources: [.embedInCode("Resources/report.js"), .embedInCode("Resources/report.css")], swiftSettings: strict
+        ),
         .target(
             name: "ObsReplayCLI", dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "SeedScenarios"],
             swiftSettings: strict

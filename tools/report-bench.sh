@@ -22,8 +22,8 @@ bin="$(swift build -c release --show-bin-path)"
 median() { sort -n | sed -n 2p; }
 timed() { /usr/bin/time -f %e "$@" 2>&1 >/dev/null | tail -1; }
 
-echo "| events | report (s) | diagnose (s) | ratio | report size (MB) | peak memory (MB) |"
-echo "|---|---|---|---|---|---|"
+echo "| events | report (s) | diagnose (s) | ratio | report size (MB) | report peak memory (MB) | diagnose peak memory (MB) |"
+echo "|---|---|---|---|---|---|---|"
 reports=()
 for events in "${@:-100000 1000000}"; do
     for n in $events; do
@@ -35,16 +35,17 @@ for events in "${@:-100000 1000000}"; do
             report+=("$(timed "$bin/obsreplay" report "$journal" -o "$out/synthetic-$n.html")")
         done
         memory=$(/usr/bin/time -f %M "$bin/obsreplay" report "$journal" -o "$out/synthetic-$n.html" 2>&1 >/dev/null | tail -1)
+        dmemory=$(/usr/bin/time -f %M "$bin/obsreplay" diagnose "$journal" --fail-on never 2>&1 >/dev/null | tail -1)
         r=$(printf '%s\n' "${report[@]}" | median)
         d=$(printf '%s\n' "${diagnose[@]}" | median)
         size=$(stat -c %s "$out/synthetic-$n.html")
-        awk -v n="$n" -v r="$r" -v d="$d" -v s="$size" -v m="$memory" \
-            'BEGIN { printf "| %d | %.2f | %.2f | %.2fx | %.1f | %.0f |\n", n, r, d, r / (d > 0 ? d : 0.01), s / 1e6, m / 1024 }'
+        awk -v n="$n" -v r="$r" -v d="$d" -v s="$size" -v m="$memory" -v dm="$dmemory" \
+            'BEGIN { printf "| %d | %.2f | %.2f | %.2fx | %.1f | %.0f | %.0f |\n", n, r, d, r / (d > 0 ? d : 0.01), s / 1e6, m / 1024, dm / 1024 }'
         reports+=("$out/synthetic-$n.html")
     done
 done
 chromium="$(command -v chromium || true)"
 if [ -n "$chromium" ]; then
     echo
-    python3 tools/report-browser-check.py --measure --chromium "$chromium" --out "$out" "${reports[@]:0:2}"
+    python3 tools/report-browser-check.py --measure --chromium "$chromium" --shots "$out" "${reports[@]:0:2}"
 fi

@@ -1,157 +1,52 @@
 #!/usr/bin/env python3
-"""Opens obsreplay HTML reports in headless Chromium and checks them as a person would.
+"""Opens obsreplay HTML reports in headless Chromium (Playwright) and checks them as a person would.
 
-    report-browser-check.py --chromium PATH --out DIR SHOWCASE.html [LARGE.html]
+    report-browser-check.py --chromium PATH --shots DIR --demo DEMO.html --showcase SHOWCASE.html [--large LARGE.html]
+    report-browser-check.py --measure --chromium PATH REPORT.html ...
 
-Drives Chromium through its DevTools protocol over a pipe (--remote-debugging-pipe: no
-port, no extra packages). For each report: loads it from disk; fails on any JavaScript
-exception, console error or browser log error (a Content-Security-Policy violation, a
-failed load); compares the drawn SVG with the page's own data (a lane per registration,
-a tick per change, a mark per delivery, crosses and gap marks); saves a screenshot and
-checks, by decoding the PNG, that it is not blank. On the showcase report it also checks
-the exact counts of JournalFixtures.ShowcaseScenario, hovers the off-main delivery and
-reads the tooltip, drags across the chart to zoom, and clicks a finding to highlight
-what it cites (a second screenshot).
+Playwright for Python drives the Chromium given with --chromium (Debian's package: no
+browser download). Every page is checked for JavaScript exceptions, console errors and
+failed loads (a Content-Security-Policy violation). Screenshots of each state go to
+--shots, named <report>-<state>.png.
+
+On the demo (music-player/buggy, real timings: its events sit within a millisecond after
+the setup) and on the showcase (report-sample showcase), for the first last-callback-wins
+finding (OJ001-1): after load, its cited lanes are drawn at least 100 px wide; the hollow
+missed marks on the replaced owner's lane are exactly the changes the finding lists;
+clicking the finding brings its events into the viewport, dims the rest and puts
+#f=OJ001-1 in the URL; Escape restores the view; Tab and Enter select a finding; opening
+the URL with #f=OJ001-2 selects that finding. On the showcase: the exact counts of
+JournalFixtures.ShowcaseScenario, hovering, dragging to zoom on the time axis. On the
+large report: what is drawn matches the page's data.
 
 Prints one line per check and ends with 'N passed, M failed'; exits 1 if any failed.
 """
 import argparse
-import base64
 import json
-import select
 import os
-import shutil
+import re
 import struct
-import subprocess
 import sys
-import tempfile
 import time
 import zlib
+
+from playwright.sync_api import sync_playwright
 
 WIDTH, HEIGHT = 1500, 1000
 
 
-class Browser:
-    """Headless Chromium with one page, spoken to over the DevTools pipe (fds 3 and 4)."""
+class Checker:
+    def __init__(self):
+        self.passed = self.failed = 0
 
-    def __init__(self, chromium, log_path):
-        self.profile = tempfile.mkdtemp(prefix="report-check-profile-")
-        to_child_r, self.to_child = os.pipe()
-        self.from_child, from_child_w = os.pipe()
-
-        def wire():
-            # dup2 onto the same number keeps close-on-exec: clear it explicitly.
-            os.dup2(to_child_r, 3)
-            os.dup2(from_child_w, 4)
-            os.set_inheritable(3, True)
-            os.set_inheritable(4, True)
-
-        self.log = open(log_path, "wb")
-        self.process = subprocess.Popen(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe", "--no-first-run",
-             "--no-default-browser-check", "--disable-background-networking", "--disable-component-update",
-             "--disable-sync", "--disable-extensions", "--mute-audio", "--hide-scrollbars",
-             f"--user-data-dir={self.profile}", f"--window-size={WIDTH},{HEIGHT}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log, preexec_fn=wire, close_fds=False)
-        os.close(to_child_r)
-        os.close(from_child_w)
-        self.buffer = b""
-        self.next_id = 0
-        self.events = []
-        self.session = None
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        for domain in ("Page", "Runtime", "Log"):
-            self.call(domain + ".enable")
-        self.call("Emulation.setDeviceMetricsOverride",
-                  {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
-
-    def receive(self, deadline):
-        while b"\0" not in self.buffer:
-            if time.time() > deadline:
-                raise TimeoutError("Chromium did not answer in time")
-            if self.process.poll() is not None:
-                raise RuntimeError(f"Chromium exited with status {self.process.returncode}")
-            ready, _, _ = select.select([self.from_child], [], [], 0.5)
-            if ready:
-                chunk = os.read(self.from_child, 1 << 20)
-                if not chunk:
-                    raise RuntimeError("Chromium closed the DevTools pipe")
-                self.buffer += chunk
-        message, self.buffer = self.buffer.split(b"\0", 1)
-        return json.loads(message)
-
-    def call(self, method, params=None, timeout=60):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params or {}}
-        if self.session:
-            message["sessionId"] = self.session
-        os.write(self.to_child, json.dumps(message).encode() + b"\0")
-        deadline = time.time() + timeout
-        while True:
-            reply = self.receive(deadline)
-            if reply.get("id") == self.next_id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                return reply.get("result", {})
-            self.events.append(reply)
-
-    def wait_for(self, method, timeout=120):
-        deadline = time.time() + timeout
-        for index, event in enumerate(self.events):
-            if event.get("method") == method:
-                del self.events[index]
-                return event
-        while True:
-            event = self.receive(deadline)
-            if event.get("method") == method:
-                return event
-            self.events.append(event)
-
-    def evaluate(self, expression):
-        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True})
-        if "exceptionDetails" in result:
-            raise RuntimeError(f"evaluate failed: {result['exceptionDetails'].get('text')}: {expression[:80]}")
-        return result["result"].get("value")
-
-    def errors(self):
-        """JavaScript exceptions, console errors and browser log errors seen so far."""
-        found = []
-        for event in self.events:
-            method, params = event.get("method"), event.get("params", {})
-            if method == "Runtime.exceptionThrown":
-                details = params.get("exceptionDetails", {})
-                found.append("exception: " + str(details.get("exception", {}).get("description") or details.get("text")))
-            elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-                found.append("console." + params["type"] + ": " + " ".join(str(a.get("value", a.get("description")))
-                                                                         for a in params.get("args", [])))
-            elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
-                entry = params["entry"]
-                found.append(f"log ({entry.get('source')}): {entry.get('text')}")
-        return found
-
-    def mouse(self, kind, x, y, buttons=0, button="none"):
-        self.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": button, "buttons": buttons,
-                                               "clickCount": 1 if kind in ("mousePressed", "mouseReleased") else 0})
-
-    def screenshot(self, path):
-        data = base64.b64decode(self.call("Page.captureScreenshot", {"format": "png"})["data"])
-        with open(path, "wb") as file:
-            file.write(data)
-        return data
-
-    def close(self):
-        try:
-            self.call("Browser.close", timeout=10)
-        except Exception:
-            pass
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.close()
-        shutil.rmtree(self.profile, ignore_errors=True)
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"  ok    {name}")
+        else:
+            self.failed += 1
+            print(f"  FAIL  {name}{': ' + str(detail) if detail else ''}")
+        return ok
 
 
 def png_pixels(data):
@@ -226,7 +121,7 @@ def page_data(path):
     return data
 
 
-DOM_COUNTS = """(() => {
+DOM_COUNTS = """() => {
   const s = document.querySelector('section.session:not([hidden])');
   const sum = sel => [...s.querySelectorAll(sel)].reduce((n, e) => n + Number(e.getAttribute('data-count')), 0);
   return {
@@ -234,189 +129,289 @@ DOM_COUNTS = """(() => {
     jsErrors: document.body.getAttribute('data-js-errors'),
     lanes: s.querySelectorAll('svg.chart g.lane').length, channels: s.querySelectorAll('svg.chart g.channel').length,
     laneBars: s.querySelectorAll('svg.chart g.lane rect.bar').length,
-    ticks: sum('path.tick'), silentTicks: sum('path.tick.silent'),
+    ticks: sum('path.tick'), unheard: sum('path.unheard'), missed: sum('path.missed'),
     deliveries: sum('path.mark:not(.skipped)'), skipped: sum('path.mark.skipped'),
     offMain: sum('path.mark.off-main'), slow: sum('path.mark.slow'),
     unregistered: sum('path.unregistered'), gaps: sum('path.gap'),
     scopes: s.querySelectorAll('svg.chart g.scope').length + sum('path.scope-tick.began'),
     findings: s.querySelectorAll('li.finding').length, cites: s.querySelectorAll('button.cite').length,
     range: s.querySelector('.range').textContent, height: Number(s.querySelector('svg.chart').getAttribute('height')),
+    axis: s.querySelector('.axis-order').getAttribute('aria-pressed') === 'true' ? 'order' : 'time',
     svgElements: s.querySelectorAll('svg.chart *').length
   };
-})()"""
+}"""
+
+# What a finding shows on the chart: its cited lanes' drawn extent (bar, missed stretch and
+# marks), its highlighted events, and whether all of that is inside the window and the
+# chart's scrolled area.
+FINDING_VIEW = """(key) => {
+  const s = document.querySelector('section.session:not([hidden])');
+  const item = s.querySelector(`li.finding[data-key="${key}"]`);
+  const scroll = s.querySelector('.chart-scroll').getBoundingClientRect();
+  const inside = r => r.left >= Math.max(0, scroll.left) - 1 && r.right <= Math.min(innerWidth, scroll.right) + 1
+    && r.top >= Math.max(0, scroll.top) - 1 && r.bottom <= Math.min(innerHeight, scroll.bottom) + 1;
+  const lanes = item.getAttribute('data-lanes').split(' ').filter(Boolean).map(lane => {
+    const g = s.querySelector(`svg.chart g.lane[data-lane="${lane}"]`);
+    const parts = [...g.querySelectorAll('rect.bar, line.ghost, path.missed')].map(e => e.getBoundingClientRect());
+    const left = Math.min(...parts.map(r => r.left)), right = Math.max(...parts.map(r => r.right));
+    return { lane: Number(lane), label: (g.querySelector('.lane-label') || {}).textContent || '', width: right - left };
+  });
+  const events = [...s.querySelectorAll('circle.hl-event')].map(e => e.getBoundingClientRect());
+  return {
+    selected: item.classList.contains('selected'), lanes,
+    events: events.length, eventsInView: events.filter(inside).length,
+    missedInView: [...s.querySelectorAll('g.lane.hl path.missed')].every(e => inside(e.getBoundingClientRect())),
+    litLanes: s.querySelectorAll('g.lane.hl').length, dimmed: s.querySelector('svg.chart').classList.contains('dim'),
+    range: s.querySelector('.range').textContent, hash: location.hash,
+    message: item.querySelector('p.message').textContent,
+    evidence: [...item.querySelectorAll('ul.evidence li')].map(li => li.textContent)
+  };
+}"""
 
 
-class Checker:
-    def __init__(self):
-        self.passed = self.failed = 0
+class Page:
+    """One browser page; collects JavaScript exceptions, console errors and failed loads."""
 
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"  ok    {name}")
-        else:
-            self.failed += 1
-            print(f"  FAIL  {name}{': ' + detail if detail else ''}")
-        return ok
+    def __init__(self, browser):
+        self.page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+        self.problems = []
+        self.page.on("pageerror", lambda error: self.problems.append(f"exception: {error}"))
+        self.page.on("console", lambda message: message.type in ("error", "assert")
+                     and self.problems.append(f"console.{message.type}: {message.text}"))
+        self.page.on("requestfailed", lambda request: self.problems.append(f"failed load: {request.url}"))
+
+    def open(self, path, fragment=""):
+        started = time.time()
+        self.page.goto("file://" + os.path.abspath(path) + fragment)
+        self.page.wait_for_function("document.body.getAttribute('data-rendered') === 'ok' || document.body.hasAttribute('data-js-errors')")
+        return time.time() - started
+
+    def counts(self):
+        return self.page.evaluate(DOM_COUNTS)
+
+    def shot(self, directory, name):
+        data = self.page.screenshot(path=os.path.join(directory, name + ".png"))
+        return not_blank(data)
+
+    def close(self):
+        self.page.close()
 
 
-def center(browser, selector):
-    box = browser.evaluate(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
-        if (!e) return null; const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }})()""")
-    return box
-
-
-def open_report(browser, path):
-    browser.events.clear()
-    started = time.time()
-    browser.call("Page.navigate", {"url": "file://" + os.path.abspath(path)})
-    browser.wait_for("Page.loadEventFired")
-    return time.time() - started
-
-
-def check_report(browser, checker, path, out, name):
-    seconds = open_report(browser, path)
-    counts = browser.evaluate(DOM_COUNTS)
-    size = os.path.getsize(path)
-    print(f"{name}: {size / 1e6:.2f} MB, loaded and drawn in {seconds:.2f} s (script: {counts['renderMs']} ms), "
-          f"{counts['svgElements']} SVG elements")
-    checker.check(f"{name}: the timeline was drawn", counts["rendered"] == "ok", str(counts["rendered"]))
+def check_drawn(page, checker, path, name):
+    """What the chart draws matches the page's data (lanes, ticks, marks)."""
+    counts = page.counts()
     session = page_data(path)["sessions"][0]
     rows = session["decoded"]
     kinds = {}
-    for kind, fields in rows:
+    for kind, _ in rows:
         kinds[kind] = kinds.get(kind, 0) + 1
     expected = {
         "lanes": len(session["lanes"]), "channels": len(session["channels"]), "ticks": kinds.get("changed", 0),
         "deliveries": sum(1 for kind, f in rows if kind == "delivered" and f["lane"] > 0),
         "skipped": sum(1 for kind, f in rows if kind == "skipped" and f["lane"] > 0),
         "unregistered": kinds.get("removeUnregistered", 0), "gaps": kinds.get("gap", 0),
-        "scopes": len(session["scopes"]),
+        "scopes": len(session["scopes"]), "missed": len(session["missed"]) // 2, "unheard": len(session["unheard"]),
     }
     drawn = {key: counts[key] for key in expected}
-    checker.check(f"{name}: one lane per registration, a tick per change, a mark per delivery (as the data says)",
+    checker.check(f"{name}: a lane per registration, a tick per change, a mark per delivery and missed change (as the data says)",
                   drawn == expected, f"drawn {drawn}, data {expected}")
     return counts
 
 
-def measure(args):
-    """Prints, per report, its size and the median of 3 loads: until the load event, and the
-    script's own drawing time (data-render-ms)."""
-    browser = Browser(args.chromium, os.path.join(args.out, "chromium.log"))
+def check_last_callback_wins(page, checker, path, shots, name):
+    """The first last-callback-wins finding, as a person would use it."""
+    view = page.page.evaluate(FINDING_VIEW, "OJ001-1")
+    widths = [round(lane["width"]) for lane in view["lanes"]]
+    checker.check(f"{name}: after load, the lanes OJ001-1 cites are drawn at least 100 px wide", widths and min(widths) >= 100,
+                  f"widths {widths}")
+    # 'X missed the changes at seqs 4, 6, 8, 10': exactly those hollow marks on X's lane.
+    listed = next((re.match(r"(\S+) missed the changes at seqs ([\d, ]+)(, …)?$", line) for line in view["evidence"]
+                   if " missed the changes at seqs " in line), None)
+    if checker.check(f"{name}: OJ001-1 lists the changes its owner missed", listed is not None, view["evidence"]):
+        owner, seqs = listed.group(1), [int(s) for s in listed.group(2).split(", ")]
+        marks = page.page.evaluate("""(owner) => [...document.querySelectorAll('section.session:not([hidden]) svg.chart g.lane')]
+            .filter(g => ((g.querySelector('.lane-label') || {}).textContent || '').split(' ')[1] === owner)
+            .map(g => [...g.querySelectorAll('path.missed')].map(p => p.getAttribute('data-seqs')).join(' '))""", owner)
+        drawn = sorted(int(s) for s in " ".join(marks).split())
+        checker.check(f"{name}: the missed marks on {owner}'s lane are the seqs the finding lists {seqs}",
+                      drawn == seqs if not listed.group(3) else drawn[:len(seqs)] == seqs, f"drawn {drawn}")
+    before = view["range"]
+    page.shot(shots, f"{name}-load")
+
+    page.page.click('section.session:not([hidden]) li.finding[data-key="OJ001-1"] p.message')
+    view = page.page.evaluate(FINDING_VIEW, "OJ001-1")
+    checker.check(f"{name}: clicking OJ001-1 selects it, lights its lanes and dims the rest",
+                  view["selected"] and view["litLanes"] == len(view["lanes"]) and view["dimmed"], view)
+    checker.check(f"{name}: its {view['events']} events and the missed marks are in the viewport",
+                  view["events"] > 0 and view["eventsInView"] == view["events"] and view["missedInView"], view)
+    checker.check(f"{name}: the URL names the finding (#f=OJ001-1)", view["hash"] == "#f=OJ001-1", view["hash"])
+    _, _, inked, _ = page.shot(shots, f"{name}-finding")
+    checker.check(f"{name}: the screenshot with the finding selected is not blank", inked > 0.03, f"{inked:.1%}")
+
+    page.page.keyboard.press("Escape")
+    view = page.page.evaluate(FINDING_VIEW, "OJ001-1")
+    checker.check(f"{name}: Escape restores the view", view["range"] == before and not view["dimmed"]
+                  and view["litLanes"] == 0 and not view["selected"] and view["hash"] == "", view)
+    page.shot(shots, f"{name}-escape")
+
+    # Keyboard only: Tab to the first finding, Enter selects it, Escape goes back.
+    focused = None
+    for _ in range(40):
+        page.page.keyboard.press("Tab")
+        focused = page.page.evaluate("document.activeElement && document.activeElement.getAttribute('data-key')")
+        if focused:
+            break
+    page.page.keyboard.press("Enter")
+    selected = page.page.evaluate("[...document.querySelectorAll('section.session:not([hidden]) li.finding.selected')].map(e => e.getAttribute('data-key'))")
+    checker.check(f"{name}: Tab reaches a finding and Enter selects it", focused is not None and selected == [focused],
+                  f"focused {focused}, selected {selected}")
+    page.page.keyboard.press("Escape")
+
+    # A shared link opens its finding.
+    if page.page.query_selector('section.session:not([hidden]) li.finding[data-key="OJ001-2"]'):
+        page.open(path, "#f=OJ001-2")
+        selected = page.page.evaluate("[...document.querySelectorAll('li.finding.selected')].map(e => e.getAttribute('data-key'))")
+        checker.check(f"{name}: opening the page with #f=OJ001-2 selects that finding", selected == ["OJ001-2"], selected)
+        page.shot(shots, f"{name}-link")
+
+
+def check_problems(page, checker, name):
+    problems = page.problems + ([f"data-js-errors={page.counts()['jsErrors']}"] if page.counts()["jsErrors"] else [])
+    checker.check(f"{name}: no JavaScript errors, console errors or failed loads", not problems, "; ".join(problems))
+    page.problems.clear()
+
+
+def check_demo(browser, checker, path, shots):
+    page = Page(browser)
     try:
-        for path in [args.showcase] + ([args.large] if args.large else []):
-            loads, draws = [], []
-            for _ in range(3):
-                loads.append(open_report(browser, path))
-                draws.append(browser.evaluate(DOM_COUNTS)["renderMs"])
-            errors = browser.errors()
-            print(f"{os.path.basename(path)}: {os.path.getsize(path) / 1e6:.2f} MB, load and draw {sorted(loads)[1]:.2f} s, "
-                  f"script {sorted(draws)[1]} ms{', ERRORS: ' + '; '.join(errors) if errors else ''}")
+        seconds = page.open(path)
+        counts = page.counts()
+        print(f"demo: {os.path.getsize(path) / 1e6:.2f} MB, drawn in {seconds:.2f} s")
+        checker.check("demo: the timeline was drawn", counts["rendered"] == "ok", counts["rendered"])
+        checker.check("demo: its clustered events open on the event-order axis", counts["axis"] == "order", counts["axis"])
+        check_drawn(page, checker, path, "demo")
+        check_last_callback_wins(page, checker, path, shots, "demo")
+        page.open(path)
+        page.page.click("section.session:not([hidden]) .axis-time")
+        counts = page.counts()
+        checker.check("demo: the Time button switches to the time axis", counts["axis"] == "time"
+                      and counts["range"].startswith("Showing"), counts["range"])
+        page.shot(shots, "demo-time-axis")
+        check_problems(page, checker, "demo")
     finally:
-        browser.close()
-    return 0
+        page.close()
+
+
+def check_showcase(browser, checker, path, shots):
+    page = Page(browser)
+    try:
+        page.open(path)
+        counts = check_drawn(page, checker, path, "showcase")
+        exact = {key: counts[key] for key in ("lanes", "channels", "laneBars", "ticks", "deliveries", "skipped", "offMain",
+                                               "slow", "unregistered", "gaps", "scopes", "findings", "cites")}
+        want = {"lanes": 9, "channels": 6, "laneBars": 9, "ticks": 14, "deliveries": 15, "skipped": 1, "offMain": 1,
+                "slow": 1, "unregistered": 1, "gaps": 1, "scopes": 1, "findings": 11, "cites": 33}
+        checker.check("showcase: the exact counts of ShowcaseScenario", exact == want, f"got {exact}")
+        _, _, inked, colours = page.shot(shots, "showcase")
+        checker.check(f"showcase: the screenshot is not blank ({inked:.1%} inked, {colours} colours)",
+                      inked > 0.03 and colours >= 20)
+        check_last_callback_wins(page, checker, path, shots, "showcase")
+
+        page.open(path)
+        if page.counts()["axis"] != "time":
+            page.page.click("section.session:not([hidden]) .axis-time")
+        box = page.page.locator("g.lane path.mark.off-main").bounding_box()
+        page.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        tip = page.page.evaluate("document.getElementById('tooltip').hidden ? null : document.getElementById('tooltip').innerText")
+        checker.check("showcase: hovering the off-main mark shows its delivery",
+                      tip is not None and "seq\t33" in tip and "expects the main thread, ran on thread 2" in tip, repr(tip))
+        axis = page.page.evaluate("""[...document.querySelectorAll('section.session:not([hidden]) svg.axis text')].map(t => {
+            const r = t.getBoundingClientRect(); return [t.textContent, r.left + r.width / 2]; })""")
+        ticks = {label: x for label, x in axis}
+        x20, x40 = ticks.get("+20 ms"), ticks.get("+40 ms")
+        if checker.check("showcase: the time axis is labelled", x20 is not None and x40 is not None, axis):
+            def x_at(ms):
+                return x20 + (x40 - x20) * (ms - 20) / 20
+            row = page.page.locator('g.channel[data-channel="3"] rect.group-bg').bounding_box()
+            page.page.mouse.move(x_at(24), row["y"] + row["height"] / 2)
+            tip = page.page.evaluate("document.getElementById('tooltip').innerText")
+            checker.check("showcase: hovering a change shows journal text as text",
+                          "seq\t24" in tip and "</script><script>alert(\"x\")</script>" in tip and "line1\\nline2" in tip,
+                          repr(tip))
+            y = page.page.locator("section.session:not([hidden]) svg.chart").bounding_box()["y"] + 40
+            page.page.mouse.move(x_at(29.5), y)
+            page.page.mouse.down()
+            page.page.mouse.move(x_at(35), y)
+            page.page.mouse.move(x_at(40), y)
+            page.page.mouse.up()
+            zoomed = page.counts()
+            shown = [float(word) for word in zoomed["range"].replace("+", " ").split() if word[0].isdigit()]
+            checker.check("showcase: dragging zooms into +29.5 ms .. +40 ms",
+                          len(shown) == 3 and abs(shown[0] - 29.5) < 0.2 and abs(shown[1] - 40) < 0.2
+                          and zoomed["deliveries"] == 3, f"{zoomed['range']!r}, {zoomed['deliveries']} marks")
+            page.page.keyboard.press("Escape")
+            checker.check("showcase: Escape after a zoom goes back to the whole session", page.counts()["deliveries"] == 15)
+        check_problems(page, checker, "showcase")
+    finally:
+        page.close()
+
+
+def check_large(browser, checker, path, shots):
+    page = Page(browser)
+    try:
+        seconds = page.open(path)
+        counts = check_drawn(page, checker, path, "large")
+        print(f"large: {os.path.getsize(path) / 1e6:.2f} MB, loaded and drawn in {seconds:.2f} s "
+              f"(script: {counts['renderMs']} ms), {counts['svgElements']} SVG elements")
+        _, _, inked, colours = page.shot(shots, "large")
+        checker.check(f"large: the screenshot is not blank ({inked:.1%} inked, {colours} colours)", inked > 0.03 and colours >= 20)
+        check_problems(page, checker, "large")
+    finally:
+        page.close()
+
+
+def measure(browser, paths):
+    """Per report: its size and the median of 3 loads (until drawn) and of the script's own drawing time."""
+    page = Page(browser)
+    for path in paths:
+        loads, draws = [], []
+        for _ in range(3):
+            loads.append(page.open(path))
+            draws.append(page.counts()["renderMs"])
+        problems = "; ".join(page.problems)
+        print(f"{os.path.basename(path)}: {os.path.getsize(path) / 1e6:.2f} MB, load and draw {sorted(loads)[1]:.2f} s, "
+              f"script {sorted(draws)[1]} ms{', ERRORS: ' + problems if problems else ''}")
+    page.close()
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chromium", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--measure", action="store_true",
-                        help="only time loading and drawing each report (median of 3 loads), no checks")
-    parser.add_argument("showcase")
-    parser.add_argument("large", nargs="?")
+    parser.add_argument("--shots", default=".build/report-screenshots")
+    parser.add_argument("--demo")
+    parser.add_argument("--showcase")
+    parser.add_argument("--large")
+    parser.add_argument("--measure", action="store_true", help="only time loading and drawing the reports given")
+    parser.add_argument("reports", nargs="*")
     args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    if args.measure:
-        return measure(args)
+    os.makedirs(args.shots, exist_ok=True)
     checker = Checker()
-    started = time.time()
-    browser = Browser(args.chromium, os.path.join(args.out, "chromium.log"))
-    print(f"Chromium started in {time.time() - started:.2f} s")
-    try:
-        counts = check_report(browser, checker, args.showcase, args.out, "showcase")
-        exact = {key: counts[key] for key in ("lanes", "channels", "laneBars", "ticks", "silentTicks", "deliveries",
-                                               "skipped", "offMain", "slow", "unregistered", "gaps", "scopes",
-                                               "findings", "cites")}
-        want = {"lanes": 9, "channels": 6, "laneBars": 9, "ticks": 14, "silentTicks": 1, "deliveries": 15,
-                "skipped": 1, "offMain": 1, "slow": 1, "unregistered": 1, "gaps": 1, "scopes": 1, "findings": 11,
-                "cites": 33}
-        checker.check("showcase: the exact counts of ShowcaseScenario", exact == want, f"got {exact}")
-        shot = browser.screenshot(os.path.join(args.out, "report-showcase.png"))
-        width, height, inked, colours = not_blank(shot)
-        checker.check(f"showcase: screenshot {width}x{height} is not blank ({inked:.1%} inked, {colours} colours)",
-                      (width, height) == (WIDTH, HEIGHT) and inked > 0.03 and colours >= 20)
-
-        # Hover the off-main delivery: the tooltip names it.
-        point = center(browser, 'g.lane path.mark.off-main')
-        browser.mouse("mouseMoved", point[0], point[1])
-        tip = browser.evaluate("document.getElementById('tooltip').hidden ? null : document.getElementById('tooltip').innerText")
-        checker.check("showcase: hovering the off-main mark shows its delivery",
-                      tip is not None and "seq\t33" in tip and "expects the main thread, ran on thread 2" in tip, repr(tip))
-        # The time axis maps milliseconds to screen x (labels are centred on their time).
-        axis = browser.evaluate("""[...document.querySelectorAll('svg.axis text')].map(t => {
-            const r = t.getBoundingClientRect(); return [t.textContent, r.left + r.width / 2]; })""")
-        ticks = {label: x for label, x in axis}
-        x20, x40 = ticks.get("+20 ms"), ticks.get("+40 ms")
-        if checker.check("showcase: the time axis is labelled", x20 is not None and x40 is not None, repr(axis)):
-            def x_at(ms):
-                return x20 + (x40 - x20) * (ms - 20) / 20
-
-            # Hover the change at seq 24 (+24 ms) on the isVisible channel: its values, as text.
-            row = browser.evaluate("""(() => { const r = document.querySelector('g.channel[data-channel="3"] rect.group-bg')
-                .getBoundingClientRect(); return r.top + r.height / 2; })()""")
-            browser.mouse("mouseMoved", x_at(24), row)
-            tip = browser.evaluate("document.getElementById('tooltip').innerText")
-            checker.check("showcase: hovering a change shows journal text as text",
-                          "seq\t24" in tip and "</script><script>alert(\"x\")</script>" in tip and "line1\\nline2" in tip,
-                          repr(tip))
-
-            # Drag across the chart from +29.5 ms to +40 ms: the view zooms to that range.
-            y = browser.evaluate("document.querySelector('svg.chart').getBoundingClientRect().top") + 40
-            browser.mouse("mouseMoved", x_at(29.5), y)
-            browser.mouse("mousePressed", x_at(29.5), y, buttons=1, button="left")
-            browser.mouse("mouseMoved", x_at(35), y, buttons=1, button="left")
-            browser.mouse("mouseMoved", x_at(40), y, buttons=1, button="left")
-            browser.mouse("mouseReleased", x_at(40), y, button="left")
-            zoomed = browser.evaluate(DOM_COUNTS)
-            # Deliveries at +30, +31 and +33 ms are in that range.
-            # 'Showing +29.441 ms – +39.975 ms of 76.000 ms': within a pixel (0.07 ms) or two.
-            shown = [float(word) for word in zoomed["range"].replace("+", " ").split() if word[0].isdigit()]
-            checker.check("showcase: dragging zooms into +29.5 ms .. +40 ms",
-                          len(shown) == 3 and abs(shown[0] - 29.5) < 0.2 and abs(shown[1] - 40) < 0.2
-                          and zoomed["deliveries"] == 3, f"{zoomed['range']!r}, {zoomed['deliveries']} marks")
-            browser.evaluate("document.querySelector('.zoom-reset').click()")
-            checker.check("showcase: 'Show all' zooms back out", browser.evaluate(DOM_COUNTS)["deliveries"] == 15)
-
-        # Click the first finding: its lanes and the events it cites light up.
-        point = center(browser, 'li.finding p.message')
-        browser.mouse("mouseMoved", point[0], point[1])
-        browser.mouse("mousePressed", point[0], point[1], buttons=1, button="left")
-        browser.mouse("mouseReleased", point[0], point[1], button="left")
-        lit = browser.evaluate("""[document.querySelectorAll('g.lane.hl').length, document.querySelectorAll('g.channel.hl').length,
-            document.querySelectorAll('circle.hl-event').length, document.querySelectorAll('li.finding.selected').length]""")
-        checker.check("showcase: clicking last-callback-wins highlights 2 lanes, its channel and 2 events",
-                      lit == [2, 1, 2, 1], repr(lit))
-        shot = browser.screenshot(os.path.join(args.out, "report-showcase-finding.png"))
-        checker.check("showcase: screenshot with the finding highlighted is not blank", not_blank(shot)[2] > 0.03)
-        errors = browser.errors()
-        checker.check("showcase: no JavaScript errors, console errors or blocked loads", not errors
-                      and counts["jsErrors"] is None, "; ".join(errors))
-
-        if args.large:
-            counts = check_report(browser, checker, args.large, args.out, "large")
-            shot = browser.screenshot(os.path.join(args.out, "report-large.png"))
-            width, height, inked, colours = not_blank(shot)
-            checker.check(f"large: screenshot is not blank ({inked:.1%} inked, {colours} colours)",
-                          inked > 0.03 and colours >= 20)
-            errors = browser.errors()
-            checker.check("large: no JavaScript errors, console errors or blocked loads", not errors
-                          and counts["jsErrors"] is None, "; ".join(errors))
-    except Exception as error:  # a failure to drive the browser is a failed check, said plainly
-        checker.check("the browser could be driven", False, f"{type(error).__name__}: {error}")
-    finally:
-        browser.close()
-    print(f"report-browser-check: {checker.passed} passed, {checker.failed} failed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=args.chromium, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            if args.measure:
+                measure(browser, args.reports)
+                return 0
+            for check, path in ((check_demo, args.demo), (check_showcase, args.showcase), (check_large, args.large)):
+                if not path:
+                    continue
+                try:
+                    check(browser, checker, path, args.shots)
+                except Exception as error:  # a failure to drive the page is a failed check, said plainly
+                    checker.check(f"{os.path.basename(path)}: the page could be driven", False, f"{type(error).__name__}: {error}")
+        finally:
+            browser.close()
+    print(f"report-browser-check: {checker.passed} passed, {checker.failed} failed; screenshots in {args.shots}")
     return 1 if checker.failed else 0
 
 

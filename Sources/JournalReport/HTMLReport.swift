@@ -16,14 +16,14 @@ package enum HTMLReport {
     @discardableResult
     package static func write(
         journalPath: String, sessions: ReportSelection = .latest, to outputPath: String? = nil,
-        options: DiagnosisOptions = DiagnosisOptions()
+        options: DiagnosisOptions = DiagnosisOptions(), window: ReportWindow? = nil
     ) throws(AnalysisError) -> String {
         let reader = try JournalReader(path: journalPath)
         let path = outputPath ?? defaultPath(forJournal: journalPath)
         if sameFile(path, journalPath) {
             throw .output(path: path, detail: "refusing to write the report over the journal")
         }
-        let html = try render(reader, sessions: sessions, options: options)
+        let html = try render(reader, sessions: sessions, options: options, window: window)
         do {
             try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
@@ -32,9 +32,11 @@ package enum HTMLReport {
         return path
     }
 
-    /// The report's HTML.
+    /// The report's HTML; with a `window`, only the events of those sequence numbers are drawn.
+    /// A session of more than `detailLimit` events (and no window) is summarised per channel.
     package static func render(
-        _ reader: JournalReader, sessions: ReportSelection = .latest, options: DiagnosisOptions = DiagnosisOptions()
+        _ reader: JournalReader, sessions: ReportSelection = .latest, options: DiagnosisOptions = DiagnosisOptions(),
+        window: ReportWindow? = nil, detailLimit: Int64 = SessionReport.detailLimit
     ) throws(AnalysisError) -> String {
         let summaries: [SessionSummary]
         switch sessions {
@@ -46,7 +48,7 @@ package enum HTMLReport {
         }
         var reports: [SessionReport] = []
         for summary in summaries {
-            reports.append(try SessionReportBuilder.build(reader, session: summary, options: options))
+            reports.append(try SessionReportBuilder.build(reader, session: summary, options: options, window: window, detailLimit: detailLimit))
         }
         return ReportPage.render(reports, journalPath: reader.path, nonce: nonce())
     }

@@ -18,12 +18,12 @@ enum ReportPage {
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src data:; base-uri 'none'; form-action 'none'">
             <meta name="generator" content="obsreplay">
             <title>obsreplay report: \(HTMLText.escaped(file))</title>
-            <style nonce="\(nonce)">\(ReportStyle.css)</style>
+            <style nonce="\(nonce)">\(ReportAssets.css)</style>
             </head>
             <body>
             <header class="top">
             <h1>Observation journal report</h1>
-            <p class="source">Journal <span class="mono">\(HTMLText.escaped(journalPath))</span>: \(plural(reports.count, "session")) shown. Hover the chart for details, drag across it to zoom into a time range, click a finding to highlight what it cites.</p>
+            <p class="source">Journal <span class="mono">\(HTMLText.escaped(journalPath))</span>: \(plural(reports.count, "session")) shown. Hover the chart for details, drag across it to zoom, click a finding (or Tab to it and press Enter) to zoom to what it cites; Escape goes back.</p>
 
             """
         if reports.count > 1 {
@@ -47,7 +47,7 @@ enum ReportPage {
         }
         data += "]}"
         html += "<script type=\"application/json\" id=\"report-data\">" + HTMLText.scriptSafeJSON(data) + "</script>\n"
-        html += "<script nonce=\"\(nonce)\">" + ReportScript.javascript + "</script>\n"
+        html += "<script nonce=\"\(nonce)\">" + ReportAssets.javascript + "</script>\n"
         html += "</body>\n</html>\n"
         return html
     }
@@ -61,8 +61,8 @@ enum ReportPage {
             ("process", "\(HTMLText.escaped(summary.process)) (pid \(summary.pid), \(HTMLText.escaped(summary.host)))"),
             ("started", HTMLText.escaped(summary.startedAt)),
             ("duration", durationText(summary.lastTimeNs)),
-            ("events", "\(report.seqs.count)"),
-            ("registrations", "\(report.lanes.count)"),
+            ("events", report.density == nil ? "\(report.seqs.count)" : "\(summary.eventCount) (summarised)"),
+            ("registrations", report.density == nil ? "\(report.lanes.count)" : "\(report.registrationCount) (\(report.lanes.count) drawn)"),
             ("channels", "\(report.channels.count)"),
         ]
         facts.append(summary.cleanEnd
@@ -71,12 +71,16 @@ enum ReportPage {
         for (name, value) in facts {
             html += "<div><dt>\(name)</dt><dd>\(value)</dd></div>"
         }
-        html += "</dl></div>\n<div class=\"layout\">\n<div class=\"chart-panel\">\n"
+        html += "</dl></div>\n"
+        for note in report.notes {
+            html += "<p class=\"note\">\(HTMLText.escaped(note))</p>\n"
+        }
+        html += "<div class=\"layout\">\n<div class=\"chart-panel\">\n"
         html += """
-            <div class="toolbar"><button type="button" class="zoom-reset">Show all</button><button type="button" class="zoom-out">Zoom out</button><span class="range"></span><span class="hint">Drag across the chart to zoom.</span></div>
+            <div class="toolbar"><span class="axis-choice" role="group" aria-label="Horizontal axis"><button type="button" class="axis-order" aria-pressed="false" title="One column per event, in sequence order">Event order</button><button type="button" class="axis-time" aria-pressed="false" title="Events placed at their recorded time">Time</button></span><button type="button" class="zoom-reset">Show all</button><button type="button" class="zoom-out">Zoom out</button><button type="button" class="back" disabled title="Back to the previous view (Escape)">Back</button><span class="range" aria-live="polite"></span><span class="hint">Drag across the chart to zoom.</span></div>
 
             """
-        html += legend()
+        html += legend(session: summary.id)
         html += """
             <div class="chart-frame"><svg class="axis" xmlns="http://www.w3.org/2000/svg" aria-hidden="true"></svg><div class="chart-scroll"><svg class="chart" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Timeline of session \(summary.id)"></svg></div></div>
             </div>
@@ -92,14 +96,12 @@ enum ReportPage {
         }
         // Grouped by rule, errors first; a long group starts closed and shows its first
         // `perRule` findings (diagnose lists them all).
-        var number = 0
         for group in groups(findings) {
             let first = group[0].finding
             let open = group.count <= 10 ? " open" : ""
             html += "<details class=\"rule-group sev-\(first.severity.rawValue)\"\(open)><summary><code>\(first.rule.code)</code> <span class=\"rule\">\(first.rule.name)</span> <span class=\"count\">\(group.count)</span></summary><ol>\n"
-            for cited in group.prefix(perRule) {
-                number += 1
-                html += findingItem(cited, report, id: "finding-\(summary.id)-\(number)")
+            for (number, cited) in group.prefix(perRule).enumerated() {
+                html += findingItem(cited, report, key: "\(first.rule.code)-\(number + 1)", session: summary.id)
             }
             html += "</ol>"
             if group.count > perRule {
@@ -124,11 +126,13 @@ enum ReportPage {
         }
     }
 
-    static func findingItem(_ cited: SessionReport.CitedFinding, _ report: SessionReport, id: String) -> String {
+    /// One finding; `key` (`OJ001-1`: the rule's code and the finding's number within it)
+    /// names it in the URL fragment (`#f=OJ001-1`, `#s=2&f=OJ001-1` for another session).
+    static func findingItem(_ cited: SessionReport.CitedFinding, _ report: SessionReport, key: String, session: Int64) -> String {
         let finding = cited.finding
         func list(_ values: [Int]) -> String { values.map(String.init).joined(separator: " ") }
-        var html = "<li class=\"finding sev-\(finding.severity.rawValue)\" id=\"\(id)\" data-rows=\"\(list(cited.rows))\" data-lanes=\"\(list(cited.lanes))\" data-channels=\"\(list(cited.channels))\">"
-        html += "<div class=\"head\"><span class=\"sev\">\(finding.severity.rawValue)</span><a class=\"link\" href=\"#\(id)\" title=\"Link to this finding\">#</a></div>"
+        var html = "<li class=\"finding sev-\(finding.severity.rawValue)\" id=\"f-\(session)-\(key)\" data-key=\"\(key)\" tabindex=\"0\" aria-label=\"\(finding.severity.rawValue) \(key): \(HTMLText.escaped(finding.message))\" data-rows=\"\(list(cited.rows))\" data-lanes=\"\(list(cited.lanes))\" data-channels=\"\(list(cited.channels))\">"
+        html += "<div class=\"head\"><span class=\"sev\">\(finding.severity.rawValue)</span><span class=\"key\">\(key)</span><a class=\"link\" href=\"#s=\(session)&amp;f=\(key)\" title=\"Link to this finding\">#</a></div>"
         html += "<p class=\"message\">\(HTMLText.escaped(finding.message))</p>"
         if !finding.evidence.isEmpty {
             html += "<ul class=\"evidence\">" + finding.evidence.map { "<li>\(HTMLText.escaped($0))</li>" }.joined() + "</ul>"
@@ -148,7 +152,7 @@ enum ReportPage {
     }
 
     /// The legend: lane colours by how a registration ended, then the marks.
-    static func legend() -> String {
+    static func legend(session: Int64) -> String {
         var html = "<div class=\"legend\">"
         func swatch(_ body: String, _ label: String) {
             html += "<span><svg width=\"22\" height=\"12\" aria-hidden=\"true\">\(body)</svg>\(label)</span>"
@@ -161,7 +165,12 @@ enum ReportPage {
         swatch("<rect class=\"mark slow\" x=\"3\" y=\"1\" width=\"16\" height=\"10\"/>", "slow (its duration)")
         swatch("<rect class=\"mark skipped\" x=\"9\" y=\"2\" width=\"3\" height=\"8\"/>", "skipped")
         swatch("<path class=\"tick\" d=\"M11 1v10\"/>", "change")
-        swatch("<path class=\"tick silent\" d=\"M11 1v10\"/>", "change nobody heard")
+        swatch("<circle class=\"unheard\" cx=\"11\" cy=\"6\" r=\"4\"/>", "change that reached nobody")
+        swatch("<rect class=\"missed\" x=\"8\" y=\"1\" width=\"6\" height=\"10\"/>", "missed: replaced while its owner was alive")
+        swatch(
+            "<defs><pattern id=\"legend-hatch-\(session)\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect class=\"hatch-bg\" width=\"6\" height=\"6\"/><line class=\"hatch-line\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\"/></pattern></defs><rect class=\"leaked\" x=\"1\" y=\"2\" width=\"20\" height=\"8\" fill=\"url(#legend-hatch-\(session))\"/>",
+            "live after its scope ended (leaked)"
+        )
         swatch("<path class=\"unregistered\" d=\"M7 2l8 8M7 10l8 -8\"/>", "removal of nothing")
         swatch("<rect class=\"gap\" x=\"8\" y=\"2\" width=\"5\" height=\"8\"/>", "dropped events")
         html += "</div>\n"

@@ -4,7 +4,8 @@ extension SessionReport {
     /// The session as the page's script reads it (see `ReportEventLayout`):
     /// `meta`, `strings`, `threads` `[number, isMain]`, `channels` `[journal id, name,
     /// singleSlot]`, `lanes` (fields as `laneFields`), `scopes` `[journal id, name, began
-    /// row, ended row]`, `rows` and the encoded events `ev`. Plain JSON; the page makes it
+    /// row, ended row]`, `missed` as flat `[change row, lane, ...]`, `unheard` change rows, `rows` and the
+    /// encoded events `ev`. Plain JSON; the page makes it
     /// safe inside its script element.
     func json() -> String {
         let meta = JSONValue.object([
@@ -12,7 +13,7 @@ extension SessionReport {
             ("process", .string(TerminalText.escaped(summary.process))), ("pid", .int(summary.pid)),
             ("host", .string(TerminalText.escaped(summary.host))), ("startedAt", .string(TerminalText.escaped(summary.startedAt))),
             ("endedAt", .text(summary.endedAt.map(TerminalText.escaped))), ("cleanEnd", .bool(summary.cleanEnd)),
-            ("events", .int(Int64(seqs.count))), ("registrations", .int(Int64(lanes.count))),
+            ("events", .int(density == nil ? Int64(seqs.count) : summary.eventCount)), ("registrations", .int(Int64(lanes.count))),
             ("endUs", .int(summary.lastTimeNs / 1000)), ("budgetUs", .int(budgetNs / 1000)),
         ])
         var out = "{\"meta\":"
@@ -36,6 +37,14 @@ extension SessionReport {
         out += ",\"scopes\":"
         JSONValue.array(scopes.map { .array([.int($0.journalID), .int(Int64($0.name)), .int(Int64($0.beganRow)), .int(Int64($0.endedRow))]) })
             .render(into: &out)
+        out += ",\"missed\":"
+        JSONValue.array(missed.flatMap { [JSONValue.int(Int64($0.row)), .int(Int64($0.lane))] }).render(into: &out)
+        out += ",\"unheard\":"
+        JSONValue.array(unheard.map { .int(Int64($0)) }).render(into: &out)
+        if let density {
+            out += ",\"density\":"
+            density.json.render(into: &out)
+        }
         out += ",\"rows\":\(seqs.count),\"ev\":["
         out += String(decoding: events.bytes, as: UTF8.self)
         out += "]}"

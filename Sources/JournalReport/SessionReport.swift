@@ -65,6 +65,25 @@ package struct SessionReport {
     /// The rows, encoded.
     var events = IntegerListWriter()
     package var findings: [CitedFinding] = []
+    /// Changes a registration missed because it was replaced while its owner was alive:
+    /// the what-if multicast replay's answer (`ReplayEngine`), as (change row, lane).
+    package var missed: [(row: Int, lane: Int)] = []
+    /// Rows of changes (not prior notifications) that reached nobody: no delivery, no skip.
+    package var unheard: [Int] = []
+    /// The sequence numbers drawn when the report was limited (`nil`: the whole session).
+    package var window: ReportWindow?
+    /// What the page left out and how to see it, one sentence each (shown above the chart).
+    package var notes: [String] = []
+    /// Set when the session was summarised (more than `detailLimit` events and no window):
+    /// only the events the shown findings cite, their registrations' lifetimes and the
+    /// changes those missed are rows; everything else is counted per channel here.
+    var density: ReportDensity?
+    /// How many registrations the session made (the lanes drawn are fewer when summarised).
+    package var registrationCount = 0
+
+    /// Sessions with more events than this are summarised unless a window limits them:
+    /// keeps a page of a million events under 10 MB and its generator's memory bounded.
+    package static let detailLimit: Int64 = 250_000
 
     package init(summary: SessionSummary, budgetNs: Int64) {
         self.summary = summary

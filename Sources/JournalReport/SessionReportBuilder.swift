@@ -15,32 +15,134 @@ struct SessionReportBuilder {
     private var threadIndex: [Int64: Int] = [:]
     private var scopeIndex: [Int64: Int] = [:]
     private var lastRowOfLane: [Int] = []
-    private var tracker = DispatchTracker()
+    var tracker = DispatchTracker()
+    /// A summarised session's rows (`nil`: every event is a row).
+    var keep: Set<Int64>?
     /// For rows findings cite: the lanes and channel the event names.
     private var cited: [Int64: (lanes: [Int], channel: Int?)] = [:]
     private var previousSeq: Int64 = 0
     private var previousMicros: Int64 = 0
 
     /// The report of `session`: its findings (with `options`) and its events.
+    /// With a `window`, only the events in it are drawn; the findings (and the missed
+    /// changes) still come from the whole session.
     static func build(
-        _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions
+        _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions, window: ReportWindow? = nil,
+        detailLimit: Int64 = SessionReport.detailLimit
     ) throws(AnalysisError) -> SessionReport {
         let findings = try Diagnoser.diagnose(reader, session: session, options: options)
         var builder = SessionReportBuilder(
             reader: reader, catalog: try reader.catalog(session: session.id),
             report: SessionReport(summary: session, budgetNs: options.slowCallbackBudgetNs)
         )
+        builder.report.window = window
         for finding in findings {
             for seq in finding.seqs { builder.cited[seq] = ([], nil) }
         }
         try reader.forEachRegistration(session: session.id) { _, row in builder.registrations[row.id] = row }
-        try reader.forEachEvent(session: session.id) { event in
+        builder.report.registrationCount = builder.registrations.count
+        let whatIf = try builder.whatIf(reader, session: session)
+        if window == nil && session.eventCount > detailLimit {
+            builder.keep = try builder.keptSeqs(reader, session: session, findings: findings, whatIf: whatIf)
+            builder.report.density = ReportDensity(lastSeq: session.lastSeq)
+        }
+        let filter = window.map { EventFilter(from: $0.from, to: $0.to) } ?? EventFilter()
+        try reader.forEachEvent(session: session.id, filter: filter) { event in
             builder.add(event)
             return true
         }
+        for change in builder.tracker.finish() { builder.noteCompleted(change) }
+        builder.report.unheard.sort()
         builder.finishLanes()
+        builder.addMissed(whatIf)
         builder.report.findings = findings.map { builder.cite($0) }
+        if builder.keep != nil {
+            builder.report.notes.append(
+                "This session has \(session.eventCount) events, more than the report draws one by one (\(detailLimit)): each channel's changes and deliveries are drawn as counts per 1/\(ReportDensity.bins) of the session, and only what the findings shown cite is drawn event by event (\(builder.report.seqs.count) events, \(builder.report.lanes.count) registrations). For every event of a stretch, run obsreplay report with --from SEQ --to SEQ (up to \(detailLimit) events) or --around SEQ."
+            )
+        }
+        if let window {
+            builder.report.notes.append(
+                "Only the events from seq \(window.from) to seq \(window.to) are drawn (\(builder.report.seqs.count) of \(session.eventCount)); the findings are those of the whole session. Run obsreplay report without --from, --to and --around for all of it."
+            )
+        }
         return builder.report
+    }
+
+    /// Records a change that reached nobody once its dispatch is complete.
+    mutating func noteCompleted(_ change: DispatchTracker.CompletedChange) {
+        guard !change.event.isPrior, change.receipts.isEmpty, let row = report.row(of: change.event.seq) else { return }
+        report.unheard.append(row)
+    }
+
+    /// The what-if multicast replay of the session's single-slot channels (`replay --what-if
+    /// multicast`): per change, the owners a multicast channel would have called and the slot
+    /// did not. Empty when the session has no single-slot channel.
+    func whatIf(_ reader: JournalReader, session: SessionSummary) throws(AnalysisError) -> [ReplayState.WhatIfChange] {
+        guard session.lastSeq > 0, catalog.channels.values.contains(where: \.isSingleSlot) else { return [] }
+        return try ReplayEngine.replay(reader, session: session, at: session.lastSeq, whatIfMulticast: true).whatIf ?? []
+    }
+
+    /// A summarised session's rows: the events of the findings the page shows, the
+    /// registrations and removals of the registrations those name, and the changes those
+    /// registrations missed after being replaced.
+    func keptSeqs(
+        _ reader: JournalReader, session: SessionSummary, findings: [Finding], whatIf: [ReplayState.WhatIfChange]
+    ) throws(AnalysisError) -> Set<Int64> {
+        var shown: [Rule: Int] = [:]
+        var keep = Set<Int64>()
+        for finding in findings {
+            shown[finding.rule, default: 0] += 1
+            if shown[finding.rule]! <= ReportPage.perRule { keep.formUnion(finding.seqs) }
+        }
+        var kept = Set<Int64>()
+        for seq in keep {
+            try reader.forEachEvent(session: session.id, filter: EventFilter(from: seq, to: seq)) { event in
+                if let id = event.registrationID { kept.insert(id) }
+                if let id = event.otherRegistrationID { kept.insert(id) }
+                return true
+            }
+        }
+        var replacedOwners: [String: [RegistrationRow]] = [:]
+        for id in kept {
+            guard let row = registrations[id] else { continue }
+            keep.insert(row.registeredSeq)
+            if let removed = row.removedSeq { keep.insert(removed) }
+            if row.removalReason == "replaced" {
+                let key = (catalog.channelName(row.channelID) ?? "") + "\u{0}" + (catalog.objectName(row.ownerID) ?? "")
+                replacedOwners[key, default: []].append(row)
+            }
+        }
+        for change in whatIf {
+            for owner in change.missed where replacedOwners[change.channel + "\u{0}" + owner]?.contains(where: {
+                ($0.removedSeq ?? .max) < change.seq
+            }) == true {
+                keep.insert(change.seq)
+            }
+        }
+        return keep
+    }
+
+    /// Draws the what-if answer: each missed change on the owner's lane that was replaced
+    /// on that channel before it.
+    mutating func addMissed(_ whatIf: [ReplayState.WhatIfChange]) {
+        // Replaced lanes by channel name and owner name, in the report's (escaped) text.
+        var replaced: [String: [Int]] = [:]
+        for (index, lane) in report.lanes.enumerated() where lane.end == .replaced {
+            let key = (report.strings.text(report.channels[lane.channel].name) ?? "") + "\u{0}" + (report.strings.text(lane.owner) ?? "")
+            replaced[key, default: []].append(index)
+        }
+        for change in whatIf {
+            let missed = change.missed
+            guard !missed.isEmpty, let row = report.row(of: change.seq) else { continue }
+            for owner in missed.uniqued() {
+                let key = TerminalText.escaped(change.channel) + "\u{0}" + TerminalText.escaped(owner)
+                // The owner's latest lane on the channel replaced before the change.
+                guard let lane = replaced[key]?.last(where: { report.lanes[$0].endRow >= 0 && report.lanes[$0].endRow < row })
+                else { continue }
+                report.missed.append((row, lane))
+            }
+        }
     }
 
     // MARK: - Rows
@@ -48,6 +150,11 @@ struct SessionReportBuilder {
     mutating func add(_ event: EventRow) {
         typealias Kind = ReportEventLayout.Kind
         let row = report.seqs.count
+        if row == 0, let window = report.window { openLanesLive(at: window.from, event) }
+        if let keep, !keep.contains(event.seq) {
+            count(event)
+            return
+        }
         let kind = Kind(event.kind)
         let micros = event.timeNs / 1000
         var flags = event.isMain ? ReportEventLayout.Flag.main.rawValue : 0
@@ -120,7 +227,7 @@ struct SessionReportBuilder {
         if channel == nil, let first = lanes.first { channel = report.lanes[first].channel }
         if cited[event.seq] != nil { cited[event.seq] = (lanes, channel) }
         for lane in lanes where lane < lastRowOfLane.count { lastRowOfLane[lane] = row }
-        _ = tracker.feed(event)
+        if let completed = tracker.feed(event) { noteCompleted(completed) }
 
         report.events.append(Int64(kind.rawValue))
         report.events.append(event.seq - previousSeq)
@@ -133,6 +240,17 @@ struct SessionReportBuilder {
         previousMicros = micros
     }
 
+    /// An event a summarised session does not draw: counted on its channel.
+    mutating func count(_ event: EventRow) {
+        if let completed = tracker.feed(event) { noteCompleted(completed) }
+        var problem = event.kind == .skipped || (event.durationNs ?? 0) > report.budgetNs
+        if event.kind == .delivered, !event.isMain, let id = event.registrationID, registrations[id]?.expectsMain == true {
+            problem = true
+        }
+        let channel = event.channelID.map { self.channel($0) }
+        report.density?.count(event, channel: channel, problem: problem)
+    }
+
     /// How many rows back the change a delivery or skip belongs to (0: not known).
     mutating func changeDistance(_ event: EventRow, row: Int) -> Int64 {
         guard !event.isInitialDelivery, let change = tracker.change(for: event), let changeRow = report.row(of: change.seq)
@@ -143,6 +261,15 @@ struct SessionReportBuilder {
     func oneBased(_ index: Int?) -> Int64 { index.map { Int64($0 + 1) } ?? 0 }
 
     // MARK: - Lanes, channels, threads, scopes
+
+    /// A limited report: the registrations already live when its window begins get their
+    /// lanes from its first row, so a lane that spans the window is drawn across it.
+    mutating func openLanesLive(at seq: Int64, _ first: EventRow) {
+        for row in registrations.values.sorted(by: { $0.id < $1.id })
+        where row.registeredSeq < seq && (row.removedSeq ?? .max) >= seq {
+            _ = lane(row.id, first, row: 0)
+        }
+    }
 
     /// The lane of a registration, opened at `row` when first named.
     mutating func lane(_ id: Int64?, _ event: EventRow, row: Int) -> Int? {
@@ -177,9 +304,11 @@ struct SessionReportBuilder {
     /// they end at the last row that names them, with the table's reason.
     mutating func finishLanes() {
         for index in report.lanes.indices where report.lanes[index].endRow < 0 {
-            if let reason = registrations[report.lanes[index].registrationID]?.removalReason {
-                end(index, row: lastRowOfLane[index], reason: reason)
-            }
+            guard let stored = registrations[report.lanes[index].registrationID], let reason = stored.removalReason
+            else { continue }
+            // Removed after a limited report's window: drawn to the window's end.
+            let after = report.window.map { (stored.removedSeq ?? 0) > $0.to } ?? false
+            end(index, row: after ? report.seqs.count - 1 : lastRowOfLane[index], reason: reason)
         }
     }
 

@@ -79,7 +79,9 @@ func showcaseReport() throws -> ReportDocument {
     #expect(report.count("<button type=\"button\" class=\"cite\" data-row=") == 19)
     #expect(report.count("<button type=\"button\" class=\"cite\" data-lane=") == 14)
     // The first finding: last-callback-wins, citing seq 1 and 17 (rows 0 and 16), lanes r1 and r5, its channel.
-    #expect(report.html.contains("<li class=\"finding sev-error\" id=\"finding-1-1\" data-rows=\"0 16\" data-lanes=\"0 4\" data-channels=\"0\">"))
+    // Named by rule and number (`#f=OJ001-1`), reachable with Tab.
+    #expect(report.html.contains("<li class=\"finding sev-error\" id=\"f-1-OJ001-1\" data-key=\"OJ001-1\" tabindex=\"0\" aria-label=\"error OJ001-1: 3 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 17 while alive and missed 2 changes.\" data-rows=\"0 16\" data-lanes=\"0 4\" data-channels=\"0\">"))
+    #expect(report.html.contains("<a class=\"link\" href=\"#s=1&amp;f=OJ001-1\" title=\"Link to this finding\">#</a>"))
     #expect(report.html.contains("<button type=\"button\" class=\"cite\" data-row=\"16\">seq 17</button>"))
     #expect(report.html.contains("<button type=\"button\" class=\"cite\" data-lane=\"4\">r5 VideoScreen#3</button>"))
     // The typo: cites its registration (lane r9) and a post of the real key, on both channels.

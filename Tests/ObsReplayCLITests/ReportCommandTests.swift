@@ -65,3 +65,23 @@ import Testing
         status: 64
     ))
 }
+
+@Test func reportFromToAndAroundLimitTheDrawnEvents() throws {
+    let directory = try temporaryDirectory()
+    let journal = try demoJournal(in: directory)
+    let limited = try obsreplay(["report", journal, "--session", "1", "--from", "3", "--to", "6", "-o", "-"])
+    #expect(limited.status == 0 && limited.stderr.isEmpty)
+    #expect(limited.stdout.contains("<p class=\"note\">Only the events from seq 3 to seq 6 are drawn (4 of "))
+    let around = try obsreplay(["report", journal, "--session", "1", "--around", "2", "-o", "-"])
+    #expect(around.status == 0 && around.stdout.contains("<p class=\"note\">Only the events from seq 1 to seq 102 are drawn ("))
+    let usage = [
+        (["--from", "6", "--to", "3"], "error: '--from' (6) is after '--to' (3)\n"),
+        (["--around", "5", "--from", "3"], "error: '--around' cannot be used with '--from' or '--to'\n"),
+        (["--from", "0"], "error: invalid value '0' for '--from': expected a whole number of at least 1\n"),
+    ]
+    for (extra, message) in usage {
+        let result = try obsreplay(["report", journal, "-o", directory.appendingPathComponent("x.html").path] + extra)
+        #expect(result.status == 64 && result.stdout.isEmpty && result.stderr.hasPrefix(message), "\(extra): \(result)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.html").path))
+}

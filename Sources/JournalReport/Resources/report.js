@@ -1,13 +1,3 @@
-/// The report's script, inlined into the page: decodes the embedded data and draws each
-/// session's timeline as SVG; hover, zoom and the findings' highlighting.
-///
-/// Journal text only ever reaches the page through `textContent` and `setAttribute`,
-/// never as markup. Marks are aggregated per pixel column (one path per lane and kind of
-/// mark), so the element count follows the lanes, not the events. Errors are written into
-/// the page (`#js-errors`, `data-js-errors` on `<body>`) so a headless browser can see
-/// them; `data-rendered="ok"` and `data-render-ms` say the first timeline was drawn.
-enum ReportScript {
-    static let javascript = #"""
 (function () {
   'use strict';
   var errorCount = 0;
@@ -67,7 +57,7 @@ enum ReportScript {
     layout.kinds.forEach(function (kind) {
       kind.fields.forEach(function (field) { if (names.indexOf(field) < 0) { names.push(field); } });
     });
-    var cols = { seq: new Float64Array(n), t: new Float64Array(n) };
+    var cols = { seq: new Float64Array(n), t: new Float64Array(n), p: new Float64Array(n) };
     names.forEach(function (name) { cols[name] = new Int32Array(n); });
     var fieldsOf = layout.kinds.map(function (kind) { return kind.fields; });
     var i = 0, seq = 0, t = 0;
@@ -99,17 +89,26 @@ enum ReportScript {
       var lane = {
         index: index, id: l[0], channel: l[1], owner: model.str(l[2]), site: model.str(l[3]), fn: model.str(l[4]),
         options: model.str(l[5]), queue: model.str(l[6]), expectsMain: l[7] === 1, scope: l[8], start: l[9], end: l[10],
-        ending: ENDS[l[11]], reason: model.str(l[12]), rows: []
+        ending: ENDS[l[11]], reason: model.str(l[12]), rows: [], missed: []
       };
-      lane.startT = cols.t[lane.start];
-      lane.endT = lane.end >= 0 ? cols.t[lane.end] : model.endUs;
       model.channels[lane.channel].lanes.push(lane);
       return lane;
     });
-    model.scopes.forEach(function (scope) {
-      scope.startT = scope.began >= 0 ? cols.t[scope.began] : 0;
-      scope.endT = scope.ended >= 0 ? cols.t[scope.ended] : model.endUs;
-    });
+    // Changes a replaced registration missed (the what-if multicast answer), per lane.
+    for (var m = 0; m + 1 < (session.missed || []).length; m += 2) {
+      model.lanes[session.missed[m + 1]].missed.push(session.missed[m]);
+    }
+    model.unheard = session.unheard || [];
+    // A summarised session: per channel, counts per range of sequence numbers.
+    model.density = session.density || null;
+    model.densityByChannel = {};
+    if (model.density) {
+      model.density.channels.forEach(function (entry) {
+        var max = 1;
+        for (var b = 0; b < model.density.bins; b++) { max = Math.max(max, entry[1][b] + entry[2][b]); }
+        model.densityByChannel[entry[0]] = { changes: entry[1], deliveries: entry[2], problems: entry[3], max: max };
+      });
+    }
     for (var r = 0; r < n; r++) {
       var k = cols.kind[r];
       if (k === KIND.delivered || k === KIND.skipped) {
@@ -120,22 +119,91 @@ enum ReportScript {
         model.sessionRows.push(r);
       }
     }
-    function byTime(x, y) { return cols.t[x] - cols.t[y] || x - y; }
-    model.lanes.forEach(function (lane) { lane.rows.sort(byTime); });
-    model.channels.forEach(function (channel) { channel.rows.sort(byTime); });
-    model.sessionRows.sort(byTime);
+    setAxis(model, chooseAxis(model));
     return model;
+  }
+
+  // MARK: - Horizontal axis
+
+  // Order matters more than duration in most sessions a person reads: up to ORDER_ROWS
+  // events (each gets a column of its own on a screen) the order axis is chosen. Longer
+  // sessions get it too when their events are crowded into bursts (a real session: setup,
+  // then everything within milliseconds): when the largest twentieth of the gaps between
+  // events makes up more than half the span. Otherwise time.
+  var ORDER_ROWS = 1000;
+  function chooseAxis(model) {
+    var n = model.rows, t = model.cols.t;
+    if (model.density || n <= ORDER_ROWS) { return 'order'; }
+    var span = t[n - 1] - t[0];
+    if (!(span > 0)) { return 'order'; }
+    var gaps = new Float64Array(n - 1);
+    for (var i = 1; i < n; i++) { gaps[i - 1] = Math.max(0, t[i] - t[i - 1]); }
+    gaps.sort();
+    var top = Math.max(1, Math.floor(gaps.length / 20)), sum = 0;
+    for (var g = gaps.length - top; g < gaps.length; g++) { sum += gaps[g]; }
+    return sum > span / 2 ? 'order' : 'time';
+  }
+
+  // Positions along the chart: the row number (order axis, one column per event) or the
+  // recorded time in microseconds. Everything drawn reads `cols.p`, `startP` and `endP`;
+  // tooltips keep reading the times.
+  function setAxis(model, axis) {
+    var cols = model.cols, n = model.rows;
+    model.axis = axis;
+    // Summarised: only some events are rows, so the order axis goes by sequence number.
+    var bySeq = !!model.density;
+    for (var r = 0; r < n; r++) { cols.p[r] = axis === 'order' ? (bySeq ? cols.seq[r] - 0.5 : r + 0.5) : cols.t[r]; }
+    if (bySeq) {
+      model.lo = 0;
+      model.hi = Math.max(model.density.lastSeq, 1);
+      model.endP = model.hi;
+    } else if (axis === 'order') {
+      model.lo = 0;
+      model.hi = Math.max(n, 1);
+      model.endP = model.hi;
+    } else {
+      var first = n ? cols.t[0] : 0, last = n ? cols.t[n - 1] : 0;
+      // The first to the last event, not the session's start: setup before the first
+      // event would otherwise push everything to the right edge.
+      var pad = Math.max((last - first) * 0.02, 1);
+      model.lo = Math.max(0, first - pad);
+      model.hi = last + pad;
+      model.endP = Math.max(model.hi, model.endUs);
+    }
+    model.lanes.forEach(function (lane) {
+      lane.startP = cols.p[lane.start];
+      lane.endP = lane.end >= 0 ? cols.p[lane.end] : model.hi;
+    });
+    model.scopes.forEach(function (scope) {
+      scope.startP = scope.began >= 0 ? cols.p[scope.began] : model.lo;
+      scope.endP = scope.ended >= 0 ? cols.p[scope.ended] : model.hi;
+    });
+    function byPosition(x, y) { return cols.p[x] - cols.p[y] || x - y; }
+    model.lanes.forEach(function (lane) { lane.rows.sort(byPosition); lane.missed.sort(byPosition); });
+    model.channels.forEach(function (channel) { channel.rows.sort(byPosition); });
+    model.sessionRows.sort(byPosition);
+    model.unheard.sort(byPosition);
+    model.unheardByChannel = {};
+    model.unheard.forEach(function (r) {
+      var c = cols.channel[r] - 1;
+      (model.unheardByChannel[c] || (model.unheardByChannel[c] = [])).push(r);
+    });
   }
 
   // MARK: - Vertical layout
 
+  // Packing goes by rows, so it holds on either axis; a lane reaches to its last missed change.
+  function lastRow(lane) {
+    var end = lane.end >= 0 ? lane.end : Infinity;
+    return lane.missed.length ? Math.max(end, lane.missed[lane.missed.length - 1]) : end;
+  }
   function pack(items) {
     var rows = [];
     items.forEach(function (item) {
       for (var i = 0; i < rows.length; i++) {
-        if (rows[i].endT < item.startT) { rows[i].items.push(item); rows[i].endT = item.endT; return; }
+        if (rows[i].end < item.start) { rows[i].items.push(item); rows[i].end = lastRow(item); return; }
       }
-      rows.push({ items: [item], endT: item.endT });
+      rows.push({ items: [item], end: lastRow(item) });
     });
     return rows.map(function (row) { return row.items; });
   }
@@ -186,9 +254,10 @@ enum ReportScript {
     this.svg = section.querySelector('svg.chart');
     this.scroll = section.querySelector('.chart-scroll');
     this.rangeLabel = section.querySelector('.range');
-    this.t0 = 0;
-    this.t1 = model.endUs;
+    this.t0 = model.lo;
+    this.t1 = model.hi;
     this.selection = null;
+    this.history = [];
     this.flagged = {};
     var self = this;
     section.querySelectorAll('li.finding').forEach(function (item) {
@@ -213,9 +282,16 @@ enum ReportScript {
     this.svg.setAttribute('width', fullWidth);
     this.svg.setAttribute('height', model.height);
     // Labels are clipped to their column so a long one never runs into the chart.
-    var clip = el('clipPath', { id: 'labels-' + model.meta.id }, el('defs', null, this.svg));
+    var defs = el('defs', null, this.svg);
+    var clip = el('clipPath', { id: 'labels-' + model.meta.id }, defs);
     el('rect', { x: 0, y: 0, width: LABEL_W - 8, height: model.height }, clip);
     this.clip = 'url(#labels-' + model.meta.id + ')';
+    // Diagonal hatching: a registration still live after the scope it was declared in ended.
+    var hatch = el('pattern', { id: 'hatch-' + model.meta.id, width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, defs);
+    el('rect', { 'class': 'hatch-bg', x: 0, y: 0, width: 6, height: 6 }, hatch);
+    el('line', { 'class': 'hatch-line', x1: 0, y1: 0, x2: 0, y2: 6 }, hatch);
+    this.hatch = 'url(#hatch-' + model.meta.id + ')';
+    this.svg.classList.toggle('dim', !!(this.selection && (this.selection.lanes.length || this.selection.channels.length)));
     this.drawAxis(fullWidth, w);
     var grid = el('g', { 'class': 'grid' }, this.svg);
     this.gridTicks.forEach(function (t) {
@@ -232,24 +308,50 @@ enum ReportScript {
     });
     this.overlay = el('g', { 'class': 'highlights' }, this.svg);
     this.brush = el('rect', { 'class': 'brush', x: 0, y: 0, width: 0, height: model.height, visibility: 'hidden' }, this.svg);
-    this.rangeLabel.textContent = 'Showing ' + fmtTime(this.t0) + ' \u2013 ' + fmtTime(this.t1) + ' of ' + fmtDuration(model.endUs);
+    this.rangeLabel.textContent = this.rangeText();
+    this.section.querySelector('.axis-order').setAttribute('aria-pressed', String(model.axis === 'order'));
+    this.section.querySelector('.axis-time').setAttribute('aria-pressed', String(model.axis === 'time'));
+    this.section.querySelector('.back').disabled = this.history.length === 0;
+    this.section.querySelector('.axis-time').disabled = !!model.density;
     this.drawSelection();
   };
 
+  Timeline.prototype.rangeText = function () {
+    var model = this.model, cols = model.cols, n = model.rows;
+    if (model.density) {
+      return 'Events seq ' + Math.max(1, Math.ceil(this.t0 + 0.5)) + ' \u2013 ' + Math.min(model.hi, Math.floor(this.t1 + 0.5)) +
+        ' of ' + model.meta.events + ' (summarised: counts per channel)';
+    }
+    if (!n) { return 'No events'; }
+    if (model.axis === 'order') {
+      var a = Math.max(0, Math.ceil(this.t0 - 0.5)), b = Math.min(n - 1, Math.floor(this.t1 - 0.5));
+      if (b < a) { return 'No events in view'; }
+      return 'Events seq ' + cols.seq[a] + ' \u2013 ' + cols.seq[b] + ' (' + (b - a + 1) + ' of ' + n + '), ' +
+        fmtTime(cols.t[a]) + ' \u2013 ' + fmtTime(cols.t[b]);
+    }
+    return 'Showing ' + fmtTime(this.t0) + ' \u2013 ' + fmtTime(this.t1) + ' of ' + fmtDuration(model.endUs);
+  };
+
   Timeline.prototype.drawAxis = function (fullWidth, w) {
+    var order = this.model.axis === 'order', cols = this.model.cols, n = this.model.rows;
     var span = Math.max(this.t1 - this.t0, 1e-3), target = span / Math.max(2, Math.floor(w / 110));
     var power = Math.pow(10, Math.floor(Math.log(target) / Math.LN10)), step = power;
     [1, 2, 5, 10].some(function (m) { step = m * power; return step >= target; });
+    if (order) { step = Math.max(1, Math.round(step)); }
     this.axis.textContent = '';
     this.axis.setAttribute('width', fullWidth);
     this.axis.setAttribute('height', AXIS_H);
-    text(this.axis, 8, 17, 'time since session start', 'axis-label');
+    text(this.axis, 8, 17, order ? 'event order (seq; time in hover)' : 'time since session start', 'axis-label');
     this.gridTicks = [];
-    for (var t = Math.ceil(this.t0 / step) * step; t <= this.t1 + 1e-9; t += step) {
+    // Order axis: a tick per `step` events, at the event's column, labelled with its seq.
+    var start = order ? Math.ceil((this.t0 - 0.5) / step) * step + 0.5 : Math.ceil(this.t0 / step) * step;
+    for (var t = start; t <= this.t1 + 1e-9; t += step) {
+      if (order && (t < 0 || t > this.model.hi)) { continue; }
       var x = this.x(t);
       this.gridTicks.push(t);
       el('line', { 'class': 'axis-tick', x1: x, x2: x, y1: AXIS_H - 6, y2: AXIS_H }, this.axis);
-      var label = text(this.axis, x, 15, fmtTime(t, step), 'axis-label');
+      var seq = this.model.density ? Math.floor(t) + 1 : cols.seq[Math.min(n - 1, Math.floor(t))];
+      var label = text(this.axis, x, 15, order ? String(seq) : fmtTime(t, step), 'axis-label');
       label.setAttribute('text-anchor', 'middle');
     }
   };
@@ -259,8 +361,9 @@ enum ReportScript {
   // delivery's duration). Returns {cls: {count, cols: {x: width in px}}}.
   Timeline.prototype.bucket = function (rows, classify, extent) {
     var cols = this.model.cols, out = {};
-    for (var i = lowerBound(rows, cols.t, this.t0); i < rows.length; i++) {
-      var r = rows[i], t = cols.t[r];
+    if (this.model.axis === 'order') { extent = null; }
+    for (var i = lowerBound(rows, cols.p, this.t0); i < rows.length; i++) {
+      var r = rows[i], t = cols.p[r];
       if (t > this.t1) { break; }
       var cls = classify(r);
       if (!cls) { continue; }
@@ -330,8 +433,8 @@ enum ReportScript {
     var scope = row.scope;
     var g = el('g', { 'class': 'scope' + (scope.ended < 0 ? ' open' : ''), 'data-scope': scope.index }, this.svg);
     text(g, 8, row.y + row.h / 2 + 4, cut('scope: ' + scope.name, 48), 'scope-label', this.clip);
-    if (scope.endT < this.t0 || scope.startT > this.t1) { return; }
-    var x0 = this.x(Math.max(scope.startT, this.t0)), x1 = this.x(Math.min(scope.endT, this.t1));
+    if (scope.endP < this.t0 || scope.startP > this.t1) { return; }
+    var x0 = this.x(Math.max(scope.startP, this.t0)), x1 = this.x(Math.min(scope.endP, this.t1));
     el('rect', { 'class': 'bar', x: x0, y: row.y + 3, width: Math.max(x1 - x0, 1), height: row.h - 6 }, g);
   };
 
@@ -353,11 +456,48 @@ enum ReportScript {
     var axisY = row.y + row.h / 2;
     el('line', { 'class': 'axis-line', x1: LABEL_W, x2: this.x(this.t1), y1: axisY, y2: axisY }, g);
     var groups = this.bucket(channel.rows, function (r) {
-      if (cols.kind[r] === KIND.removeUnregistered) { return 'unregistered'; }
-      return cols.flags[r] & FLAG.silent ? 'tick silent' : 'tick';
+      return cols.kind[r] === KIND.removeUnregistered ? 'unregistered' : 'tick';
     });
-    ticks(g, groups, ['tick', 'tick silent'], row);
+    ticks(g, groups, ['tick'], row);
     if (groups.unregistered) { this.crosses(g, groups.unregistered, axisY); }
+    if (model.density && model.densityByChannel[channel.index]) { this.drawDensity(g, row, model.densityByChannel[channel.index]); }
+    // Changes that reached nobody: a ring around their tick.
+    var unheard = this.bucket(model.unheardByChannel[channel.index] || [], function () { return 'unheard'; });
+    if (unheard.unheard) {
+      var d = [], seqs = [];
+      for (var x in unheard.unheard.cols) { d.push('M' + (+x - 4.5) + ' ' + axisY + 'a5 5 0 1 0 10 0a5 5 0 1 0 -10 0'); }
+      this.inView(model.unheardByChannel[channel.index]).forEach(function (r) { seqs.push(cols.seq[r]); });
+      el('path', { 'class': 'unheard', d: d.join(''), 'data-count': unheard.unheard.count, 'data-seqs': seqs.join(' ') }, g);
+    }
+  };
+
+  // A summarised channel: per range of sequence numbers, a bar as high as the square root
+  // of its changes and deliveries (problems in their own colour on top).
+  Timeline.prototype.drawDensity = function (g, row, counts) {
+    var bins = this.model.density.bins, width = this.model.hi / bins, all = [], problems = [];
+    var b0 = Math.max(0, Math.floor(this.t0 / width)), b1 = Math.min(bins - 1, Math.floor(this.t1 / width));
+    var total = 0, h = row.h - 4;
+    for (var b = b0; b <= b1; b++) {
+      var count = counts.changes[b] + counts.deliveries[b];
+      if (!count) { continue; }
+      total += count;
+      var x0 = this.x(Math.max(b * width, this.t0)), x1 = this.x(Math.min((b + 1) * width, this.t1));
+      var w = Math.max(x1 - x0, 1), bar = Math.max(1, Math.sqrt(count / counts.max) * h);
+      all.push('M' + x0 + ' ' + (row.y + row.h - 2) + 'h' + w + 'v' + (-bar) + 'h' + (-w) + 'z');
+      if (counts.problems[b]) {
+        var top = Math.max(1, Math.sqrt(counts.problems[b] / counts.max) * h);
+        problems.push('M' + x0 + ' ' + (row.y + row.h - 2) + 'h' + w + 'v' + (-top) + 'h' + (-w) + 'z');
+      }
+    }
+    el('path', { 'class': 'density', d: all.join(''), 'data-count': total }, g);
+    el('path', { 'class': 'density problems', d: problems.join('') }, g);
+  };
+
+  // The rows of a list (sorted by position) inside the view.
+  Timeline.prototype.inView = function (rows) {
+    var cols = this.model.cols, out = [];
+    for (var i = lowerBound(rows, cols.p, this.t0); i < rows.length && cols.p[rows[i]] <= this.t1; i++) { out.push(rows[i]); }
+    return out;
   };
 
   Timeline.prototype.drawLane = function (row, lane, t0, t1) {
@@ -368,12 +508,19 @@ enum ReportScript {
       text(g, 20, row.y + row.h / 2 + 4, cut('r' + lane.id + ' ' + lane.owner + ' \u00b7 ' + lane.site, 48), 'lane-label', this.clip);
       if (flagged) { el('circle', { 'class': 'flag', cx: 12, cy: row.y + row.h / 2, r: 3 }, g); }
     }
-    if (lane.endT < t0 || lane.startT > t1) { return; }
-    var x0 = this.x(Math.max(lane.startT, t0)), x1 = this.x(Math.min(lane.endT, t1));
     var y = row.y + 3, h = row.h - 6;
+    this.drawMissed(g, lane, y, h);
+    if (lane.endP < t0 || lane.startP > t1) { return; }
+    var x0 = this.x(Math.max(lane.startP, t0)), x1 = this.x(Math.min(lane.endP, t1));
     el('rect', { 'class': 'bar', x: x0, y: y, width: Math.max(x1 - x0, 1), height: h }, g);
-    if (lane.startT >= t0) { el('line', { 'class': 'cap', x1: x0, x2: x0, y1: y - 1, y2: y + h + 1 }, g); }
-    if (lane.end >= 0 && lane.endT <= t1) { el('line', { 'class': 'cap', x1: x1, x2: x1, y1: y - 1, y2: y + h + 1 }, g); }
+    if (lane.startP >= t0) { el('line', { 'class': 'cap', x1: x0, x2: x0, y1: y - 1, y2: y + h + 1 }, g); }
+    if (lane.end >= 0 && lane.endP <= t1) { el('line', { 'class': 'cap', x1: x1, x2: x1, y1: y - 1, y2: y + h + 1 }, g); }
+    // Still live after the scope it was declared in ended: that stretch hatched.
+    var scope = lane.scope > 0 ? model.scopes[lane.scope - 1] : null;
+    if (scope && scope.ended >= 0 && (lane.end < 0 || lane.end > scope.ended) && scope.endP < Math.min(lane.endP, t1)) {
+      var h0 = this.x(Math.max(scope.endP, t0));
+      el('rect', { 'class': 'leaked', x: h0, y: y, width: Math.max(x1 - h0, 1), height: h, fill: this.hatch, 'data-from-seq': cols.seq[scope.ended] }, g);
+    }
     var groups = this.bucket(lane.rows, function (r) {
       if (cols.kind[r] === KIND.skipped) { return 'mark skipped'; }
       var flags = cols.flags[r];
@@ -383,6 +530,24 @@ enum ReportScript {
     marks(g, groups, 'mark skipped', y + 1, h - 2, 2);
     marks(g, groups, 'mark slow', y, h, 2);
     marks(g, groups, 'mark off-main', row.y, row.h, 3);
+  };
+
+  // A registration replaced while its owner was alive: from its end to the last change it
+  // missed a dotted line, and at each missed change a hollow mark (the what-if multicast
+  // answer). `data-seqs` lists the missed changes in view.
+  Timeline.prototype.drawMissed = function (g, lane, y, h) {
+    if (!lane.missed.length) { return; }
+    var cols = this.model.cols, last = cols.p[lane.missed[lane.missed.length - 1]];
+    if (lane.endP < this.t1 && last > this.t0) {
+      var gx0 = this.x(Math.max(lane.endP, this.t0)), gx1 = this.x(Math.min(last, this.t1));
+      el('line', { 'class': 'ghost', x1: gx0, x2: gx1, y1: y + h / 2, y2: y + h / 2 }, g);
+    }
+    var groups = this.bucket(lane.missed, function () { return 'missed'; });
+    if (!groups.missed) { return; }
+    var d = [];
+    for (var x in groups.missed.cols) { d.push('M' + (+x - 3) + ' ' + (y - 1) + 'h7v' + (h + 2) + 'h-7z'); }
+    el('path', { 'class': 'missed', d: d.join(''), 'data-count': groups.missed.count,
+      'data-seqs': this.inView(lane.missed).map(function (r) { return cols.seq[r]; }).join(' ') }, g);
   };
 
   // MARK: - Selection (findings and their citations)
@@ -398,28 +563,97 @@ enum ReportScript {
     return model.rowsLayout[0];
   };
 
+  // Selecting what a finding cites: the view zooms to its events (and the changes its
+  // lanes missed) with a margin, scrolls to its lanes, highlights them and dims the rest.
   Timeline.prototype.select = function (selection) {
     this.selection = selection;
-    if (selection && selection.rows.length) {
-      var cols = this.model.cols, self = this;
-      var times = selection.rows.map(function (r) { return cols.t[r]; });
-      var lo = Math.min.apply(null, times), hi = Math.max.apply(null, times);
-      if (lo < this.t0 || hi > this.t1) {
-        var pad = Math.max((hi - lo) * 0.1, (this.t1 - this.t0) * 0.05, 1);
-        this.t0 = Math.max(0, Math.min(this.t0, lo - pad));
-        this.t1 = Math.min(this.model.endUs, Math.max(this.t1, hi + pad));
-        this.render();
-      } else {
-        this.drawSelection();
-      }
-      var first = selection.rows.map(function (r) { return self.rowPosition(r); })
-        .concat(selection.lanes.map(function (l) { return self.model.lanes[l].row; }))
-        .filter(Boolean).sort(function (a, b) { return a.y - b.y; })[0];
-      if (first) { this.scroll.scrollTop = Math.max(0, first.y - 60); }
-    } else {
-      this.drawSelection();
+    if (!selection) { this.render(); return; }
+    var model = this.model, cols = model.cols, self = this, positions = [];
+    selection.rows.forEach(function (r) { positions.push(cols.p[r]); });
+    selection.lanes.forEach(function (l) {
+      var lane = model.lanes[l];
+      lane.missed.forEach(function (r) { positions.push(cols.p[r]); });
+      if (!selection.rows.length) { positions.push(lane.startP, lane.endP); }
+    });
+    if (positions.length) {
+      var lo = Math.min.apply(null, positions), hi = Math.max.apply(null, positions);
+      var order = model.axis === 'order', span = Math.max(hi - lo, order ? 4 : 10);
+      var pad = Math.max(span * 0.15, order ? 1 : 2);
+      this.setView(lo - pad, hi + pad);
     }
+    this.render();
+    var ys = [];
+    selection.rows.forEach(function (r) { var row = self.rowPosition(r); if (row) { ys.push(row.y, row.y + row.h); } });
+    selection.lanes.forEach(function (l) { var row = model.lanes[l].row; if (row) { ys.push(row.y, row.y + row.h); } });
+    selection.channels.forEach(function (c) { var row = model.channels[c].row; if (row) { ys.push(row.y, row.y + row.h); } });
+    if (ys.length) {
+      var top = Math.min.apply(null, ys), bottom = Math.max.apply(null, ys), height = this.scroll.clientHeight;
+      this.scroll.scrollTop = bottom - top + 80 <= height ? Math.max(0, top - 40) : Math.max(0, top - 20);
+    }
+    // The chart itself into the window, if the page was scrolled away from it.
+    var box = this.scroll.getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight - 120) { this.scroll.scrollIntoView({ block: 'start' }); }
   };
+
+  // The view as `back` restores it.
+  Timeline.prototype.remember = function (key) {
+    this.history.push({ t0: this.t0, t1: this.t1, axis: this.model.axis, selection: this.selection,
+      scrollTop: this.scroll.scrollTop, key: this.key || null });
+    if (this.history.length > 100) { this.history.shift(); }
+    this.key = key || null;
+  };
+
+  Timeline.prototype.back = function () {
+    var view = this.history.pop();
+    if (!view) { return false; }
+    if (view.axis !== this.model.axis) { setAxis(this.model, view.axis); }
+    this.t0 = view.t0;
+    this.t1 = view.t1;
+    this.selection = view.selection;
+    this.key = view.key;
+    this.section.querySelectorAll('li.finding.selected, button.cite.active').forEach(function (node) {
+      node.classList.remove('selected');
+      node.classList.remove('active');
+    });
+    var item = view.key && this.section.querySelector('li.finding[data-key="' + view.key + '"]');
+    if (item) { item.classList.add('selected'); }
+    this.render();
+    this.scroll.scrollTop = view.scrollTop;
+    setFragment(this, view.key);
+    return true;
+  };
+
+  // Clamps a view to the events' extent.
+  Timeline.prototype.setView = function (t0, t1) {
+    var lo = this.model.lo, hi = this.model.hi, span = Math.max(t1 - t0, this.model.axis === 'order' ? 3 : 10);
+    if (span >= hi - lo) { t0 = lo; t1 = hi; } else {
+      t0 = Math.max(lo, Math.min(t0, hi - span));
+      t1 = t0 + span;
+    }
+    this.t0 = t0;
+    this.t1 = t1;
+  };
+
+  // Switches axis keeping the same events in view.
+  Timeline.prototype.switchAxis = function (axis) {
+    var model = this.model, cols = model.cols, n = model.rows;
+    if (axis === model.axis || !n) { return; }
+    this.remember(this.key);
+    var first = lowerBound(indexes(n), cols.p, this.t0), last = lowerBound(indexes(n), cols.p, this.t1 + 1e-9) - 1;
+    var whole = this.t0 <= model.lo && this.t1 >= model.hi;
+    setAxis(model, axis);
+    if (whole || last < first) { this.t0 = model.lo; this.t1 = model.hi; } else {
+      var span = Math.max(cols.p[last] - cols.p[first], 1);
+      this.setView(cols.p[first] - span * 0.05, cols.p[last] + span * 0.05);
+    }
+    this.render();
+  };
+
+  function indexes(n) {
+    var all = new Int32Array(n);
+    for (var i = 0; i < n; i++) { all[i] = i; }
+    return all;
+  }
 
   Timeline.prototype.drawSelection = function () {
     var svg = this.svg, self = this, selection = this.selection, cols = this.model.cols;
@@ -436,7 +670,7 @@ enum ReportScript {
     });
     selection.rows.forEach(function (r) {
       var row = self.rowPosition(r);
-      var t = cols.t[r];
+      var t = cols.p[r];
       if (!row || t < self.t0 || t > self.t1) { return; }
       el('circle', { 'class': 'hl-event', cx: self.x(t), cy: row.y + row.h / 2, r: 7, 'data-row': r }, self.overlay);
     });
@@ -453,9 +687,9 @@ enum ReportScript {
 
   Timeline.prototype.nearest = function (rows, x) {
     var cols = this.model.cols, t = this.timeAt(x), reach = HOVER_PX / this.scale;
-    var i = lowerBound(rows, cols.t, t - reach), best = -1, bestDistance = Infinity, count = 0;
-    for (; i < rows.length && cols.t[rows[i]] <= t + reach; i++) {
-      var distance = Math.abs(cols.t[rows[i]] - t);
+    var i = lowerBound(rows, cols.p, t - reach), best = -1, bestDistance = Infinity, count = 0;
+    for (; i < rows.length && cols.p[rows[i]] <= t + reach; i++) {
+      var distance = Math.abs(cols.p[rows[i]] - t);
       count += 1;
       if (distance < bestDistance) { best = rows[i]; bestDistance = distance; }
     }
@@ -477,17 +711,20 @@ enum ReportScript {
     }
     if (row.type === 'channel') {
       hit = onChart && this.nearest(row.channel.rows, x);
+      if (!hit && onChart && model.density && model.densityByChannel[row.channel.index]) {
+        return densityInfo(model, row.channel, this.timeAt(x));
+      }
       return hit ? eventInfo(model, hit.row, hit.count) : channelInfo(model, row.channel);
     }
     var time = this.timeAt(x), lane = row.lanes[0];
     if (onChart && row.lanes.length > 1) {
       lane = row.lanes.reduce(function (best, candidate) {
-        function gap(l) { return time < l.startT ? l.startT - time : time > l.endT ? time - l.endT : 0; }
+        function gap(l) { return time < l.startP ? l.startP - time : time > l.endP ? time - l.endP : 0; }
         return gap(candidate) < gap(best) ? candidate : best;
       }, row.lanes[0]);
     }
     hit = onChart && this.nearest(lane.rows, x);
-    if (!hit && onChart) {
+    if (!hit && onChart && model.axis === 'time') {
       // The whole extent of a slow delivery answers, not just its end.
       var cols = model.cols;
       lane.rows.some(function (r) {
@@ -512,13 +749,28 @@ enum ReportScript {
     if (lane.queue) { lines.push(['queue', lane.queue]); }
     if (lane.expectsMain) { lines.push(['expects', 'the main thread']); }
     if (lane.scope > 0) { lines.push(['scope', model.scopes[lane.scope - 1].name]); }
-    lines.push(['registered', 'seq ' + cols.seq[lane.start] + ' at ' + fmtTime(lane.startT)]);
-    lines.push(lane.end >= 0 ? ['ended', lane.ending + ' (' + (lane.reason || lane.ending) + '), seq ' + cols.seq[lane.end] + ' at ' + fmtTime(lane.endT)]
+    lines.push(['registered', 'seq ' + cols.seq[lane.start] + ' at ' + fmtTime(cols.t[lane.start])]);
+    lines.push(lane.end >= 0 ? ['ended', lane.ending + ' (' + (lane.reason || lane.ending) + '), seq ' + cols.seq[lane.end] + ' at ' + fmtTime(cols.t[lane.end])]
       : ['ended', 'never: live at the end of the session']);
     var delivered = 0, skipped = 0;
     lane.rows.forEach(function (r) { if (cols.kind[r] === KIND.skipped) { skipped += 1; } else { delivered += 1; } });
     lines.push(['deliveries', delivered + (skipped ? ', ' + skipped + ' skipped' : '')]);
+    if (lane.missed.length) {
+      lines.push(['missed', lane.missed.length + ' change' + (lane.missed.length === 1 ? '' : 's') + ' after it was replaced while its owner was alive (seq ' +
+        lane.missed.slice(0, 10).map(function (r) { return cols.seq[r]; }).join(', ') + (lane.missed.length > 10 ? ', \u2026' : '') + ')']);
+    }
     return { title: 'Registration r' + lane.id, lines: lines };
+  }
+
+  function densityInfo(model, channel, p) {
+    var bins = model.density.bins, width = model.hi / bins, b = Math.max(0, Math.min(bins - 1, Math.floor(p / width)));
+    var counts = model.densityByChannel[channel.index];
+    var first = Math.floor(b * width) + 1, last = Math.floor((b + 1) * width);
+    var time = model.density.times[b];
+    return { title: channel.name, lines: [['seq', first + ' \u2013 ' + last + (time >= 0 ? ' (from ' + fmtTime(time) + ')' : '')],
+      ['changes', String(counts.changes[b])], ['deliveries', String(counts.deliveries[b])],
+      ['problems', counts.problems[b] + ' (off the main thread, slow or skipped)'],
+      ['detail', 'obsreplay report --from ' + first + ' --to ' + last]] };
   }
 
   function channelInfo(model, channel) {
@@ -529,8 +781,8 @@ enum ReportScript {
 
   function scopeInfo(model, scope) {
     return { title: 'Scope: ' + scope.name, lines: [
-      ['began', scope.began >= 0 ? 'seq ' + model.cols.seq[scope.began] + ' at ' + fmtTime(scope.startT) : 'not recorded'],
-      ['ended', scope.ended >= 0 ? 'seq ' + model.cols.seq[scope.ended] + ' at ' + fmtTime(scope.endT) : 'not before the session ended']] };
+      ['began', scope.began >= 0 ? 'seq ' + model.cols.seq[scope.began] + ' at ' + fmtTime(model.cols.t[scope.began]) : 'not recorded'],
+      ['ended', scope.ended >= 0 ? 'seq ' + model.cols.seq[scope.ended] + ' at ' + fmtTime(model.cols.t[scope.ended]) : 'not before the session ended']] };
   }
 
   function sessionInfo(model) {
@@ -646,7 +898,10 @@ enum ReportScript {
       var t0 = self.timeAt(Math.max(Math.min(start.x, p.x), LABEL_W)), t1 = self.timeAt(Math.max(start.x, p.x));
       self.zoom(t0, t1);
     });
-    this.section.querySelector('.zoom-reset').addEventListener('click', function () { self.zoom(0, self.model.endUs); });
+    this.section.querySelector('.zoom-reset').addEventListener('click', function () { self.zoom(self.model.lo, self.model.hi); });
+    this.section.querySelector('.back').addEventListener('click', function () { self.back(); });
+    this.section.querySelector('.axis-order').addEventListener('click', function () { self.switchAxis('order'); });
+    this.section.querySelector('.axis-time').addEventListener('click', function () { self.switchAxis('time'); });
     this.section.querySelector('.zoom-out').addEventListener('click', function () {
       var middle = (self.t0 + self.t1) / 2, half = self.t1 - self.t0;
       self.zoom(middle - half, middle + half);
@@ -660,6 +915,9 @@ enum ReportScript {
         });
         item.classList.add('selected');
         if (cite) { cite.classList.add('active'); }
+        if (event.target.closest('a.link')) { event.preventDefault(); }
+        self.remember(item.getAttribute('data-key'));
+        setFragment(self, self.key);
         function numbers(node, name) {
           return (node.getAttribute(name) || '').split(' ').filter(Boolean).map(Number);
         }
@@ -669,19 +927,32 @@ enum ReportScript {
           self.select({ rows: numbers(item, 'data-rows'), lanes: numbers(item, 'data-lanes'), channels: numbers(item, 'data-channels') });
         }
       });
+      // Keyboard: Tab reaches each finding, Enter (or Space) selects it.
+      item.addEventListener('keydown', function (event) {
+        if (event.target === item && (event.key === 'Enter' || event.key === ' ')) {
+          event.preventDefault();
+          item.click();
+        }
+      });
     });
   };
 
   Timeline.prototype.zoom = function (t0, t1) {
-    var end = this.model.endUs, span = Math.max(t1 - t0, 10);
-    if (span >= end) { t0 = 0; t1 = end; } else {
-      t0 = Math.max(0, Math.min(t0, end - span));
-      t1 = t0 + span;
-    }
-    this.t0 = t0;
-    this.t1 = t1;
+    this.remember(this.key);
+    this.setView(t0, t1);
     this.render();
   };
+
+  // The URL fragment names the selected finding (`#f=OJ001-1`; `#s=2&f=OJ001-1` in
+  // another session than the first), so a link to it can be shared; none without one.
+  function setFragment(timeline, key) {
+    if (!window.history || !window.history.replaceState) { return; }
+    var first = timeline.section.getAttribute('data-index') === '0';
+    var hash = key ? (first ? '#f=' : '#s=' + timeline.model.meta.id + '&f=') + key : '';
+    if (hash !== location.hash) {
+      window.history.replaceState(null, '', location.pathname + location.search + hash);
+    }
+  }
 
   // MARK: - Sessions
 
@@ -708,12 +979,17 @@ enum ReportScript {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(function () { if (timelines[current]) { timelines[current].render(); } }, 150);
   });
-  // `#finding-S-N` opens session S's N-th finding, highlighted.
+  // `#f=OJ001-1` opens the first session's (or `#s=2&f=OJ001-1` session 2's) finding.
   function follow(hash) {
-    var match = /^#finding-(\d+)-(\d+)$/.exec(hash || '');
-    var item = match && document.getElementById(hash.slice(1));
+    var params = {};
+    (hash || '').replace(/^#/, '').split('&').forEach(function (part) {
+      var pair = part.split('=');
+      if (pair.length === 2) { params[pair[0]] = decodeURIComponent(pair[1]); }
+    });
+    if (!params.f || !/^[A-Za-z0-9-]+$/.test(params.f)) { return false; }
+    var section = params.s ? document.getElementById('session-' + params.s) : document.querySelector('section.session');
+    var item = section && /^\d*$/.test(params.s || '') && section.querySelector('li.finding[data-key="' + params.f + '"]');
     if (!item) { return false; }
-    var section = item.closest('section.session');
     show(Number(section.getAttribute('data-index')));
     var group = item.closest('details');
     if (group) { group.open = true; }
@@ -724,10 +1000,14 @@ enum ReportScript {
     return true;
   }
   window.addEventListener('hashchange', function () { follow(location.hash); });
+  // Escape goes back to the view before the last selection or zoom.
+  document.addEventListener('keydown', function (event) {
+    if (event.key === 'Escape' && timelines[current]) {
+      if (timelines[current].back()) { event.preventDefault(); }
+    }
+  });
   var started = performance.now();
   if (data.sessions.length && !follow(location.hash)) { show(0); }
   document.body.setAttribute('data-render-ms', String(Math.round(performance.now() - started)));
   document.body.setAttribute('data-rendered', 'ok');
 })();
-"""#
-}

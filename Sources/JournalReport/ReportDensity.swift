@@ -1,0 +1,62 @@
+/// A summarised session's activity per channel: how many changes, deliveries and problem
+/// deliveries (off the main thread, slow, skipped) fell into each of `bins` equal ranges of
+/// sequence numbers. The page draws these instead of one mark per event once a session is
+/// beyond `SessionReport.detailLimit` events, so its size follows the channels, not the events.
+import JournalAnalysis
+
+struct ReportDensity {
+    static let bins = 400
+
+    struct Counts {
+        var changes: [Int32]
+        var deliveries: [Int32]
+        var problems: [Int32]
+
+        init() {
+            changes = Array(repeating: 0, count: ReportDensity.bins)
+            deliveries = changes
+            problems = changes
+        }
+    }
+
+    let lastSeq: Int64
+    /// Per report channel index.
+    private(set) var channels: [Int: Counts] = [:]
+    /// The time (µs since the session's start) of each bin's first event (-1: no event).
+    private(set) var binTimes = [Int64](repeating: -1, count: ReportDensity.bins)
+
+    init(lastSeq: Int64) { self.lastSeq = max(lastSeq, 1) }
+
+    /// The bin of a sequence number (any seq: clamped, and never overflowing).
+    func bin(_ seq: Int64) -> Int {
+        let offset = min(max(seq, 1), lastSeq) - 1
+        let bin = offset <= Int64.max / Int64(Self.bins)
+            ? Int(offset * Int64(Self.bins) / lastSeq) : Int(Double(offset) / Double(lastSeq) * Double(Self.bins))
+        return min(bin, Self.bins - 1)
+    }
+
+    mutating func count(_ event: EventRow, channel: Int?, problem: Bool) {
+        let bin = bin(event.seq)
+        if binTimes[bin] < 0 { binTimes[bin] = event.timeNs / 1000 }
+        guard let channel, event.kind == .changed || event.kind == .delivered || event.kind == .skipped else { return }
+        // Mutated in place: copying the counts out and back would copy them per event.
+        if event.kind == .changed {
+            channels[channel, default: Counts()].changes[bin] += 1
+        } else {
+            channels[channel, default: Counts()].deliveries[bin] += 1
+        }
+        if problem { channels[channel, default: Counts()].problems[bin] += 1 }
+    }
+
+    /// `{"bins", "lastSeq", "times", "channels": [[channel, changes, deliveries, problems], ...]}`.
+    var json: JSONValue {
+        func ints(_ values: [Int32]) -> JSONValue { .array(values.map { .int(Int64($0)) }) }
+        return .object([
+            ("bins", .int(Int64(Self.bins))), ("lastSeq", .int(lastSeq)), ("times", .array(binTimes.map { .int($0) })),
+            ("channels", .array(channels.keys.sorted().map { key in
+                let counts = channels[key]!
+                return .array([.int(Int64(key)), ints(counts.changes), ints(counts.deliveries), ints(counts.problems)])
+            })),
+        ])
+    }
+}
