@@ -26,24 +26,36 @@ public final class CallbackProperty<Payload: Sendable>: Sendable {
     }
 
     /// Assigns the callback, replacing whatever callback was there.
+    ///
+    /// Unlike `observe`, the returned token does **not** remove the callback when it is
+    /// released: the slot keeps its callback until it is replaced, cleared, or its owner
+    /// is deallocated, so existing code that ignores the result keeps working. Only
+    /// `cancel()` on the token empties the slot (reason `tokenCancelled`), and only if
+    /// this assignment is still the one in the slot.
     /// - Parameters:
     ///   - owner: who assigns it; held weakly, passed to the callback.
     ///   - queue: deliver on this queue (asynchronously) instead of the calling thread.
     ///   - expectsMainThread: declare that the callback must run on the main thread.
+    ///   - scope: the scope this assignment is declared for (a screen being visible); a
+    ///     replacement after the scope ended is a hand-over, not a lost callback.
     ///   - file: the call site, for the journal; leave the default.
     ///   - line: the call site, for the journal; leave the default.
     ///   - function: the call site, for the journal; leave the default.
     ///   - callback: called with the owner and the payload on every `call(_:)`.
+    /// - Returns: a token whose `cancel()` removes this assignment; releasing it does not.
+    @discardableResult
     public func assign<Owner: AnyObject>(
         owner: Owner, queue: DispatchQueue? = nil, expectsMainThread: Bool = false,
+        scope: ObservationScope? = nil,
         file: String = #fileID, line: Int = #line, function: String = #function,
         _ callback: @escaping @Sendable (Owner, Payload) -> Void
-    ) {
-        _ = registry.register(
+    ) -> ObservationToken {
+        let entry = registry.register(
             on: channel, owner: owner, options: [.new], queue: queue,
-            expectsMainThread: expectsMainThread, sender: nil, scope: nil,
+            expectsMainThread: expectsMainThread, sender: nil, scope: scope,
             callSite: CallSite(file: file, line: line, function: function), callback: callback
         )
+        return ObservationToken(registry: registry, registration: entry.info, removesOnRelease: false)
     }
 
     /// Calls the current callback, if any, with `payload`.

@@ -9,17 +9,25 @@ import Synchronization
 /// Cancelling a token whose registration is already gone is reported as
 /// `removeUnregistered`, because removing twice is a bug worth seeing.
 ///
+/// Exception: the token returned by `CallbackProperty.assign` does *not* remove its
+/// registration when released (a callback property keeps its callback until replaced or
+/// cleared, and existing code discards the result); only `cancel()` removes it.
+///
 /// Thread-safe; may be released on any thread.
 public final class ObservationToken: Sendable {
     private let registry: ObserverRegistry
     /// Set once cancelled, so releasing a cancelled token skips the registry entirely.
     private let cancelled = Atomic<Bool>(false)
+    /// Whether releasing the token removes its registration (false only for the legacy
+    /// callback-property slot, whose assignment must outlive a discarded token).
+    private let removesOnRelease: Bool
     /// The registration this token controls.
     public let registration: RegistrationInfo
 
-    init(registry: ObserverRegistry, registration: RegistrationInfo) {
+    init(registry: ObserverRegistry, registration: RegistrationInfo, removesOnRelease: Bool = true) {
         self.registry = registry
         self.registration = registration
+        self.removesOnRelease = removesOnRelease
     }
 
     /// Removes the registration now (reason `tokenCancelled`).
@@ -36,7 +44,7 @@ public final class ObservationToken: Sendable {
     }
 
     deinit {
-        if cancelled.load(ordering: .relaxed) { return }
+        if !removesOnRelease || cancelled.load(ordering: .relaxed) { return }
         registry.remove(
             registrationID: registration.id, info: registration, reason: .tokenReleased,
             callSite: nil, reportMissing: false

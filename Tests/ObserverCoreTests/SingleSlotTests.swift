@@ -98,3 +98,28 @@ import Testing
     #expect(unregistered.channel == slot.channelInfo)
     withExtendedLifetime(screen) {}
 }
+
+@Test func releasingTheAssignTokenKeepsTheCallbackAndCancellingItEmptiesTheSlot() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let slot = CallbackProperty<Int>(subject: player, key: "progress", registry: registry)
+    let screen = Screen("s")
+    let received = Received()
+    let visible = registry.beginScope("s visible")
+    do {
+        // Discarded at once: the legacy shape, which must keep the callback.
+        slot.assign(owner: screen, scope: visible) { owner, value in received.append("\(owner.name):\(value)") }
+    }
+    slot.call(1)
+    let token = slot.assign(owner: screen) { owner, value in received.append("\(owner.name):again \(value)") }
+    slot.call(2)
+    token.cancel()
+    slot.call(3)
+    #expect(received.all == ["s:1", "s:again 2"])
+    #expect(sink.kinds == [.scopeBegan, .registered, .changed, .delivered, .replaced, .changed, .delivered, .removed, .changed])
+    #expect(sink.events(.registered)[0].registration?.scope == visible.info)
+    #expect(sink.events(.removed).map(\.removalReason) == [.tokenCancelled])
+    #expect(token.registration.id == 2)
+    withExtendedLifetime(screen) {}
+}
