@@ -10,6 +10,7 @@ extension FieldApp {
         ConversationReloadApp.app,
         ReachabilityReassignApp.app,
         PushTokenApp.app,
+        KeyboardHandOverApp.app,
         DeliveryMapApp.app,
         ChatSocketApp.app,
         FrameMetricsApp.app,

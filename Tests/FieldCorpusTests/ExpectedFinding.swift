@@ -64,6 +64,10 @@ let expectedFindings: [String: [ExpectedFinding]] = [
     "push-token-sdks": [
         ExpectedFinding(code: "OJ001", severity: .error, owners: ["AnalyticsSDK", "MessagingSDK"], sites: ["analytics", "messaging"]),
     ],
+    "keyboard-hand-over": [
+        // The login screen, alive under the modal, never gets the callback back.
+        ExpectedFinding(code: "OJ001", severity: .error, owners: ["LoginScreen", "ForgotPasswordScreen"], sites: ["keyboard-load"]),
+    ],
     "delivery-map": [
         ExpectedFinding(code: "OJ008", severity: .error, owners: ["TrackingScreen"], sites: ["pin"]),
     ],
