@@ -1,4 +1,5 @@
-/// The kinds of event rows a journal holds (the `events.kind` column of schema 1).
+/// The kinds of event rows a journal holds (the `events.kind` column; schema 2 added
+/// `cancelAfterAutoRemoval`).
 ///
 /// Not `ObserverEvent.Kind`: the journal adds `gap` (events its writer had to drop), and
 /// the analyst reads journals without depending on the registry.
@@ -13,4 +14,5 @@ package enum EventKind: String, Sendable, Hashable, CaseIterable {
     case scopeBegan
     case scopeEnded
     case gap
+    case cancelAfterAutoRemoval
 }

@@ -13,6 +13,8 @@ package struct EventRow: Sendable, Equatable {
     package var kindText: String
     package var thread: Int64
     package var isMain: Bool
+    /// Whether the event ran on the main queue; `nil` when not recorded (schema 1, gaps).
+    package var isMainQueue: Bool?
     package var channelID: Int64?
     package var registrationID: Int64?
     package var ownerID: Int64?
@@ -22,6 +24,8 @@ package struct EventRow: Sendable, Equatable {
     package var depth: Int
     package var liveCount: Int64?
     package var durationNs: Int64?
+    /// `delivered`: the thread CPU time the callback used; `nil` when not recorded.
+    package var cpuNs: Int64?
     package var isPrior: Bool
     package var oldValue: String?
     package var newValue: String?
@@ -34,8 +38,10 @@ package struct EventRow: Sendable, Equatable {
         ownerID: Int64? = nil, otherRegistrationID: Int64? = nil, callSiteID: Int64? = nil,
         scopeID: Int64? = nil, depth: Int = 0, liveCount: Int64? = nil, durationNs: Int64? = nil,
         isPrior: Bool = false, oldValue: String? = nil, newValue: String? = nil,
-        reason: String? = nil, detail: String? = nil
+        reason: String? = nil, detail: String? = nil, isMainQueue: Bool? = nil, cpuNs: Int64? = nil
     ) {
+        self.isMainQueue = isMainQueue
+        self.cpuNs = cpuNs
         self.sessionID = sessionID
         self.seq = seq
         self.timeNs = timeNs
@@ -62,4 +68,8 @@ package struct EventRow: Sendable, Equatable {
     /// A `delivered` row that carries a value is an `initial` delivery made on
     /// registration, not the delivery of a change.
     package var isInitialDelivery: Bool { kind == .delivered && newValue != nil }
+
+    /// Whether the event ran on main: the main thread, or the main queue drained by
+    /// another thread (`dispatchMain()` on Linux).
+    package var isOnMain: Bool { isMain || isMainQueue == true }
 }

@@ -208,11 +208,15 @@ package final class JournalReader {
 
     // MARK: - Events
 
-    static let eventColumns = """
+    /// The columns `event(from:)` reads. Schema 1 has no `main_queue` or `cpu_ns`: they
+    /// read as NULL there, so a journal is read as it is, never migrated by a reader.
+    var eventColumns: String {
+        """
         session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
         other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior,
-        old_value, new_value, reason, detail
+        old_value, new_value, reason, detail, \(schemaVersion >= 2 ? "main_queue, cpu_ns" : "NULL, NULL")
         """
+    }
 
     static func event(from row: SQLiteStatement) -> EventRow {
         let kindText = row.text(3)
@@ -223,7 +227,7 @@ package final class JournalReader {
             callSiteID: row.optionalInt(10), scopeID: row.optionalInt(11), depth: Int(row.int(12)),
             liveCount: row.optionalInt(13), durationNs: row.optionalInt(14), isPrior: row.int(15) != 0,
             oldValue: row.optionalText(16), newValue: row.optionalText(17), reason: row.optionalText(18),
-            detail: row.optionalText(19)
+            detail: row.optionalText(19), isMainQueue: row.optionalInt(20).map { $0 != 0 }, cpuNs: row.optionalInt(21)
         )
     }
 
@@ -232,7 +236,7 @@ package final class JournalReader {
     package func forEachEvent(
         session: Int64, filter: EventFilter = EventFilter(), _ body: (EventRow) -> Bool
     ) throws(AnalysisError) {
-        var sql = "SELECT \(Self.eventColumns) FROM events WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3"
+        var sql = "SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3"
         var values: [SQLValue] = [.int(session), .int(filter.from), .int(filter.to)]
         if !filter.kinds.isEmpty {
             let first = values.count + 1
@@ -264,7 +268,7 @@ package final class JournalReader {
     /// The event with `seq`, if any.
     package func event(session: Int64, seq: Int64) throws(AnalysisError) -> EventRow? {
         var result: EventRow?
-        try query("SELECT \(Self.eventColumns) FROM events WHERE session_id = ?1 AND seq = ?2", [.int(session), .int(seq)]) {
+        try query("SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq = ?2", [.int(session), .int(seq)]) {
             result = Self.event(from: $0)
         }
         return result
@@ -274,7 +278,7 @@ package final class JournalReader {
     package func lastEvents(session: Int64, count: Int) throws(AnalysisError) -> [EventRow] {
         var result: [EventRow] = []
         try query(
-            "SELECT \(Self.eventColumns) FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
+            "SELECT \(eventColumns) FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
             [.int(session), .int(Int64(count))]
         ) { result.append(Self.event(from: $0)) }
         return result.reversed()
@@ -284,7 +288,7 @@ package final class JournalReader {
     package func lastChange(session: Int64, atOrBefore seq: Int64) throws(AnalysisError) -> EventRow? {
         var result: EventRow?
         try query("""
-            SELECT \(Self.eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = 'changed'
+            SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = 'changed'
             ORDER BY seq DESC LIMIT 1
             """, [.int(session), .int(seq)]) { result = Self.event(from: $0) }
         return result

@@ -32,7 +32,8 @@ package enum ReportEventLayout {
             case .scopeBegan: self = .scopeBegan
             case .scopeEnded: self = .scopeEnded
             case .gap: self = .gap
-            case nil: self = .unknown
+            // Schema 2's no-op cancel: shown like a kind the page has no layout for.
+            case .cancelAfterAutoRemoval, nil: self = .unknown
             }
         }
     }

@@ -159,6 +159,8 @@ final class SessionWriter: @unchecked Sendable {
         var kind: StaticString
         var thread: UInt64
         var isMain: Bool
+        /// `nil` for a gap row: no event, so no queue to speak of.
+        var isMainQueue: Bool?
         var depth: Int
         var isPrior: Bool
         var channel: Int64?
@@ -169,6 +171,7 @@ final class SessionWriter: @unchecked Sendable {
         var scope: Int64?
         var liveCount: Int64?
         var duration: Int64?
+        var cpu: Int64?
         var old: String?
         var new: String?
         var reason: StaticString?
@@ -178,7 +181,7 @@ final class SessionWriter: @unchecked Sendable {
     private func write(_ event: ObserverEvent, seq: Int64) throws(SQLiteError) {
         var row = Row(
             seq: seq, time: event.time, kind: Self.text(event.kind), thread: event.thread,
-            isMain: event.isMainThread, depth: event.depth, isPrior: event.isPrior
+            isMain: event.isMainThread, isMainQueue: event.isMainQueue, depth: event.depth, isPrior: event.isPrior
         )
         if let channel = event.channel {
             if channel.id == 0 {
@@ -229,9 +232,12 @@ final class SessionWriter: @unchecked Sendable {
             row.new = values.text(for: event.new, key: key)
         case .delivered:
             row.duration = event.duration.map { Int64(clamping: $0) }
+            row.cpu = event.cpuDuration.map { Int64(clamping: $0) }
             row.new = values.text(for: event.new, key: event.channel?.key)
         case .skipped:
             row.reason = event.skipReason.map(Self.text)
+        case .cancelAfterAutoRemoval:
+            row.reason = event.removalReason.map(Self.text)
         case .scopeBegan:
             if let scope = event.scope { try note(scope, beganAt: seq) }
         case .scopeEnded:
@@ -263,13 +269,16 @@ final class SessionWriter: @unchecked Sendable {
         }
     }
 
+    /// Bound parameters per event row.
+    static let columnsPerRow: Int32 = 22
+
     /// `INSERT INTO events (…) VALUES (…), (…), …` for `rows` rows.
     static func insertEventsSQL(rows: Int) -> String {
-        let row = "(" + Array(repeating: "?", count: 20).joined(separator: ", ") + ")"
+        let row = "(" + Array(repeating: "?", count: Int(columnsPerRow)).joined(separator: ", ") + ")"
         return """
             INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id,
                 owner_id, other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns,
-                is_prior, old_value, new_value, reason, detail)
+                is_prior, old_value, new_value, reason, detail, main_queue, cpu_ns)
             VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             """
     }
@@ -298,7 +307,9 @@ final class SessionWriter: @unchecked Sendable {
             try statement.bind(row.new, at: base + 18)
             try statement.bind(literal: row.reason, at: base + 19)
             try statement.bind(row.detail, at: base + 20)
-            base += 20
+            try statement.bind(row.isMainQueue.map { $0 ? Int64(1) : Int64(0) }, at: base + 21)
+            try statement.bind(row.cpu, at: base + 22)
+            base += Self.columnsPerRow
         }
         try statement.run()
     }
@@ -427,6 +438,7 @@ final class SessionWriter: @unchecked Sendable {
         case .skipped: return "skipped"
         case .scopeBegan: return "scopeBegan"
         case .scopeEnded: return "scopeEnded"
+        case .cancelAfterAutoRemoval: return "cancelAfterAutoRemoval"
         }
     }
 
@@ -438,6 +450,7 @@ final class SessionWriter: @unchecked Sendable {
         case .tokenReleased: return "tokenReleased"
         case .ownerDeallocated: return "ownerDeallocated"
         case .subjectDeallocated: return "subjectDeallocated"
+        case .replaced: return "replaced"
         }
     }
 

@@ -31,7 +31,9 @@ public final class CallbackProperty<Payload: Sendable>: Sendable {
     /// released: the slot keeps its callback until it is replaced, cleared, or its owner
     /// is deallocated, so existing code that ignores the result keeps working. Only
     /// `cancel()` on the token empties the slot (reason `tokenCancelled`), and only if
-    /// this assignment is still the one in the slot.
+    /// this assignment is still the one in the slot; cancelling it after another
+    /// assignment replaced it, or after its owner was deallocated, changes nothing and
+    /// is recorded as `cancelAfterAutoRemoval`.
     /// - Parameters:
     ///   - owner: who assigns it; held weakly, passed to the callback.
     ///   - queue: deliver on this queue (asynchronously) instead of the calling thread.
@@ -55,7 +57,7 @@ public final class CallbackProperty<Payload: Sendable>: Sendable {
             expectsMainThread: expectsMainThread, sender: nil, scope: scope,
             callSite: CallSite(file: file, line: line, function: function), callback: callback
         )
-        return ObservationToken(registry: registry, registration: entry.info, removesOnRelease: false)
+        return ObservationToken(registry: registry, entry: entry, removesOnRelease: false)
     }
 
     /// Calls the current callback, if any, with `payload`.

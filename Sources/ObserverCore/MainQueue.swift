@@ -6,7 +6,7 @@ import Dispatch
 /// `queue === DispatchQueue.main` is never true there. A specific value set once on the
 /// main queue is stored on the underlying queue and seen through every wrapper.
 enum MainQueue {
-    private static let key: DispatchSpecificKey<Bool> = {
+    static let key: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: key, value: true)
         return key
@@ -15,5 +15,11 @@ enum MainQueue {
     /// Whether `queue` is the main queue.
     static func isMain(_ queue: DispatchQueue) -> Bool {
         queue.getSpecific(key: key) == true
+    }
+
+    /// Whether the calling code runs on the main queue (a block the main queue is
+    /// draining, whichever thread drains it: `dispatchMain()` on Linux uses another).
+    static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: key) == true
     }
 }

@@ -156,7 +156,7 @@ public final class ObservableValue<Value: Sendable>: Sendable {
                 value: { EventValue(current) }
             )
         }
-        return ObservationToken(registry: registry, registration: entry.info)
+        return ObservationToken(registry: registry, entry: entry)
     }
 
     /// Removes `owner`'s registrations on this value (reason `explicit`); reports

@@ -6,8 +6,12 @@ import Synchronization
 /// tokens go, and their registrations with them — the Swift counterpart of a "dealloc
 /// watcher". Releasing a token removes its registration at once (reason
 /// `tokenReleased`); if the registration is already gone, releasing does nothing.
-/// Cancelling a token whose registration is already gone is reported as
-/// `removeUnregistered`, because removing twice is a bug worth seeing.
+/// Cancelling a token whose registration was already removed on request is reported as
+/// `removeUnregistered`, because removing twice is a bug worth seeing; cancelling one the
+/// registry removed by itself (its owner or subject deallocated, or replaced in a single
+/// slot) is a no-op recorded as `cancelAfterAutoRemoval`, because the app could not know.
+/// A token released while its owner is being deallocated (the owner's `deinit` releases
+/// its tokens) records the removal as `ownerDeallocated`, not `tokenReleased`.
 ///
 /// Exception: the token returned by `CallbackProperty.assign` does *not* remove its
 /// registration when released (a callback property keeps its callback until replaced or
@@ -24,13 +28,22 @@ public final class ObservationToken: Sendable {
     /// The registration this token controls.
     public let registration: RegistrationInfo
 
-    init(registry: ObserverRegistry, registration: RegistrationInfo, removesOnRelease: Bool = true) {
+    /// How the registration ended, shared with the registry's entry.
+    private let ending: RegistrationEnding
+    /// The channel it was made on, to name in a `cancelAfterAutoRemoval` event.
+    private let channel: ChannelInfo
+
+    init(registry: ObserverRegistry, entry: RegistrationEntry, removesOnRelease: Bool = true) {
         self.registry = registry
-        self.registration = registration
+        self.registration = entry.info
+        self.ending = entry.ending
+        self.channel = entry.channel.info
         self.removesOnRelease = removesOnRelease
     }
 
-    /// Removes the registration now (reason `tokenCancelled`).
+    /// Removes the registration now (reason `tokenCancelled`). If the registry had already
+    /// removed it by itself, nothing changes and `cancelAfterAutoRemoval` is recorded; if
+    /// it was removed on request before, `removeUnregistered` is.
     /// - Parameters:
     ///   - file: the call site, for the journal; leave the default.
     ///   - line: the call site, for the journal; leave the default.
@@ -39,7 +52,7 @@ public final class ObservationToken: Sendable {
         cancelled.store(true, ordering: .relaxed)
         registry.remove(
             registrationID: registration.id, info: registration, reason: .tokenCancelled,
-            callSite: CallSite(file: file, line: line, function: function), reportMissing: true
+            callSite: CallSite(file: file, line: line, function: function), reportMissing: true, ending: ending, channel: channel
         )
     }
 

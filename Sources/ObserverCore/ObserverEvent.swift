@@ -29,6 +29,11 @@ public struct ObserverEvent: Sendable {
         case scopeBegan
         /// A scope ended; registrations declared for it should be gone. `scope`.
         case scopeEnded
+        /// A token was cancelled after the registry had already removed its registration
+        /// by itself (owner or subject deallocated, or replaced in a single slot): a
+        /// no-op, not a user error. `channel`, `registration`, `callSite` (of the
+        /// cancel), `removalReason` (how the registration had gone).
+        case cancelAfterAutoRemoval
     }
 
     /// What happened.
@@ -39,6 +44,11 @@ public struct ObserverEvent: Sendable {
     public var thread: UInt64
     /// Whether the action ran on the main thread.
     public var isMainThread: Bool
+    /// Whether the action ran on the main queue (`DispatchQueue.main`), recognised by a
+    /// dispatch-specific key. Under `dispatchMain()` on Linux the main queue is drained on
+    /// a thread that is not the main thread, so this, not `isMainThread`, says whether a
+    /// `queue: .main` delivery was on main.
+    public var isMainQueue: Bool
     /// The channel acted on.
     public var channel: ChannelInfo?
     /// The registration acted on.
@@ -65,8 +75,12 @@ public struct ObserverEvent: Sendable {
     public var depth: Int
     /// For `.changed`: live registrations of the channel when the change was dispatched.
     public var liveCount: Int
-    /// For `.delivered`: how long the callback ran, in nanoseconds.
+    /// For `.delivered`: how long the callback ran, in nanoseconds (wall clock).
     public var duration: UInt64?
+    /// For `.delivered`: the CPU time the delivering thread spent in the callback, in
+    /// nanoseconds (`CLOCK_THREAD_CPUTIME_ID`); unlike `duration`, time the thread was
+    /// preempted or waiting does not count.
+    public var cpuDuration: UInt64?
     /// For scope events: the scope.
     public var scope: ScopeInfo?
 
@@ -78,12 +92,14 @@ public struct ObserverEvent: Sendable {
         removalReason: RemovalReason? = nil, skipReason: SkipReason? = nil,
         callSite: CallSite? = nil, old: EventValue? = nil, new: EventValue? = nil,
         isPrior: Bool = false, depth: Int = 0, liveCount: Int = 0,
-        duration: UInt64? = nil, scope: ScopeInfo? = nil
+        duration: UInt64? = nil, scope: ScopeInfo? = nil, cpuDuration: UInt64? = nil, isMainQueue: Bool = false
     ) {
         self.kind = kind
         self.time = time
         self.thread = thread
         self.isMainThread = isMainThread
+        self.isMainQueue = isMainQueue
+        self.cpuDuration = cpuDuration
         self.channel = channel
         self.registration = registration
         self.replaced = replaced
@@ -115,6 +131,9 @@ public enum RemovalReason: String, Sendable, Hashable, CaseIterable {
     case ownerDeallocated
     /// The observed subject was found deallocated.
     case subjectDeallocated
+    /// Another assignment took its single slot. Recorded by the `replaced` event, never by
+    /// a `removed` one; appears as the reason of `cancelAfterAutoRemoval`.
+    case replaced
 }
 
 /// Why a live registration was not called for a change.

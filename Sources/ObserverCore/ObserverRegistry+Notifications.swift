@@ -31,7 +31,7 @@ extension ObserverRegistry {
             expectsMainThread: expectsMainThread, sender: sender, scope: scope,
             callSite: CallSite(file: file, line: line, function: function), callback: callback
         )
-        return ObservationToken(registry: self, registration: entry.info)
+        return ObservationToken(registry: self, entry: entry)
     }
 
     /// Posts the notification `name` to its observers, in registration order.

@@ -44,7 +44,7 @@ public final class ObserverRegistry: Sendable {
         let context = ThreadContext.current
         var event = ObserverEvent(
             kind: kind, time: monotonicNanoseconds(), thread: context.number,
-            isMainThread: context.isMain, depth: context.depth
+            isMainThread: context.isMain, depth: context.depth, isMainQueue: MainQueue.isCurrent
         )
         fill(&event)
         sink.record(event)
@@ -128,7 +128,7 @@ public final class ObserverRegistry: Sendable {
                 if occupant.owner == nil {
                     removeLocked(occupant, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
                 } else {
-                    retireLocked(occupant, state: &state, garbage: &garbage)
+                    retireLocked(occupant, reason: .replaced, state: &state, garbage: &garbage)
                     replaced = occupant
                 }
             }
@@ -159,7 +159,10 @@ public final class ObserverRegistry: Sendable {
 
     /// Marks `entry` removed and forgets it, without an event (shared by removal and
     /// replacement). Under the lock.
-    func retireLocked(_ entry: RegistrationEntry, state: inout State, garbage: inout [RegistrationEntry]) {
+    func retireLocked(
+        _ entry: RegistrationEntry, reason: RemovalReason, state: inout State, garbage: inout [RegistrationEntry]
+    ) {
+        entry.ending.record(reason)
         entry.removed.store(true, ordering: .releasing)
         // The garbage list keeps the entry alive until the lock is released.
         garbage.append(entry)
@@ -180,7 +183,7 @@ public final class ObserverRegistry: Sendable {
         state: inout State, garbage: inout [RegistrationEntry]
     ) -> Bool {
         guard !entry.isRemoved else { return false }
-        retireLocked(entry, state: &state, garbage: &garbage)
+        retireLocked(entry, reason: reason, state: &state, garbage: &garbage)
         if let sink {
             emit(sink, .removed) {
                 $0.channel = entry.channel.info
@@ -207,15 +210,30 @@ public final class ObserverRegistry: Sendable {
 
     /// Removes the registration with `id`. A missing one is reported as
     /// `removeUnregistered` when `reportMissing` (an explicit request), and ignored
-    /// otherwise (a token released after its registration already went).
+    /// otherwise (a token released after its registration already went) — unless
+    /// `ending` says the registry removed it by itself: then the request is recorded as
+    /// the no-op `cancelAfterAutoRemoval`.
+    ///
+    /// A token released while its owner is being deallocated (the weak owner already
+    /// reads `nil` inside the owner's `deinit`) is recorded as `ownerDeallocated`.
     func remove(
         registrationID id: UInt64, info: RegistrationInfo?, reason: RemovalReason, callSite: CallSite?,
-        reportMissing: Bool
+        reportMissing: Bool, ending: RegistrationEnding? = nil, channel: ChannelInfo? = nil
     ) {
         var garbage: [RegistrationEntry] = []
         state.withLock { state in
             if let entry = state.registrations[id] {
+                let reason = reason == .tokenReleased && entry.owner == nil ? .ownerDeallocated : reason
                 removeLocked(entry, reason: reason, callSite: callSite, state: &state, garbage: &garbage)
+            } else if reportMissing, let ending, let info, ending.wasAutomatic {
+                if let sink {
+                    emit(sink, .cancelAfterAutoRemoval) {
+                        $0.channel = channel
+                        $0.registration = info
+                        $0.removalReason = ending.reason
+                        $0.callSite = callSite
+                    }
+                }
             } else if reportMissing, let callSite {
                 reportUnregisteredLocked(channel: nil, registration: info, owner: info?.owner, callSite: callSite)
             }
@@ -456,7 +474,9 @@ public final class ObserverRegistry: Sendable {
         let savedDepth = context.depth
         context.depth = depth + 1
         let start = monotonicNanoseconds()
+        let cpuStart = threadCPUNanoseconds()
         entry.call(owner, payload)
+        let cpuEnd = threadCPUNanoseconds()
         let end = monotonicNanoseconds()
         context.depth = savedDepth
         // The most frequent event: built in one initialisation (filling a default event
@@ -464,7 +484,7 @@ public final class ObserverRegistry: Sendable {
         sink.record(ObserverEvent(
             kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
             channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
-            duration: end &- start
+            duration: end &- start, cpuDuration: cpuEnd &- cpuStart, isMainQueue: MainQueue.isCurrent
         ))
     }
 

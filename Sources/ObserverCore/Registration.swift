@@ -23,6 +23,8 @@ final class RegistrationEntry: @unchecked Sendable {
     let queue: DispatchQueue?
     let channel: Channel
     let removed = Atomic<Bool>(false)
+    /// How it ended; shared with its token.
+    let ending = RegistrationEnding()
     /// Position in `channel.entries`; kept by the channel, under the registry's lock.
     var index = 0
     /// Calls the typed callback with the owner and the payload the pointer points to,

@@ -49,6 +49,15 @@ final class ThreadContext {
     }
 }
 
+/// The calling thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`): what a
+/// callback itself spent, without the time its thread was preempted.
+@inline(__always)
+func threadCPUNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+}
+
 /// The monotonic clock in nanoseconds.
 @inline(__always)
 func monotonicNanoseconds() -> UInt64 {

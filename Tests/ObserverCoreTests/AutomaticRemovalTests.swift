@@ -97,6 +97,8 @@ import Testing
     registry.post(notification: "logout")
     #expect(received.all.isEmpty)
     #expect(sink.kinds == [.registered, .registered, .removed, .removed, .changed, .changed])
-    #expect(sink.events(.removed).map(\.removalReason) == [.tokenReleased, .tokenReleased])
+    // The tokens go in the owner's deinit, where the weak owner already reads nil: the
+    // removal is the owner's deallocation (issue 11 point 4), not a token released early.
+    #expect(sink.events(.removed).map(\.removalReason) == [.ownerDeallocated, .ownerDeallocated])
     #expect(sink.events(.changed).map(\.liveCount) == [0, 0])
 }

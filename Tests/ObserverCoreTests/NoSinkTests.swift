@@ -72,9 +72,10 @@ private func runScenario(_ registry: ObserverRegistry) -> [String] {
         "s3:slot 4",
     ])
     // Two cancels, two dead owners found (slot call, volume change), the self-removal,
-    // then the three screens' remaining tokens released when the scenario returns.
+    // then the three screens' remaining tokens released in their deinit when the scenario
+    // returns: recorded as the owners' deallocation (the weak owner reads nil there).
     #expect(sink.events(.removed).map(\.removalReason) == [
         .tokenCancelled, .tokenCancelled, .ownerDeallocated, .ownerDeallocated,
-        .tokenReleased, .tokenReleased, .tokenReleased, .tokenReleased,
+        .tokenReleased, .ownerDeallocated, .ownerDeallocated, .ownerDeallocated,
     ])
 }

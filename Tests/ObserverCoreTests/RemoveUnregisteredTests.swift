@@ -59,7 +59,9 @@ import Testing
     #expect(registry.statistics.registrations == 1)
 }
 
-@Test func removingAnAutoRemovedRegistrationIsReported() {
+// Issue 11 point 4: the app cannot know the registry removed it by itself, so cancelling
+// then is a recorded no-op, not a second removal.
+@Test func cancellingAnAutoRemovedRegistrationIsARecordedNoOp() {
     let sink = InMemoryEventSink()
     let registry = ObserverRegistry(sink: sink)
     let player = Player()
@@ -71,9 +73,43 @@ import Testing
     }
     registry.sweep()
     token?.cancel()
-    #expect(sink.kinds == [.registered, .removed, .removeUnregistered])
+    let cancelLine = #line - 1
+    #expect(sink.kinds == [.registered, .removed, .cancelAfterAutoRemoval])
     #expect(sink.events(.removed)[0].removalReason == .ownerDeallocated)
+    let noOp = sink.events(.cancelAfterAutoRemoval)[0]
+    #expect(noOp.registration?.id == 1)
+    #expect(noOp.removalReason == .ownerDeallocated)
+    #expect(noOp.channel == volume.channelInfo)
+    #expect(noOp.callSite?.line == cancelLine)
+}
+
+@Test func cancellingTwiceIsStillReported() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let volume = ObservableValue(0, subject: player, key: "volume", registry: registry)
+    let screen = Screen("s")
+    let token = volume.observe(owner: screen) { _, _ in }
+    token.cancel()
+    token.cancel()
+    #expect(sink.kinds == [.registered, .removed, .removeUnregistered])
     #expect(sink.events(.removeUnregistered)[0].registration?.id == 1)
+    withExtendedLifetime(screen) {}
+}
+
+@Test func cancellingAReplacedAssignmentIsARecordedNoOp() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let slot = CallbackProperty<Int>(subject: player, key: "delegate", registry: registry)
+    let first = Screen("first"), second = Screen("second")
+    let token = slot.assign(owner: first) { _, _ in }
+    slot.assign(owner: second) { _, _ in }
+    token.cancel()
+    #expect(sink.kinds == [.registered, .replaced, .cancelAfterAutoRemoval])
+    #expect(sink.events(.cancelAfterAutoRemoval)[0].removalReason == .replaced)
+    #expect(registry.statistics.registrations == 1)
+    withExtendedLifetime((first, second)) {}
 }
 
 @Test func removingFromAValueOrANotificationWithNoRegistrationsIsReported() {

@@ -74,7 +74,7 @@ public struct EventLine: Sendable, Equatable, CustomStringConvertible {
             if let replaced = event.replaced {
                 words.append("replacing r\(replaced.id) \(replaced.owner) by \(replaced.callSite.function)")
             }
-        case .removed:
+        case .removed, .cancelAfterAutoRemoval:
             if let reason = event.removalReason { words.append(reason.rawValue) }
         case .removeUnregistered:
             if let owner = event.owner, event.registration == nil { words.append("owner \(owner)") }

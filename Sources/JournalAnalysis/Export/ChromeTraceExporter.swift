@@ -186,6 +186,11 @@ struct SessionTrace {
                         ("reason", .text(event.reason)), ("call_site", .text(catalog.callSiteName(event.callSiteID))),
                     ])
                     if let id = event.registrationID { end(id, event.reason ?? "removed") }
+                case .cancelAfterAutoRemoval:
+                    instant("cancel after auto-removal", [
+                        ("registration", .number(event.registrationID)), ("reason", .text(event.reason)),
+                        ("call_site", .text(catalog.callSiteName(event.callSiteID))),
+                    ])
                 case .removeUnregistered:
                     instant("remove-unregistered", [
                         ("channel", .text(catalog.channelName(event.channelID))), ("registration", .number(event.registrationID)),
@@ -208,7 +213,7 @@ struct SessionTrace {
                         ("args", .object([
                             seq, ("registration", .number(event.registrationID)), ("owner", .string(owner)),
                             ("call_site", .text(catalog.callSiteName(row?.callSiteID))), ("depth", .int(Int64(event.depth))),
-                            ("expects_main", .bool(expectsMain)), ("off_main", .bool(expectsMain && !event.isMain)),
+                            ("expects_main", .bool(expectsMain)), ("off_main", .bool(expectsMain && !event.isOnMain)),
                             ("initial_value", .text(event.isInitialDelivery ? event.newValue : nil)),
                         ])),
                     ])
