@@ -22,5 +22,7 @@ extension FieldApp {
         FormKeyboardApp.app,
         CheckoutHookApp.app,
         HeartbeatApp.app,
+        StockTickerApp.app,
+        PriceFilterApp.app,
     ]
 }

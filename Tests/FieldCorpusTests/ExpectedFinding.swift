@@ -102,6 +102,13 @@ let expectedFindings: [String: [ExpectedFinding]] = [
     "checkout-pay-hook": [
         ExpectedFinding(code: "OJ004", severity: .warning, owners: ["CheckoutScreen"], sites: ["pay-hook"]),
     ],
+    "stock-ticker": [
+        ExpectedFinding(code: "OJ007", severity: .info, sites: ["tick"]),
+    ],
+    "price-filter": [
+        // minPrice is observed but never moved in this session: not a typo of maxPrice.
+        ExpectedFinding(code: "OJ005", severity: .warning, owners: ["ResultsList"], sites: ["max-price"]),
+    ],
     "driver-heartbeat": [
         ExpectedFinding(code: "OJ007", severity: .info, sites: ["heartbeat"]),
     ],
