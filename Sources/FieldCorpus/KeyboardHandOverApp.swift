@@ -9,7 +9,8 @@ import ObserverCore
 /// screen, which stays alive underneath and never gets it back, so after the modal closes
 /// the login form is hidden behind the keyboard. Correct (delegate hand-over): each screen
 /// takes the callback in `viewWillAppear`, for the scope of being visible, which ends in
-/// `viewWillDisappear`; the login screen takes it back when it reappears.
+/// `viewWillDisappear`; the login screen takes it back when it reappears. Each screen
+/// cancels its assignment in `viewDidDisappear`, after the next screen has taken over.
 enum KeyboardHandOverApp {
     static let app = FieldApp(
         name: "keyboard-hand-over",
@@ -35,6 +36,7 @@ enum KeyboardHandOverApp {
             login?.viewWillDisappear()
             modal?.viewDidLoad()
             modal?.viewWillAppear()
+            login?.viewDidDisappear()
         }
         script.ui { keyboard.frameChanged(height: 0) }
         script.ui { keyboard.frameChanged(height: 291) }
@@ -42,12 +44,14 @@ enum KeyboardHandOverApp {
             // The modal is dismissed and released.
             modal?.viewWillDisappear()
             login?.viewWillAppear()
+            modal?.viewDidDisappear()
             modal = nil
         }
         script.ui { keyboard.frameChanged(height: 0) }
         script.ui { keyboard.frameChanged(height: 335) }  // the password field, with suggestions
         script.ui {
             login?.viewWillDisappear()
+            login?.viewDidDisappear()
             login = nil
         }
     }
@@ -93,6 +97,13 @@ enum KeyboardHandOverApp {
         func viewWillDisappear() {
             visible?.end()
             visible = nil
+        }
+
+        /// Gives the callback back. By then the next screen has usually taken it already
+        /// (its `viewWillAppear` runs first): cancelling a replaced assignment does nothing.
+        func viewDidDisappear() {
+            keyboardAssignment?.cancel()
+            keyboardAssignment = nil
         }
     }
 
