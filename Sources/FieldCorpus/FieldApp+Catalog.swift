@@ -24,5 +24,7 @@ extension FieldApp {
         HeartbeatApp.app,
         StockTickerApp.app,
         PriceFilterApp.app,
+        PhotoThumbnailApp.app,
+        DownloadListApp.app,
     ]
 }

@@ -109,6 +109,13 @@ let expectedFindings: [String: [ExpectedFinding]] = [
         // minPrice is observed but never moved in this session: not a typo of maxPrice.
         ExpectedFinding(code: "OJ005", severity: .warning, owners: ["ResultsList"], sites: ["max-price"]),
     ],
+    "photo-thumbnails": [
+        ExpectedFinding(code: "OJ010", severity: .warning, owners: ["ThumbnailGrid"], sites: ["decode"]),
+    ],
+    "download-list": [
+        // ep-102 observed twice; the other tasks once each, from the same call site.
+        ExpectedFinding(code: "OJ002", severity: .warning, owners: ["DownloadsScreen"], sites: ["did-finish"]),
+    ],
     "driver-heartbeat": [
         ExpectedFinding(code: "OJ007", severity: .info, sites: ["heartbeat"]),
     ],
