@@ -1,3 +1,4 @@
+import Dispatch
 import ObserverCore
 
 /// A food-delivery app's tracking screen moves the courier's pin as GPS fixes arrive.
@@ -6,8 +7,9 @@ import ObserverCore
 /// Checker): the screen declares that its callback needs the main thread but does not ask
 /// for the main queue; the courier feed reports fixes on its socket's thread, so the pin
 /// is moved off the main thread. Correct: the registration asks for `queue: .main`.
-/// Both register a second callback, for the user's own "recentre" taps, made on the main
-/// queue: it must be clean under either Linux main loop.
+/// Both also follow the position through the app's UI queue (a serial queue targeting the
+/// main queue) and the user's "recentre" taps, made on the main queue: those must be clean
+/// under either Linux main loop.
 enum DeliveryMapApp {
     static let app = FieldApp(
         name: "delivery-map",
@@ -57,6 +59,8 @@ enum DeliveryMapApp {
         private var tokens: [ObservationToken] = []
         private(set) var pin: Pin?
         private(set) var recentred = 0
+        private(set) var etaMinutes = 20
+        private let uiQueue = DispatchQueue(label: "FoodDelivery.ui", target: .main)
 
         func viewDidLoad(feed: CourierFeed, variant: FieldVariant) {
             if variant == .buggy {
@@ -68,6 +72,11 @@ enum DeliveryMapApp {
                     screen.pin = change.new
                 })
             }
+            // The ETA label updates through the app's UI queue, a serial queue that targets
+            // the main queue: its blocks run as main-queue work.
+            tokens.append(feed.position.observe(owner: self, options: [.new], queue: uiQueue, expectsMainThread: true) { screen, change in  // [site:eta]
+                screen.etaMinutes = max(0, 20 - (change.new?.x ?? 0) * 5)
+            })
             tokens.append(feed.recentre.observe(owner: self, options: [.new], expectsMainThread: true) { screen, _ in  // [site:recentre]
                 screen.recentred += 1
             })

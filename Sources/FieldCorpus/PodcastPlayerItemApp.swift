@@ -78,6 +78,7 @@ enum PodcastPlayerItemApp {
         }
 
         func observeStatus(of item: PlayerItem?) {
+            statusObservation?.cancel()  // stop following the previous item first
             statusObservation = item?.status.observe(owner: self, options: [.new]) { screen, change in  // [site:status]
                 screen.showsSpinner = change.new == .unknown
             }

@@ -14,7 +14,7 @@ func fieldAppIsDiagnosedExactly(_ run: FieldRun) throws {
     let problems = findings.filter { $0.severity >= .warning }
     switch run.variant {
     case .correct:
-        #expect(problems.isEmpty, "\(run): \(problems.map(describe))")
+        #expect(problems.map(describe) == [], "\(run)")
     case .buggy:
         let expected = try #require(expectedFindings[run.app])
         // Exactly the expected codes at warning or above, each expectation matched by its
