@@ -6,6 +6,9 @@
 --                    delivery that was on main. NULL: not recorded (schema 1 rows, gaps).
 -- events.cpu_ns      delivered: thread CPU time the callback used (CLOCK_THREAD_CPUTIME_ID),
 --                    next to its wall time duration_ns; preemption does not count.
+-- events.waits       delivered on the main thread or queue: voluntary context switches of
+--                    its thread during the callback (it slept, waited for a lock or I/O);
+--                    NULL elsewhere and where the system does not count them.
 -- events.kind        gains 'cancelAfterAutoRemoval': a token cancelled after the registry had
 --                    removed its registration by itself (reason: how it had gone); a no-op.
 --
@@ -43,6 +46,7 @@ CREATE TABLE events_v2 (
     detail          TEXT,                   -- free text; gap: 'dropped=N'
     main_queue      INTEGER CHECK (main_queue IN (0, 1)),  -- on the main queue; NULL: not recorded
     cpu_ns          INTEGER,                -- delivered: thread CPU time of the callback
+    waits           INTEGER,                -- delivered on main: voluntary context switches
     PRIMARY KEY (session_id, seq)
 ) STRICT, WITHOUT ROWID;
 
@@ -63,12 +67,12 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 CREATE TRIGGER events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
 
--- Every event, readable (schema 1's view, plus the two new columns at the end).
+-- Every event, readable (schema 1's view, plus the three new columns at the end).
 CREATE VIEW event_log AS
 SELECT e.session_id, e.seq, e.time_ns, e.kind, e.thread, e.is_main,
        ch.name AS channel, e.registration_id, ow.name AS owner, e.other_registration_id,
        cs.site AS call_site, e.depth, e.live_count, e.duration_ns, e.is_prior,
-       e.old_value, e.new_value, e.reason, e.detail, e.main_queue, e.cpu_ns
+       e.old_value, e.new_value, e.reason, e.detail, e.main_queue, e.cpu_ns, e.waits
 FROM events e
 LEFT JOIN channel_names ch ON ch.session_id = e.session_id AND ch.id = e.channel_id
 LEFT JOIN object_names ow ON ow.session_id = e.session_id AND ow.id = e.owner_id

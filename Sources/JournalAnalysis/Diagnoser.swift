@@ -48,7 +48,7 @@ package enum Diagnoser {
             LastCallbackWinsChecker(), DuplicateRegistrationChecker(), RemoveUnregisteredChecker(),
             LeakedRegistrationChecker(), NeverPostedKeyChecker(), DeliveryAfterOwnerGoneChecker(),
             RedundantChangeChecker(), OffMainDeliveryChecker(), FeedbackLoopChecker(), SlowCallbackChecker(),
-            UncleanSessionChecker(), SilentChangeChecker(),
+            UncleanSessionChecker(), SilentChangeChecker(), SubjectReplacedChecker(),
         ]
     }
 }

@@ -26,6 +26,8 @@ package struct EventRow: Sendable, Equatable {
     package var durationNs: Int64?
     /// `delivered`: the thread CPU time the callback used; `nil` when not recorded.
     package var cpuNs: Int64?
+    /// `delivered` on main: voluntary context switches during the callback; `nil` when not recorded.
+    package var waits: Int64?
     package var isPrior: Bool
     package var oldValue: String?
     package var newValue: String?
@@ -38,8 +40,10 @@ package struct EventRow: Sendable, Equatable {
         ownerID: Int64? = nil, otherRegistrationID: Int64? = nil, callSiteID: Int64? = nil,
         scopeID: Int64? = nil, depth: Int = 0, liveCount: Int64? = nil, durationNs: Int64? = nil,
         isPrior: Bool = false, oldValue: String? = nil, newValue: String? = nil,
-        reason: String? = nil, detail: String? = nil, isMainQueue: Bool? = nil, cpuNs: Int64? = nil
+        reason: String? = nil, detail: String? = nil, isMainQueue: Bool? = nil, cpuNs: Int64? = nil,
+        waits: Int64? = nil
     ) {
+        self.waits = waits
         self.isMainQueue = isMainQueue
         self.cpuNs = cpuNs
         self.sessionID = sessionID

@@ -208,13 +208,14 @@ package final class JournalReader {
 
     // MARK: - Events
 
-    /// The columns `event(from:)` reads. Schema 1 has no `main_queue` or `cpu_ns`: they
+    /// The columns `event(from:)` reads. Schema 1 has no `main_queue`, `cpu_ns`, `waits`: they
     /// read as NULL there, so a journal is read as it is, never migrated by a reader.
     var eventColumns: String {
         """
         session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
         other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior,
-        old_value, new_value, reason, detail, \(schemaVersion >= 2 ? "main_queue, cpu_ns" : "NULL, NULL")
+        old_value, new_value, reason, detail,
+        \(schemaVersion >= 2 ? "main_queue, cpu_ns, waits" : "NULL, NULL, NULL")
         """
     }
 
@@ -227,7 +228,8 @@ package final class JournalReader {
             callSiteID: row.optionalInt(10), scopeID: row.optionalInt(11), depth: Int(row.int(12)),
             liveCount: row.optionalInt(13), durationNs: row.optionalInt(14), isPrior: row.int(15) != 0,
             oldValue: row.optionalText(16), newValue: row.optionalText(17), reason: row.optionalText(18),
-            detail: row.optionalText(19), isMainQueue: row.optionalInt(20).map { $0 != 0 }, cpuNs: row.optionalInt(21)
+            detail: row.optionalText(19), isMainQueue: row.optionalInt(20).map { $0 != 0 }, cpuNs: row.optionalInt(21),
+            waits: row.optionalInt(22)
         )
     }
 

@@ -21,6 +21,10 @@ package enum ReplayEngine {
         // The what-if entry of each channel's latest change: its deliveries, and owners the
         // registry found deallocated while dispatching it, come after it in the stream.
         var latestWhatIf: [Int64: Int] = [:]
+        // Per channel, the label of each registration in its latest what-if entry: the
+        // owner's name, with the call site when the owner holds several registrations
+        // (an owner that assigned the slot from two places misses with one of them).
+        var whatIfLabels: [Int64: [Int64: (owner: Int64, label: String)]] = [:]
         var failure: AnalysisError?
         let lookup = { (id: Int64) throws(AnalysisError) -> RegistrationRow? in
             try reader.registration(session: session.id, id: id)
@@ -36,27 +40,42 @@ package enum ReplayEngine {
                 if whatIfMulticast, let channel = event.channelID, catalog.channels[channel]?.isSingleSlot == true {
                     switch event.kind {
                     case .registered, .replaced:
-                        if let id = event.registrationID, let row = try lookup(id) { multicast[channel, default: []].append(row) }
+                        if let id = event.registrationID, let row = try lookup(id) {
+                            // Re-running the same setup (same owner, same call site) would
+                            // re-register, not add a second callback, on a multicast channel too.
+                            multicast[channel]?.removeAll { $0.ownerID == row.ownerID && $0.callSiteID == row.callSiteID }
+                            multicast[channel, default: []].append(row)
+                        }
                     case .removed:
                         multicast[channel]?.removeAll { $0.id == event.registrationID }
                         // Found dead while this change was dispatched: it was dead for the
                         // change too, so a multicast channel would not have called it either.
-                        if event.reason == "ownerDeallocated", let index = latestWhatIf[channel],
-                           let owner = event.ownerID.flatMap({ catalog.objectName($0) }) {
-                            whatIf[index].wouldReceive.removeAll { $0 == owner }
+                        if event.reason == "ownerDeallocated", let index = latestWhatIf[channel], let owner = event.ownerID {
+                            let gone = Set((whatIfLabels[channel] ?? [:]).values.filter { $0.owner == owner }.map(\.label))
+                            whatIf[index].wouldReceive.removeAll { gone.contains($0) }
                         }
                     case .delivered where !event.isInitialDelivery:
                         // Who was actually called comes from the deliveries, not from who was
                         // registered: a registered owner may already have been gone.
-                        if let index = latestWhatIf[channel], let owner = event.ownerID.flatMap({ catalog.objectName($0) }) {
-                            whatIf[index].received.append(owner)
+                        if let index = latestWhatIf[channel], let id = event.registrationID {
+                            let label = whatIfLabels[channel]?[id]?.label ?? event.ownerID.flatMap { catalog.objectName($0) }
+                            if let label { whatIf[index].received.append(label) }
                         }
                     case .changed where !event.isPrior:
-                        let alive = { (row: RegistrationRow) in !catalog.isDeallocated(row.ownerID, at: event.seq) }
+                        let alive = (multicast[channel] ?? []).filter { !catalog.isDeallocated($0.ownerID, at: event.seq) }
+                        var perOwner: [Int64: Int] = [:]
+                        for row in alive { perOwner[row.ownerID, default: 0] += 1 }
+                        var labels: [Int64: (owner: Int64, label: String)] = [:]
+                        for row in alive {
+                            let owner = catalog.objectName(row.ownerID) ?? "?"
+                            let label = perOwner[row.ownerID]! > 1 ? "\(owner) (\(catalog.callSiteName(row.callSiteID) ?? "?"))" : owner
+                            labels[row.id] = (row.ownerID, label)
+                        }
+                        whatIfLabels[channel] = labels
                         latestWhatIf[channel] = whatIf.count
                         whatIf.append(ReplayState.WhatIfChange(
                             seq: event.seq, channel: catalog.channelName(channel) ?? "?", received: [],
-                            wouldReceive: (multicast[channel] ?? []).filter(alive).map { catalog.objectName($0.ownerID) ?? "?" }
+                            wouldReceive: alive.map { labels[$0.id]!.label }
                         ))
                     default:
                         break
@@ -92,7 +111,18 @@ package enum ReplayEngine {
             whatIf: whatIfMulticast ? whatIf : nil
         )
         if let change {
-            state.change = try outcome(of: change, liveAtChange: liveAtChange, reader: reader, catalog: catalog)
+            let outcome = try outcome(of: change, liveAtChange: liveAtChange, reader: reader, catalog: catalog)
+            state.change = outcome
+            // An owner the change's own dispatch found deallocated was gone at the change, so
+            // at `seq` too: the live list must not call it alive while its registration
+            // waits to be swept.
+            let gone = Set(outcome.notReceived.filter { !$0.ownerAlive }.map(\.registrationID))
+            for channel in state.channels.indices {
+                for entry in state.channels[channel].registrations.indices
+                where gone.contains(state.channels[channel].registrations[entry].registrationID) {
+                    state.channels[channel].registrations[entry].ownerAlive = false
+                }
+            }
         }
         return state
     }

@@ -58,9 +58,10 @@ package struct ReplayState: Sendable, Equatable {
     package struct WhatIfChange: Sendable, Equatable {
         package var seq: Int64
         package var channel: String
-        /// Owners the single slot actually called.
+        /// Registrations the single slot actually called, by owner (`Owner#2`, or
+        /// `Owner#2 (File.swift:42)` when the owner holds several registrations).
         package var received: [String]
-        /// Owners a multicast channel would have called.
+        /// Registrations a multicast channel would have called, labelled the same way.
         package var wouldReceive: [String]
         /// `wouldReceive` minus `received`: who was silently left out.
         package var missed: [String] { wouldReceive.filter { !received.contains($0) } }

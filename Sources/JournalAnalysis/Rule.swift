@@ -15,6 +15,7 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
     case slowCallback = "OJ010"
     case uncleanSession = "OJ011"
     case silentChange = "OJ012"
+    case subjectReplaced = "OJ013"
 
     /// The stable code, `OJ001`.
     package var code: String { rawValue }
@@ -34,6 +35,7 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
         case .slowCallback: return "slow-callback"
         case .uncleanSession: return "unclean-session"
         case .silentChange: return "silent-change"
+        case .subjectReplaced: return "subject-replaced"
         }
     }
 
@@ -50,11 +52,12 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
     package var severities: [Severity] {
         switch self {
         case .lastCallbackWins, .deliveryAfterOwnerGone, .offMainDelivery: return [.error]
-        case .duplicateRegistration, .removeUnregistered, .feedbackLoop, .slowCallback, .uncleanSession:
+        case .duplicateRegistration, .removeUnregistered, .feedbackLoop, .uncleanSession:
             return [.warning]
+        case .slowCallback: return [.warning, .info]
         case .leakedRegistration: return [.warning, .info]
         case .neverPostedKey: return [.warning, .info]
-        case .redundantChange, .silentChange: return [.info]
+        case .redundantChange, .silentChange, .subjectReplaced: return [.info]
         }
     }
 
@@ -62,7 +65,7 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
     package var summary: String {
         switch self {
         case .lastCallbackWins:
-            return "On a single-slot channel a live owner's callback was replaced by another owner's; the first owner silently missed every later change."
+            return "On a single-slot channel a live owner's callback was replaced by another owner's, or by its own from another call site; the replaced callback silently missed every later change."
         case .duplicateRegistration:
             return "The same owner registered the same call site twice on one channel while the first was live: its callback runs twice per change."
         case .removeUnregistered:
@@ -76,15 +79,17 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
         case .redundantChange:
             return "Changes whose old and new values were equal were delivered to callbacks."
         case .offMainDelivery:
-            return "A registration that asked for the main thread was called on another thread."
+            return "A registration that asked for the main thread was called neither on the main thread nor on the main queue."
         case .feedbackLoop:
             return "A change caused, through callbacks, another change of the same channel."
         case .slowCallback:
-            return "A callback ran longer than the frame budget."
+            return "A callback on main blocked longer than the frame budget, or a background callback used more CPU than it."
         case .uncleanSession:
             return "The session did not end cleanly (the process crashed, was killed, or is still recording)."
+        case .subjectReplaced:
+            return "An owner outlived the subject it observed, and never registered on the new subject of the same type and key that replaced it."
         case .silentChange:
-            return "A channel changed and nobody was told, although owners had registered on it and never asked to stop."
+            return "A channel changed and nobody was told, although owners that had registered on it were still alive and never asked to stop."
         }
     }
 
@@ -113,6 +118,8 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
             return "Move the slow work off the delivering thread (dispatch it to a background queue) and keep callbacks short."
         case .uncleanSession:
             return "Close the journal (close() or the session's end) before the process exits; if it crashed, read the last events shown."
+        case .subjectReplaced:
+            return "Observe the new subject when it replaces the old one (re-register where the reference is swapped), or observe a longer-lived object that forwards the changes."
         case .silentChange:
             return "Check that the owners who registered are still meant to be told: were they removed, replaced or deallocated too early?"
         }
@@ -131,8 +138,23 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
                 registered, when it was replaced and by whom, and how many changes it missed while it
                 was alive.
 
-                Not reported: a replacement after the first owner was deallocated (the slot was
-                already dead), or an owner replacing its own callback.
+                The same owner assigning the slot again from another call site loses its first
+                callback just the same (the seed bug of shared/seeds/004: a screen assigning the
+                player's callback in two places); the finding then names the owner and both call
+                sites. `replay --what-if multicast` lists the replaced registration (with its call
+                site) as having missed those changes.
+
+                Not reported:
+                - a replacement after the first owner was deallocated (the slot was already dead);
+                - the same owner re-assigning from the same call site (re-running its setup);
+                - a hand-over: the replaced registration was declared for a scope (assign(scope:))
+                  that had ended when it was replaced, such as a screen's "visible" scope ended
+                  in viewWillDisappear before the next screen takes the delegate;
+                - a replaced owner that assigned the slot again (from the same call site when it
+                  had replaced itself), or was deallocated, before the channel changed: it missed
+                  nothing (the previous screen re-taking the delegate when it comes back).
+                A replaced owner still alive at the end of the session is reported even if no change
+                came yet: the next one would be lost.
                 """
         case .duplicateRegistration:
             body = """
@@ -151,7 +173,10 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
                 already removed.
 
                 Not reported: a callback removing itself during a delivery (that removal matches
-                its live registration).
+                its live registration); cancelling a token whose registration the registry had
+                removed by itself (owner or subject deallocated, replaced in a single slot): the
+                app could not know, and the journal records it as the no-op event
+                cancelAfterAutoRemoval.
                 """
         case .leakedRegistration:
             body = """
@@ -187,7 +212,12 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
         case .offMainDelivery:
             body = """
                 A registration declared that it expects the main thread (or asked for the main
-                queue), and a delivery to it ran on another thread: UI work off the main thread.
+                queue), and a delivery to it ran off main: UI work off the main thread.
+
+                "On main" is the main thread or the main queue, recorded per event (schema 2,
+                events.main_queue, from a dispatch-specific key set on the main queue). Under
+                dispatchMain() on Linux the main queue is drained by a thread that is not the main
+                thread; a delivery through the main queue there is on main and never reported.
                 """
         case .feedbackLoop:
             body = """
@@ -198,9 +228,21 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
                 """
         case .slowCallback:
             body = """
-                A delivery took longer than the frame budget (16 ms by default; diagnose
-                --budget-ms MS changes it). A callback on the main thread that runs this long drops
-                frames.
+                The budget is 16 ms by default (one frame at 60 Hz; diagnose --budget-ms MS changes
+                it). Wall time alone is not enough: a microsecond callback preempted on a busy
+                machine can take 20 ms of wall time. Each delivery records its thread CPU time
+                (CLOCK_THREAD_CPUTIME_ID) next to its wall time, and, on main, how often it gave up
+                the CPU voluntarily (slept, waited for a lock or I/O).
+
+                warning: a callback on main (the main thread or the main queue) whose wall time was
+                over the budget and that *blocked*: its own CPU time was at least half the budget,
+                or it waited voluntarily while it ran. It drops frames.
+
+                info: a callback off main whose CPU time alone was over the budget. It drops no frame
+                (it delays what its thread runs next), so it is listed, not a warning; preemption on
+                a loaded machine never counts.
+
+                Journals without CPU time (schema 1) are judged on wall time.
                 """
         case .uncleanSession:
             body = """
@@ -208,16 +250,29 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
                 was closed, or it is still recording. The journal holds a consistent prefix of what
                 happened; the finding shows the last events recorded.
                 """
+        case .subjectReplaced:
+            body = """
+                An owner registered on a subject (a player, a document), the subject was deallocated
+                while the owner lived on (the registry removed the registration with reason
+                subjectDeallocated, which it only does for a live owner), and a new subject of the
+                same type with the same key appeared after the owner's registration; the owner never
+                registered on it. The owner is told nothing more and keeps showing the old subject's
+                state. Info: sometimes the owner only cared about the old subject. The finding
+                names both subjects and the registration's call site.
+                """
         case .silentChange:
             body = """
                 A change reached nobody (no delivery, no skip) on a channel where owners had
-                registered earlier in the session and lost their registrations without asking:
-                replaced by another owner's callback, their token released, or deallocated.
-                Sometimes intended, often the symptom of an earlier removal that came too soon (a
-                token not kept, a single-slot callback taken over).
+                registered earlier in the session and stopped being told without anyone asking:
+                replaced by another owner's callback, or their token released while they lived
+                on. Sometimes intended, often the symptom of an earlier removal that came too
+                soon (a token not kept, a single-slot callback taken over).
 
                 Not counted: owners that removed their registrations themselves (remove,
-                removeAll, cancelling the token): they asked not to be told.
+                removeAll, cancelling the token): they asked not to be told; and owners that
+                were deallocated (their token released with them, the documented happy path, or
+                removed by the registry when found dead): they went away, there is nobody
+                left to tell.
                 """
         }
         let severities = severities.map(\.rawValue).joined(separator: ", ")

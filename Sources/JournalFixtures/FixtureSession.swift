@@ -67,7 +67,7 @@ package final class FixtureSession {
         _ kind: String, channel: Int64? = nil, registration: Int64? = nil, owner: Int64? = nil,
         other: Int64? = nil, site: String? = nil, scope: Int64? = nil, liveCount: Int64? = nil,
         duration: Int64? = nil, prior: Bool = false, old: String? = nil, new: String? = nil,
-        reason: String? = nil, detail: String? = nil
+        reason: String? = nil, detail: String? = nil, mainQueue: Bool? = nil, cpu: Int64? = nil, waits: Int64? = nil
     ) throws -> Int64 {
         seq += 1
         timeNs += tickNs
@@ -75,15 +75,15 @@ package final class FixtureSession {
             """
             INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
                 other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior, old_value,
-                new_value, reason, detail)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                new_value, reason, detail, main_queue, cpu_ns, waits)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
             """,
             [
                 .int(id), .int(seq), .int(timeNs), .text(kind), .int(thread), .int(isMain ? 1 : 0), .optional(channel),
                 .optional(registration), .optional(owner), .optional(other),
                 try site.map { .int(try fixture.callSite($0)) } ?? .null, .optional(scope), .int(Int64(depth)),
                 .optional(liveCount), .optional(duration), .int(prior ? 1 : 0), .text(old), .text(new), .text(reason),
-                .text(detail),
+                .text(detail), mainQueue.map { .int($0 ? 1 : 0) } ?? .null, .optional(cpu), .optional(waits),
             ]
         )
         return seq
@@ -175,11 +175,15 @@ package final class FixtureSession {
 
     /// A callback ran (`delivered`), taking `duration` ns.
     @discardableResult
-    package func deliver(_ registration: Int64, duration: Int64 = 100_000, initial: String? = nil) throws -> Int64 {
+    /// `cpu`, `mainQueue` and `waits` are the schema-2 facts (NULL when not given).
+    package func deliver(
+        _ registration: Int64, duration: Int64 = 100_000, initial: String? = nil, cpu: Int64? = nil,
+        mainQueue: Bool? = nil, waits: Int64? = nil
+    ) throws -> Int64 {
         let entry = known[registration]
         return try event(
             "delivered", channel: entry?.channel, registration: registration, owner: entry?.owner, duration: duration,
-            new: initial
+            new: initial, mainQueue: mainQueue, cpu: cpu, waits: waits
         )
     }
 

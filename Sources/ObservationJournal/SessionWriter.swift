@@ -172,6 +172,7 @@ final class SessionWriter: @unchecked Sendable {
         var liveCount: Int64?
         var duration: Int64?
         var cpu: Int64?
+        var waits: Int64?
         var old: String?
         var new: String?
         var reason: StaticString?
@@ -233,6 +234,7 @@ final class SessionWriter: @unchecked Sendable {
         case .delivered:
             row.duration = event.duration.map { Int64(clamping: $0) }
             row.cpu = event.cpuDuration.map { Int64(clamping: $0) }
+            row.waits = event.waits.map { Int64(clamping: $0) }
             row.new = values.text(for: event.new, key: event.channel?.key)
         case .skipped:
             row.reason = event.skipReason.map(Self.text)
@@ -270,7 +272,7 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     /// Bound parameters per event row.
-    static let columnsPerRow: Int32 = 22
+    static let columnsPerRow: Int32 = 23
 
     /// `INSERT INTO events (…) VALUES (…), (…), …` for `rows` rows.
     static func insertEventsSQL(rows: Int) -> String {
@@ -278,7 +280,7 @@ final class SessionWriter: @unchecked Sendable {
         return """
             INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id,
                 owner_id, other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns,
-                is_prior, old_value, new_value, reason, detail, main_queue, cpu_ns)
+                is_prior, old_value, new_value, reason, detail, main_queue, cpu_ns, waits)
             VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
             """
     }
@@ -309,6 +311,7 @@ final class SessionWriter: @unchecked Sendable {
             try statement.bind(row.detail, at: base + 20)
             try statement.bind(row.isMainQueue.map { $0 ? Int64(1) : Int64(0) }, at: base + 21)
             try statement.bind(row.cpu, at: base + 22)
+            try statement.bind(row.waits, at: base + 23)
             base += Self.columnsPerRow
         }
         try statement.run()

@@ -57,7 +57,13 @@ public final class ObservationToken: Sendable {
     }
 
     deinit {
-        if !removesOnRelease || cancelled.load(ordering: .relaxed) { return }
+        if cancelled.load(ordering: .relaxed) { return }
+        guard removesOnRelease else {
+            // A callback-property token kept by its owner goes in the owner's deinit: the
+            // slot would empty itself at its next call anyway, so record the deallocation now.
+            registry.removeIfOwnerGone(registrationID: registration.id)
+            return
+        }
         registry.remove(
             registrationID: registration.id, info: registration, reason: .tokenReleased,
             callSite: nil, reportMissing: false

@@ -81,6 +81,10 @@ public struct ObserverEvent: Sendable {
     /// nanoseconds (`CLOCK_THREAD_CPUTIME_ID`); unlike `duration`, time the thread was
     /// preempted or waiting does not count.
     public var cpuDuration: UInt64?
+    /// For `.delivered` on the main thread or main queue: how many times the callback's
+    /// thread gave up the CPU voluntarily while it ran (sleep, lock, I/O); `nil` elsewhere
+    /// and where the system does not count it (Linux only).
+    public var waits: UInt64?
     /// For scope events: the scope.
     public var scope: ScopeInfo?
 

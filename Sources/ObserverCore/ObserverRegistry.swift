@@ -241,6 +241,17 @@ public final class ObserverRegistry: Sendable {
         withExtendedLifetime(garbage) {}  // released here, after the lock
     }
 
+    /// Removes the registration with `id` (reason `ownerDeallocated`) if its owner is gone.
+    func removeIfOwnerGone(registrationID id: UInt64) {
+        var garbage: [RegistrationEntry] = []
+        state.withLock { state in
+            if let entry = state.registrations[id], entry.owner == nil {
+                removeLocked(entry, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
+            }
+        }
+        withExtendedLifetime(garbage) {}  // released here, after the lock
+    }
+
     /// Removes every registration of `owner`, or only those on `knownChannel` or the
     /// channel of (`subject`, `key`) when given.
     func removeObservers(
@@ -473,19 +484,27 @@ public final class ObserverRegistry: Sendable {
         let context = ThreadContext.current
         let savedDepth = context.depth
         context.depth = depth + 1
+        let onMainQueue = MainQueue.isCurrent
+        // Only a callback on main can drop a frame by waiting, so only there is the
+        // (costlier) count of voluntary context switches taken.
+        let onMain = context.isMain || onMainQueue
+        let waitsStart = onMain ? voluntaryContextSwitches() : nil
         let start = monotonicNanoseconds()
         let cpuStart = threadCPUNanoseconds()
         entry.call(owner, payload)
         let cpuEnd = threadCPUNanoseconds()
         let end = monotonicNanoseconds()
+        let waitsEnd = onMain ? voluntaryContextSwitches() : nil
         context.depth = savedDepth
         // The most frequent event: built in one initialisation (filling a default event
         // field by field copied it several times), stamped with the call's end.
-        sink.record(ObserverEvent(
+        var event = ObserverEvent(
             kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
             channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
-            duration: end &- start, cpuDuration: cpuEnd &- cpuStart, isMainQueue: MainQueue.isCurrent
-        ))
+            duration: end &- start, cpuDuration: cpuEnd &- cpuStart, isMainQueue: onMainQueue
+        )
+        if let waitsStart, let waitsEnd { event.waits = waitsEnd &- waitsStart }
+        sink.record(event)
     }
 
     @inline(never)

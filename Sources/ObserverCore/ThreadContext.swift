@@ -58,6 +58,21 @@ func threadCPUNanoseconds() -> UInt64 {
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
 }
 
+/// How many times the calling thread has given up the CPU voluntarily (slept, waited for
+/// a lock, for I/O), or `nil` where the system does not count it per thread. Preemption
+/// is not counted: the difference over a callback says whether it *blocked*.
+@inline(__always)
+func voluntaryContextSwitches() -> UInt64? {
+    #if os(Linux)
+    var usage = rusage()
+    // RUSAGE_THREAD (1) is a GNU extension Swift's Glibc module does not import.
+    guard getrusage(__rusage_who_t(1), &usage) == 0 else { return nil }
+    return UInt64(clamping: usage.ru_nvcsw)
+    #else
+    return nil
+    #endif
+}
+
 /// The monotonic clock in nanoseconds.
 @inline(__always)
 func monotonicNanoseconds() -> UInt64 {

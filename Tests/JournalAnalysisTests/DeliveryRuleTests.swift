@@ -92,6 +92,30 @@ import Testing
     ])
 }
 
+// Issue 11 point 2: under dispatchMain() on Linux the main queue is drained on a thread
+// that is not the main thread; a `queue: .main` delivery there is on main.
+@Test func aMainQueueDeliveryOnAnotherThreadIsNotOffMain() throws {
+    let found = try findings(.offMainDelivery) { s in
+        let uploader = try s.object("Uploader")
+        let bar = try s.object("ProgressBar")
+        let progress = try s.channel(uploader, "progress")
+        let registration = try s.register(progress, owner: bar, at: "ProgressBar.swift:22", queue: "com.apple.main-thread", expectsMain: true)
+        try s.inThread(3) {
+            try s.change(progress, old: "0.1", new: "0.2")  // posted from a worker
+        }
+        try s.inThread(2) {
+            try s.deliver(registration, mainQueue: true)  // drained by dispatchMain()'s thread
+        }
+        try s.inThread(3) {
+            try s.change(progress, old: "0.2", new: "0.3")
+            try s.deliver(registration, mainQueue: false)  // really off main: still reported
+        }
+    }
+    #expect(found.map(\.message) == [
+        "ProgressBar#2's callback on Uploader#1.progress (ProgressBar.swift:22) expects the main thread but ran once on thread 3 (first at seq 5).",
+    ])
+}
+
 @Test func offMainDeliveryToARegistrationThatDidNotAskForMainIsFine() throws {
     let found = try findings(.offMainDelivery) { s in
         let uploader = try s.object("Uploader")
@@ -160,11 +184,74 @@ import Testing
     }
     let found = try findings(.slowCallback, build)
     #expect(found.map(\.message) == [
-        "Chart#2's callback on Player#1.rate (Chart.swift:8) ran longer than 16.0 ms 2 times, up to 48.2 ms (first at seq 3).",
+        "Chart#2's callback on Player#1.rate (Chart.swift:8) blocked the main thread longer than 16.0 ms 2 times, up to 48.2 ms (first at seq 3).",
     ])
     #expect(found.first?.seqs == [3, 5])
+    #expect(found.first?.severity == .warning)
     let relaxed = try findings(.slowCallback, options: DiagnosisOptions(slowCallbackBudgetNs: 50_000_000), build)
     #expect(relaxed.isEmpty)
+}
+
+// Issue 11 point 3: wall time alone flaps under load. On main a delivery counts when its
+// own CPU (at least half the budget) or a voluntary wait explains the wall time.
+@Test func aMainCallbackIsSlowOnlyWhenItsOwnCPUOrAWaitExplainsItsWallTime() throws {
+    let found = try findings(.slowCallback) { s in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "rate")
+        let chart = try s.register(rate, owner: try s.object("Chart"), at: "Chart.swift:8")  // seq 1
+        try s.change(rate, old: "1", new: "2")  // seq 2
+        // Preempted: 30 ms of wall time, 20 µs of CPU, no wait. Not the callback's doing.
+        try s.deliver(chart, duration: 30_000_000, cpu: 20_000, mainQueue: false, waits: 0)  // seq 3
+        try s.change(rate, old: "2", new: "3")  // seq 4
+        // Slept on main: 40 ms of wall time, almost no CPU, but it gave up the CPU itself.
+        try s.deliver(chart, duration: 40_000_000, cpu: 30_000, mainQueue: false, waits: 1)  // seq 5
+        try s.change(rate, old: "3", new: "4")  // seq 6
+        // Computed on main: 25 ms wall, 9 ms CPU (over half the budget).
+        try s.deliver(chart, duration: 25_000_000, cpu: 9_000_000, mainQueue: false, waits: 0)  // seq 7
+    }
+    #expect(found.map(\.message) == [
+        "Chart#2's callback on Player#1.rate (Chart.swift:8) blocked the main thread longer than 16.0 ms 2 times, up to 40.0 ms (first at seq 5).",
+    ])
+    #expect(found.first?.evidence == [
+        "seq 5: first delivery on main over 16.0 ms",
+        "seq 5: the slowest, 40.0 ms, 0.0 ms of it on the CPU",
+    ])
+    #expect(found.first?.severity == .warning)
+}
+
+// Background callbacks are judged on CPU time only, and reported as info: they drop no frame.
+@Test func aBackgroundCallbackIsJudgedOnCPUTimeAtInfo() throws {
+    let found = try findings(.slowCallback) { s in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "rate")
+        let cache = try s.register(rate, owner: try s.object("Cache"), at: "Cache.swift:12")  // seq 1
+        try s.inThread(3) {
+            try s.change(rate, old: "1", new: "2")  // seq 2
+            try s.deliver(cache, duration: 90_000_000, cpu: 50_000, mainQueue: false)  // seq 3: preempted
+            try s.change(rate, old: "2", new: "3")  // seq 4
+            try s.deliver(cache, duration: 35_000_000, cpu: 33_000_000, mainQueue: false)  // seq 5: real work
+        }
+    }
+    #expect(found.map(\.message) == [
+        "Cache#2's callback on Player#1.rate (Cache.swift:12) used more than 16.0 ms of CPU once off the main thread, up to 33.0 ms (first at seq 5).",
+    ])
+    #expect(found.first?.severity == .info)
+}
+
+// A delivery through the main queue on a thread that is not the main thread (dispatchMain()
+// on Linux) is on main: judged as main, with its wait.
+@Test func aMainQueueDeliveryOnAnotherThreadIsJudgedAsMain() throws {
+    let found = try findings(.slowCallback) { s in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "rate")
+        let label = try s.register(rate, owner: try s.object("Label"), at: "Label.swift:3", queue: "com.apple.main-thread", expectsMain: true)
+        try s.inThread(2) {
+            try s.change(rate, old: "1", new: "2")  // seq 2
+            try s.deliver(label, duration: 30_000_000, cpu: 10_000, mainQueue: true, waits: 2)  // seq 3
+        }
+    }
+    #expect(found.map(\.severity) == [.warning])
+    #expect(found.first?.seqs == [3])
 }
 
 // MARK: - OJ011 unclean-session
@@ -255,13 +342,34 @@ func changesAfterTheOwnerRemovedItselfAreNotSilent(_ reason: String) throws {
         try s.deallocate(list)  // seq 5: the list is closed
         try s.change(slot, new: "false")  // seq 6: nobody holds the slot
     }
+    // The list went away (not counted); the window, replaced while alive, was never asked.
     #expect(found.map(\.message) == [
-        "Player#1.isPlayingChanged changed once with nobody to tell, although 2 owners had registered on it and never asked to stop (first at seq 6).",
+        "Player#1.isPlayingChanged changed once with nobody to tell, although 1 owner had registered on it and never asked to stop (first at seq 6).",
     ])
     #expect(found.first?.evidence == [
         "seq 6: first change that reached nobody",
-        "seq 5: the last registration before it, SongListScreen#3's (SongListScreen.swift:20), ended without its owner asking (ownerDeallocated)",
+        "seq 2: the last registration before it, MiniPlayerWindow#2's (MiniPlayerWindow.swift:12), ended without its owner asking (replaced)",
     ])
+}
+
+// Issue 11 point 5: the documented happy path, an owner released with its token (the
+// registry records the removal as the owner's deallocation), is not silent-change; nor is
+// an owner whose token was dropped early but that was deallocated before the change.
+@Test func ownersThatWentAwayAreNotSilentChange() throws {
+    let found = try findings(.silentChange) { s in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "rate")
+        let kept = try s.object("Screen")
+        let dropped = try s.object("Chart")
+        try s.register(rate, owner: kept, at: "Screen.swift:12")  // seq 1
+        let early = try s.register(rate, owner: dropped, at: "Chart.swift:4")  // seq 2
+        try s.post(rate, old: "1", new: "2")  // seqs 3-5
+        try s.remove(early, reason: "tokenReleased")  // seq 6: dropped while the chart lived
+        try s.deallocate(kept)  // seq 7: the screen goes, its token with it
+        try s.deallocate(dropped, autoRemove: false)  // then the chart goes too
+        try s.change(rate, old: "2", new: "3")  // seq 8: nobody left, nobody waiting
+    }
+    #expect(found.isEmpty)
 }
 
 @Test func anOwnerThatRegistersAgainIsNoLongerCountedAsSilenced() throws {

@@ -55,12 +55,12 @@ import Testing
         "delivered Player#1.isPlaying r1 MiniPlayerWindow#2",
         "delivered Player#1.isPlaying r2 NowPlayingScreen#3",
         "delivered Player#1.isPlaying r3 SongListScreen#4",
-        "removed Player#1.isPlaying r3 SongListScreen#4 tokenReleased",
+        "removed Player#1.isPlaying r3 SongListScreen#4 ownerDeallocated",
         "changed Player#1.isPlaying true -> false live 2 at pause()",
         "delivered Player#1.isPlaying r1 MiniPlayerWindow#2",
         "delivered Player#1.isPlaying r2 NowPlayingScreen#3",
-        "removed Player#1.isPlaying r2 NowPlayingScreen#3 tokenReleased",
-        "removed Player#1.isPlaying r1 MiniPlayerWindow#2 tokenReleased",
+        "removed Player#1.isPlaying r2 NowPlayingScreen#3 ownerDeallocated",
+        "removed Player#1.isPlaying r1 MiniPlayerWindow#2 ownerDeallocated",
     ])
     #expect(run.events.allSatisfy { $0.channel?.policy == .multicast })
     #expect(run.events(.registered, on: channel).count == 3)
@@ -68,10 +68,11 @@ import Testing
     #expect(run.deliveriesPerChange(on: channel) == [all, all, all, Array(all.prefix(2))])
     // Every change reached exactly the registrations live when it was posted.
     #expect(run.events(.changed, on: channel).map(\.liveCount) == [3, 3, 3, 2])
-    // Closing the song list removed its registration at once, before the next change.
+    // Closing the song list removed its registration at once, before the next change: its
+    // token went in its deinit, so the removal is recorded as its deallocation.
     let closing = try #require(run.events.firstIndex { $0.kind == .removed })
     #expect(run.events[closing].registration?.owner.description == "SongListScreen#4")
-    #expect(run.events[closing].removalReason == .tokenReleased)
+    #expect(run.events[closing].removalReason == .ownerDeallocated)
     #expect(run.events[closing + 1].kind == .changed)
     #expect(run.events(.removeUnregistered).isEmpty)
 }

@@ -24,7 +24,7 @@ import Testing
         "delivered ScrollView#3.contentOffset r3 StretchyHeaderView#2",
         "removed ScrollView#3.contentOffset r3 StretchyHeaderView#2 explicit at removeFromSuperview()",
         "removeUnregistered ScrollView#3.contentOffset owner StretchyHeaderView#2 at deinit",
-        "removed ScrollView#1.contenOffset r2 StretchyHeaderView#2 tokenReleased",
+        "removed ScrollView#1.contenOffset r2 StretchyHeaderView#2 ownerDeallocated",
     ])
     let unregistered = run.events(.removeUnregistered)
     #expect(unregistered.count == 1)

@@ -36,8 +36,8 @@ private func visibleShapes(queued: Bool) -> [String] {
         "delivered *.handleSingleTap r1 VideoPlayerScreen#1",
         "changed ToolbarContainer#3.hidden true -> false live 1 at handleSingleTap()",
         "delivered ToolbarContainer#3.hidden r2 VideoPlayerScreen#1",
-        "removed *.handleSingleTap r1 VideoPlayerScreen#1 tokenReleased",
-        "removed ToolbarContainer#3.hidden r2 VideoPlayerScreen#1 tokenReleased",
+        "removed *.handleSingleTap r1 VideoPlayerScreen#1 ownerDeallocated",
+        "removed ToolbarContainer#3.hidden r2 VideoPlayerScreen#1 ownerDeallocated",
     ])
     let scopeEnd = try #require(run.index(of: .scopeEnded))
     let scope = try #require(run.events[scopeEnd].scope)
@@ -45,7 +45,7 @@ private func visibleShapes(queued: Bool) -> [String] {
     // Both registrations were declared for the scope, and both were called after it ended.
     #expect(run.events(.registered).allSatisfy { $0.registration?.scope == scope })
     #expect(afterScope.filter { $0.kind == .delivered }.map { $0.registration!.id } == [1, 2])
-    #expect(afterScope.filter { $0.kind == .removed }.map(\.removalReason) == [.tokenReleased, .tokenReleased])
+    #expect(afterScope.filter { $0.kind == .removed }.map(\.removalReason) == [.ownerDeallocated, .ownerDeallocated])
     // The hook filters by the player view; the toolbar's hidden skips unchanged values.
     #expect(run.events(.registered).map { $0.registration?.sender?.description } == ["VideoPlayerView#2", nil])
     #expect(run.events(.skipped).map(\.skipReason) == [.unchanged])

@@ -1,4 +1,11 @@
-/// OJ001: on a single-slot channel, a live owner's callback replaced by another owner's.
+/// OJ001: on a single-slot channel, a live owner's callback replaced by another owner's,
+/// or by the same owner's from another call site (its first callback is lost just the
+/// same: the seed bug of shared/seeds/004).
+///
+/// Not a victim (a hand-over, see `Rule.explanation`): a registration whose declared
+/// scope had ended when it was replaced; a same-owner re-assignment from the same call
+/// site; a replaced owner that assigned again, or was deallocated, before the channel
+/// changed (it missed nothing).
 final class LastCallbackWinsChecker: RuleChecker {
     struct Victim {
         var channelID: Int64
@@ -12,6 +19,8 @@ final class LastCallbackWinsChecker: RuleChecker {
         var active = true
         var endSeq: Int64?
         var endReason: String?
+        /// Replaced by its own owner, from another call site.
+        var bySameOwner: Bool { replacer?.ownerID == registration.ownerID }
     }
 
     private var victims: [Victim] = []
@@ -26,10 +35,16 @@ final class LastCallbackWinsChecker: RuleChecker {
                   let new = try context.registration(event.registrationID)
             else { return }
             assigners[channel, default: []].insert(new.ownerID)
-            // An owner assigning again holds the slot again: it misses nothing from here on.
-            deactivate(channel: channel, where: { $0.registration.ownerID == new.ownerID }, seq: event.seq, reason: "assigned again")
+            // An owner assigning again holds the slot again: it misses nothing from here
+            // on. A callback its own owner replaced comes back only from its call site.
+            deactivate(channel: channel, where: { victim in
+                victim.registration.ownerID == new.ownerID
+                    && (!victim.bySameOwner || victim.registration.callSiteID == new.callSiteID)
+            }, seq: event.seq, reason: "assigned again")
             guard event.kind == .replaced, let old = try context.registration(event.otherRegistrationID),
-                  old.ownerID != new.ownerID, !context.catalog.isDeallocated(old.ownerID, at: event.seq)
+                  old.ownerID != new.ownerID || old.callSiteID != new.callSiteID,
+                  !context.catalog.isDeallocated(old.ownerID, at: event.seq),
+                  !scopeEnded(old.scopeID, by: event.seq, context)
             else { return }
             victims.append(Victim(channelID: channel, registration: old, replacedSeq: event.seq, replacer: new))
             activeByChannel[channel, default: []].append(victims.count - 1)
@@ -55,6 +70,13 @@ final class LastCallbackWinsChecker: RuleChecker {
     /// How many missed changes the evidence lists.
     static let listedSeqs = 10
 
+    /// Whether the scope a registration was declared for had ended by `seq`: the
+    /// assignment belonged to a stretch of life (a screen visible) that was over.
+    private func scopeEnded(_ scope: Int64?, by seq: Int64, _ context: DiagnosisContext) -> Bool {
+        guard let scope, let ended = context.catalog.scopes[scope]?.endedSeq else { return false }
+        return ended <= seq
+    }
+
     private func deactivate(channel: Int64, where matches: (Victim) -> Bool, seq: Int64, reason: String) {
         guard let indexes = activeByChannel[channel] else { return }
         for index in indexes where matches(victims[index]) {
@@ -66,7 +88,9 @@ final class LastCallbackWinsChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext) -> [Finding] {
-        victims.map { victim in
+        // A victim that came back (or went away) before the channel changed missed nothing:
+        // the hand-over of a delegate between screens.
+        victims.filter { $0.missed > 0 || $0.active }.map { victim in
             let channel = context.channel(victim.channelID)
             let owner = context.owner(victim.registration.ownerID)
             let site = context.site(victim.registration.callSiteID)
@@ -75,7 +99,9 @@ final class LastCallbackWinsChecker: RuleChecker {
             let assignerCount = assigners[victim.channelID]?.count ?? 2
             var evidence = [
                 "seq \(victim.registration.registeredSeq): \(owner) assigned \(channel) at \(site)",
-                "seq \(victim.replacedSeq): \(replacer) assigned it at \(replacerSite), replacing \(owner)'s callback while \(owner) was alive",
+                victim.bySameOwner
+                    ? "seq \(victim.replacedSeq): \(owner) assigned it again at \(replacerSite), another call site, replacing its own callback from \(site)"
+                    : "seq \(victim.replacedSeq): \(replacer) assigned it at \(replacerSite), replacing \(owner)'s callback while \(owner) was alive",
             ]
             if victim.missed > 0 {
                 let more = victim.missed > victim.missedSeqs.count ? ", …" : ""
@@ -87,14 +113,18 @@ final class LastCallbackWinsChecker: RuleChecker {
                 evidence.append("seq \(victim.endSeq!): \(owner) was deallocated, after missing \(plural(victim.missed, "change"))")
                 seqs.append(victim.endSeq!)
             case "assigned again":
-                evidence.append("seq \(victim.endSeq!): \(owner) assigned the callback again, after missing \(plural(victim.missed, "change"))")
+                let again = victim.bySameOwner ? "again from \(site)" : "again"
+                evidence.append("seq \(victim.endSeq!): \(owner) assigned the callback \(again), after missing \(plural(victim.missed, "change"))")
                 seqs.append(victim.endSeq!)
             default:
                 evidence.append("\(owner) was not seen deallocated before the session ended")
             }
+            let message = victim.bySameOwner
+                ? "\(owner) assigned \(channel) from two call sites; its callback from \(site) was replaced by its own from \(replacerSite) at seq \(victim.replacedSeq) and missed \(plural(victim.missed, "change"))."
+                : "\(assignerCount) owners assigned \(channel); \(owner) (\(site)) was replaced at seq \(victim.replacedSeq) while alive and missed \(plural(victim.missed, "change"))."
             return Finding(
                 rule: .lastCallbackWins, sessionID: context.session.id,
-                message: "\(assignerCount) owners assigned \(channel); \(owner) (\(site)) was replaced at seq \(victim.replacedSeq) while alive and missed \(plural(victim.missed, "change")).",
+                message: message,
                 evidence: evidence, seqs: seqs, callSites: [site, replacerSite], owners: [owner, replacer],
                 channel: channel, count: victim.missed
             )

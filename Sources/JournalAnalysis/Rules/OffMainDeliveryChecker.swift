@@ -1,4 +1,6 @@
-/// OJ008: a registration that expects the main thread was called on another one.
+/// OJ008: a registration that expects the main thread was called off main: neither on
+/// the main thread nor on the main queue (under `dispatchMain()` on Linux the main queue
+/// runs on another thread, and a `queue: .main` delivery there is on main).
 final class OffMainDeliveryChecker: RuleChecker {
     struct Group {
         var registration: RegistrationRow
@@ -10,7 +12,7 @@ final class OffMainDeliveryChecker: RuleChecker {
     private var groups: [Int64: Group] = [:]
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
-        guard event.kind == .delivered, !event.isMain, let id = event.registrationID else { return }
+        guard event.kind == .delivered, !event.isOnMain, let id = event.registrationID else { return }
         if groups[id] != nil {
             groups[id]!.count += 1
             if groups[id]!.threads.count < 5, !groups[id]!.threads.contains(event.thread) {

@@ -15,6 +15,9 @@ final class RemoveUnregisteredChecker: RuleChecker {
         var registration: Int64?
     }
 
+    /// Removal reasons the registry decides by itself.
+    static let automatic: Set<String> = ["ownerDeallocated", "subjectDeallocated", "replaced"]
+
     private var groups: [Key: Group] = [:]
     /// Each owner's registration removed last (one entry per owner, not per event), for
     /// an owner-wide removal that found nothing left: the table has no index by owner.
@@ -31,7 +34,13 @@ final class RemoveUnregisteredChecker: RuleChecker {
             }
             return
         case .removeUnregistered:
-            break
+            // A schema-1 journal records a token cancelled after the registry removed its
+            // registration by itself as removeUnregistered; schema 2 as the no-op
+            // cancelAfterAutoRemoval. Either way not the app's mistake.
+            if let id = event.registrationID, let reason = try context.storedRegistration(id)?.removalReason,
+               Self.automatic.contains(reason) {
+                return
+            }
         default:
             return
         }

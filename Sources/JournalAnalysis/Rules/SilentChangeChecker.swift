@@ -1,7 +1,9 @@
 /// OJ012: a change that reached nobody on a channel whose owners had stopped being told
-/// without asking to: their registrations were replaced, their tokens released, or they
-/// were deallocated. Owners that removed their registrations themselves (explicitly, all
-/// at once, or by cancelling the token) asked not to hear more and are not counted.
+/// without anyone asking: their registrations were replaced, or their tokens released
+/// while they lived on. Owners that removed their registrations themselves (explicitly,
+/// all at once, or by cancelling the token) asked not to hear more, and owners that were
+/// deallocated went away (the documented happy path: the token goes with its owner):
+/// neither is counted.
 final class SilentChangeChecker: RuleChecker {
     struct LastRemoval {
         var seq: Int64
@@ -23,8 +25,10 @@ final class SilentChangeChecker: RuleChecker {
         var count = 1
     }
 
-    /// Removal reasons that mean the owner asked to stop.
-    static let deliberate: Set<String> = ["explicit", "ownerRemovedAll", "tokenCancelled"]
+    /// Removal reasons that mean the owner asked to stop, or went away.
+    static let deliberate: Set<String> = [
+        "explicit", "ownerRemovedAll", "tokenCancelled", "ownerDeallocated", "subjectDeallocated",
+    ]
 
     /// Per channel, the owners whose last registration there ended without their asking,
     /// with that ending. An owner leaves it when it registers again or removes deliberately.
@@ -56,8 +60,15 @@ final class SilentChangeChecker: RuleChecker {
                 unasked[channel, default: [:]][owner] = LastRemoval(seq: event.seq, registrationID: id, reason: reason)
             }
         case .changed:
-            guard !event.isPrior, let channel = event.channelID, let owners = unasked[channel], !owners.isEmpty
+            guard !event.isPrior, let channel = event.channelID, var owners = unasked[channel], !owners.isEmpty
             else { return }
+            // An owner deallocated since (a token released in its deinit, a replaced owner
+            // that went away) is not waiting to be told anything.
+            for owner in owners.keys where context.catalog.isDeallocated(owner, at: event.seq) {
+                owners[owner] = nil
+            }
+            unasked[channel] = owners
+            guard !owners.isEmpty else { return }
             pending[event.seq] = AtChange(owners: owners.count, lastRemoval: owners.values.max { $0.seq < $1.seq })
         default:
             break

@@ -8,9 +8,10 @@ enum ReplayCommand {
             abstract: "Rebuild the registry's state at a sequence number: live registrations, and who got the last change.",
             discussion: """
                 For every channel, the registrations live at SEQ (owner, call site, alive or
-                deallocated); for the change at or before SEQ, who received it, who did not, and
+                "owner gone, not yet swept": the registry removes a dead owner's registration
+                lazily); for the change at or before SEQ, who received it, who did not, and
                 why. --what-if multicast replays single-slot channels as multicast and prints,
-                per change up to SEQ, who would have received it.
+                per change up to SEQ, which registrations would have received it.
                 JSON (--json): an object with session, at, time_ns, channels, change, what_if.
                 """,
             arguments: [CommonOptions.journal],
@@ -56,7 +57,7 @@ enum ReplayCommand {
             context.line("  \(channel.channel) (\(channel.policy), \(channel.registrations.count) live)")
             for entry in channel.registrations {
                 var text = "    reg \(entry.registrationID)  \(entry.owner)  \(entry.callSite)  since seq \(entry.registeredSeq)  "
-                text += entry.ownerAlive ? "alive" : "owner deallocated"
+                text += entry.ownerAlive ? "alive" : "owner gone, not yet swept"
                 if let scope = entry.scope { text += "  scope \"\(scope)\"" }
                 context.line(text)
             }

@@ -1,0 +1,62 @@
+/// OJ013: an owner whose subject was deallocated while the owner lived on, when a new
+/// subject of the same type appeared later with the same key and the owner never
+/// registered on it: the owner keeps showing the old subject's last state.
+///
+/// "Lived on" is what the registry recorded: the registration was removed because its
+/// *subject* was deallocated (`subjectDeallocated`), which the registry only decides when
+/// the owner is still alive. Runs once at the end over the registrations table, which
+/// holds each registration's fate.
+final class SubjectReplacedChecker: RuleChecker {
+    func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
+        var stranded: [RegistrationRow] = []
+        var channelsOfOwner: [Int64: Set<Int64>] = [:]
+        try context.reader.forEachRegistration(session: context.session.id) { _, row in
+            channelsOfOwner[row.ownerID, default: []].insert(row.channelID)
+            if row.removalReason == "subjectDeallocated" { stranded.append(row) }
+        }
+        guard !stranded.isEmpty else { return [] }
+        let catalog = context.catalog
+        var findings: [Finding] = []
+        var reported: Set<[Int64]> = []
+        for row in stranded {
+            guard let channel = catalog.channels[row.channelID], channel.subjectID != 0,
+                  let subject = catalog.objects[channel.subjectID]
+            else { continue }
+            // The successors: same key on another subject of the same type, first seen
+            // after the owner registered on the old one.
+            let successors = catalog.channels
+                .filter { id, other in
+                    guard other.key == channel.key, other.subjectID != 0, other.subjectID != channel.subjectID,
+                          let object = catalog.objects[other.subjectID]
+                    else { return false }
+                    return object.type == subject.type && object.firstSeq > row.registeredSeq
+                }
+                .sorted { ($0.value.firstSeq, $0.key) < ($1.value.firstSeq, $1.key) }
+            guard let (successorID, successor) = successors.first,
+                  successors.allSatisfy({ !(channelsOfOwner[row.ownerID]?.contains($0.key) ?? false) }),
+                  let newSubject = catalog.objects[successor.subjectID],
+                  !catalog.isDeallocated(row.ownerID, at: newSubject.firstSeq),
+                  reported.insert([row.ownerID, row.channelID]).inserted
+            else { continue }
+            let owner = context.owner(row.ownerID)
+            let site = context.site(row.callSiteID)
+            let old = context.owner(channel.subjectID)
+            let new = context.owner(successor.subjectID)
+            let newChannel = context.channel(successorID)
+            let deallocSeq = subject.deallocSeq ?? row.removedSeq ?? row.registeredSeq
+            findings.append(Finding(
+                rule: .subjectReplaced, sessionID: context.session.id,
+                message: "\(owner) observed \(context.channel(row.channelID)) (\(site)), whose subject \(old) was deallocated while \(owner) lived on; \(new), a new \(subject.type) with key \(quoted(channel.key)), appeared at seq \(newSubject.firstSeq) and \(owner) never registered on it.",
+                evidence: [
+                    "seq \(row.registeredSeq): \(owner) registered on \(context.channel(row.channelID)) at \(site)",
+                    "seq \(newSubject.firstSeq): \(new) appeared (\(newChannel)), of the same type \(subject.type)",
+                    "seq \(deallocSeq): \(old) was seen deallocated and \(owner)'s registration removed with it, \(owner) still alive",
+                    "\(owner) never registered on \(newChannel)",
+                ],
+                seqs: [row.registeredSeq, newSubject.firstSeq, deallocSeq], callSites: [site], owners: [owner, old, new],
+                channel: context.channel(row.channelID)
+            ))
+        }
+        return findings
+    }
+}

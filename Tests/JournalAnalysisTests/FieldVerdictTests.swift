@@ -1,0 +1,195 @@
+@testable import JournalAnalysis
+import JournalFixtures
+import Testing
+
+// Issue 11: verdicts a CI gate can trust on code the project did not write. Each test
+// here failed before the change it names.
+
+// MARK: - Point 1: the seed's own bug, one owner assigning the slot from two places
+
+/// The seed 004 demo: the player screen assigns the single callback in viewDidLoad (seq 1)
+/// and again in a second place (seq 2); the first callback never runs again.
+private func sameOwnerTwoSites(_ s: FixtureSession) throws {
+    let player = try s.object("Player")
+    let screen = try s.object("PlayerScreen")
+    let slot = try s.channel(player, "isPlayingChanged", singleSlot: true)
+    try s.register(slot, owner: screen, at: "PlayerScreen.swift:14", function: "viewDidLoad()")  // seq 1
+    try s.register(slot, owner: screen, at: "PlayerScreen.swift:40", function: "showMiniBar()")  // seq 2
+    try s.post(slot, new: "true", at: "Player.swift:9")  // seqs 3-4
+    try s.post(slot, new: "false", at: "Player.swift:9")  // seqs 5-6
+}
+
+@Test func anOwnerReplacingItsOwnCallbackFromAnotherCallSiteIsLastCallbackWins() throws {
+    let found = try findings(.lastCallbackWins, sameOwnerTwoSites)
+    #expect(found.map(\.message) == [
+        "PlayerScreen#2 assigned Player#1.isPlayingChanged from two call sites; its callback from PlayerScreen.swift:14 was replaced by its own from PlayerScreen.swift:40 at seq 2 and missed 2 changes.",
+    ])
+    let finding = try #require(found.first)
+    #expect(finding.severity == .error)
+    #expect(finding.callSites == ["PlayerScreen.swift:14", "PlayerScreen.swift:40"])
+    #expect(finding.owners == ["PlayerScreen#2"])
+    #expect(finding.count == 2)
+    #expect(finding.evidence == [
+        "seq 1: PlayerScreen#2 assigned Player#1.isPlayingChanged at PlayerScreen.swift:14",
+        "seq 2: PlayerScreen#2 assigned it again at PlayerScreen.swift:40, another call site, replacing its own callback from PlayerScreen.swift:14",
+        "PlayerScreen#2 missed the changes at seqs 3, 5",
+        "PlayerScreen#2 was not seen deallocated before the session ended",
+    ])
+}
+
+@Test func whatIfMulticastCountsRegistrationsNotOwners() throws {
+    let (reader, session) = try journal(sameOwnerTwoSites)
+    let state = try ReplayEngine.replay(reader, session: session, at: 6, whatIfMulticast: true)
+    let whatIf = try #require(state.whatIf)
+    let both = ["PlayerScreen#2 (PlayerScreen.swift:14)", "PlayerScreen#2 (PlayerScreen.swift:40)"]
+    #expect(whatIf == [
+        ReplayState.WhatIfChange(seq: 3, channel: "Player#1.isPlayingChanged", received: [both[1]], wouldReceive: both),
+        ReplayState.WhatIfChange(seq: 5, channel: "Player#1.isPlayingChanged", received: [both[1]], wouldReceive: both),
+    ])
+    #expect(whatIf.map(\.missed) == [[both[0]], [both[0]]])
+}
+
+@Test func reRunningTheSameSetupIsSilentAndMissesNothingUnderWhatIf() throws {
+    let build = { (s: FixtureSession) throws in
+        let player = try s.object("Player")
+        let screen = try s.object("PlayerScreen")
+        let slot = try s.channel(player, "isPlayingChanged", singleSlot: true)
+        try s.register(slot, owner: screen, at: "PlayerScreen.swift:14")  // seq 1
+        try s.post(slot, new: "true")  // seqs 2-3
+        try s.register(slot, owner: screen, at: "PlayerScreen.swift:14")  // seq 4: setup runs again
+        try s.post(slot, new: "false")  // seqs 5-6
+    }
+    #expect(try findings(.lastCallbackWins, build).isEmpty)
+    let (reader, session) = try journal(build)
+    let whatIf = try #require(try ReplayEngine.replay(reader, session: session, at: 6, whatIfMulticast: true).whatIf)
+    #expect(whatIf.map(\.missed) == [[], []])
+}
+
+// MARK: - Point 6: delegate hand-over between screens
+
+@Test func aHandOverAfterTheScopeEndedIsNotLastCallbackWins() throws {
+    let found = try findings(.lastCallbackWins) { s in
+        let player = try s.object("Player")
+        let list = try s.object("ListScreen")
+        let detail = try s.object("DetailScreen")
+        let slot = try s.channel(player, "delegate", singleSlot: true)
+        let listVisible = try s.beginScope("ListScreen visible")  // seq 1
+        try s.register(slot, owner: list, at: "ListScreen.swift:20", scope: listVisible)  // seq 2
+        try s.post(slot, new: "a")  // seqs 3-4
+        try s.endScope(listVisible)  // seq 5: viewWillDisappear
+        let detailVisible = try s.beginScope("DetailScreen visible")  // seq 6
+        try s.register(slot, owner: detail, at: "DetailScreen.swift:11", scope: detailVisible)  // seq 7: takes it
+        try s.post(slot, new: "b")  // seqs 8-9: the list is not visible, it needs nothing
+        try s.post(slot, new: "c")  // seqs 10-11
+    }
+    #expect(found.isEmpty)
+}
+
+@Test func aReplacedOwnerThatReTakesTheSlotBeforeTheNextChangeIsNotLastCallbackWins() throws {
+    let found = try findings(.lastCallbackWins) { s in
+        let player = try s.object("Player")
+        let list = try s.object("ListScreen")
+        let detail = try s.object("DetailScreen")
+        let slot = try s.channel(player, "delegate", singleSlot: true)
+        try s.register(slot, owner: list, at: "ListScreen.swift:20")  // seq 1: viewWillAppear
+        try s.post(slot, new: "a")  // seqs 2-3
+        try s.register(slot, owner: detail, at: "DetailScreen.swift:11")  // seq 4: pushed, takes it
+        try s.register(slot, owner: list, at: "ListScreen.swift:20")  // seq 5: popped back, re-takes it
+        try s.post(slot, new: "b")  // seqs 6-7
+    }
+    // The detail screen was replaced by the list while alive, but the list is the one
+    // visible now; the detail screen is still alive at the end and would miss the next
+    // change, so only a replacement that missed nothing *and* ended is a hand-over.
+    #expect(found.map(\.owners) == [["DetailScreen#3", "ListScreen#2"]])
+    #expect(found.first?.count == 1)
+}
+
+@Test func aHandOverWhereTheReplacedScreenGoesAwayIsSilent() throws {
+    let found = try findings(.lastCallbackWins) { s in
+        let player = try s.object("Player")
+        let list = try s.object("ListScreen")
+        let detail = try s.object("DetailScreen")
+        let slot = try s.channel(player, "delegate", singleSlot: true)
+        try s.register(slot, owner: list, at: "ListScreen.swift:20")  // seq 1
+        try s.post(slot, new: "a")  // seqs 2-3
+        try s.register(slot, owner: detail, at: "DetailScreen.swift:11")  // seq 4: pushed
+        try s.register(slot, owner: list, at: "ListScreen.swift:20")  // seq 5: popped back
+        try s.deallocate(detail, autoRemove: false)  // the detail screen is gone
+        try s.post(slot, new: "b")  // seqs 6-7
+    }
+    #expect(found.isEmpty)
+}
+
+@Test func aReplacementInsideALiveScopeIsStillLastCallbackWins() throws {
+    let found = try findings(.lastCallbackWins) { s in
+        let player = try s.object("Player")
+        let window = try s.object("MiniPlayerWindow")
+        let list = try s.object("ListScreen")
+        let slot = try s.channel(player, "isPlayingChanged", singleSlot: true)
+        let always = try s.beginScope("app running")  // seq 1
+        try s.register(slot, owner: window, at: "MiniPlayerWindow.swift:8", scope: always)  // seq 2
+        try s.register(slot, owner: list, at: "ListScreen.swift:20")  // seq 3
+        try s.post(slot, new: "true")  // seqs 4-5
+    }
+    #expect(found.map(\.count) == [1])
+    #expect(found.first?.owners == ["MiniPlayerWindow#2", "ListScreen#3"])
+}
+
+// MARK: - Point 7: OJ013 subject-replaced
+
+@Test func anOwnerLeftOnADeadSubjectWhenANewOneAppearedIsSubjectReplaced() throws {
+    let found = try findings(.subjectReplaced) { s in
+        let first = try s.object("Document")
+        let editor = try s.object("EditorScreen")
+        let title = try s.channel(first, "title")
+        let registration = try s.register(title, owner: editor, at: "EditorScreen.swift:30")  // seq 1
+        try s.post(title, old: "a", new: "b")  // seqs 2-3
+        let second = try s.object("Document")
+        let newTitle = try s.channel(second, "title")
+        try s.change(newTitle, old: "x", new: "y")  // seq 4: the new document is first seen
+        try s.deallocate(first, autoRemove: false)
+        try s.remove(registration, reason: "subjectDeallocated")  // seq 5: swept, the editor alive
+    }
+    #expect(found.map(\.message) == [
+        "EditorScreen#2 observed Document#1.title (EditorScreen.swift:30), whose subject Document#1 was deallocated while EditorScreen#2 lived on; Document#3, a new Document with key \"title\", appeared at seq 4 and EditorScreen#2 never registered on it.",
+    ])
+    let finding = try #require(found.first)
+    #expect(finding.severity == .info)
+    #expect(finding.seqs == [1, 4, 5])
+    #expect(finding.owners == ["EditorScreen#2", "Document#1", "Document#3"])
+    #expect(finding.callSites == ["EditorScreen.swift:30"])
+    #expect(finding.evidence == [
+        "seq 1: EditorScreen#2 registered on Document#1.title at EditorScreen.swift:30",
+        "seq 4: Document#3 appeared (Document#3.title), of the same type Document",
+        "seq 5: Document#1 was seen deallocated and EditorScreen#2's registration removed with it, EditorScreen#2 still alive",
+        "EditorScreen#2 never registered on Document#3.title",
+    ])
+}
+
+@Test func anOwnerThatFollowsTheNewSubjectIsNotSubjectReplaced() throws {
+    let found = try findings(.subjectReplaced) { s in
+        let first = try s.object("Document")
+        let editor = try s.object("EditorScreen")
+        let title = try s.channel(first, "title")
+        let registration = try s.register(title, owner: editor, at: "EditorScreen.swift:30")  // seq 1
+        let second = try s.object("Document")
+        let newTitle = try s.channel(second, "title")
+        try s.register(newTitle, owner: editor, at: "EditorScreen.swift:30")  // seq 2: follows it
+        try s.deallocate(first, autoRemove: false)
+        try s.remove(registration, reason: "subjectDeallocated")  // seq 3
+    }
+    #expect(found.isEmpty)
+}
+
+@Test func anOwnerThatWentWithItsSubjectIsNotSubjectReplaced() throws {
+    let found = try findings(.subjectReplaced) { s in
+        let first = try s.object("Document")
+        let editor = try s.object("EditorScreen")
+        let title = try s.channel(first, "title")
+        try s.register(title, owner: editor, at: "EditorScreen.swift:30")  // seq 1
+        try s.deallocate(editor)  // seq 2: ownerDeallocated, not subjectDeallocated
+        let second = try s.object("Document")
+        try s.change(try s.channel(second, "title"), old: "x", new: "y")  // seq 3
+    }
+    #expect(found.isEmpty)
+}
