@@ -69,6 +69,17 @@ let package = Package(
             name: "SeedScenarioRunner", dependencies: ["ObserverCore", "SeedScenarios"],
             path: "tools/SeedScenarioRunner", swiftSettings: strict
         ),
+        // Small apps written against the public API with planted observer bugs and correct
+        // twins (issue 11's field corpus); each variant runs in its own runner process.
+        .target(name: "FieldCorpus", dependencies: ["ObserverCore"], swiftSettings: strict),
+        .executableTarget(
+            name: "FieldCorpusRunner", dependencies: ["FieldCorpus", "ObservationJournal"],
+            path: "tools/FieldCorpusRunner", swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FieldCorpusTests", dependencies: ["FieldCorpus", "FieldCorpusRunner", "JournalAnalysis"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "JournalAnalysisTests", dependencies: ["JournalAnalysis", "JournalFixtures", "ObservationJournal"],
             swiftSettings: strict
