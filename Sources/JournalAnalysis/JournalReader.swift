@@ -235,9 +235,12 @@ package final class JournalReader {
         var sql = "SELECT \(Self.eventColumns) FROM events WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3"
         var values: [SQLValue] = [.int(session), .int(filter.from), .int(filter.to)]
         if !filter.kinds.isEmpty {
+            // Each kind once: a repeated --kind must not run into the connection's limit
+            // on bound values.
+            let kinds = Set(filter.kinds).sorted()
             let first = values.count + 1
-            sql += " AND kind IN (" + (0..<filter.kinds.count).map { "?\(first + $0)" }.joined(separator: ", ") + ")"
-            values += filter.kinds.map { .text($0) }
+            sql += " AND kind IN (" + (0..<kinds.count).map { "?\(first + $0)" }.joined(separator: ", ") + ")"
+            values += kinds.map { .text($0) }
         }
         if let key = filter.channelKey {
             values.append(.text(key))

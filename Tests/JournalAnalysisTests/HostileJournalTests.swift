@@ -20,8 +20,7 @@ import Testing
         try s.change(volume, old: "2", new: "3", at: "Player.swift:72")  // seq 3, depth 1
     }
     try fixture.finish()
-    let database = try SQLiteDatabase(path: path, mode: .readWrite)
-    try database.execute("DROP TRIGGER events_no_update; UPDATE events SET depth = 2147483647 WHERE seq = 3")
+    try JournalFixture.edit(path, "UPDATE events SET depth = 2147483647 WHERE seq = 3")
     let reader = try JournalReader(path: path)
     let found = try Diagnoser.diagnose(reader, session: try reader.session(nil), options: DiagnosisOptions())
         .filter { $0.rule == .feedbackLoop }

@@ -47,7 +47,7 @@ enum TimelineCommand {
         let json = arguments.flag("json")
         try analysing { () throws(AnalysisError) in
             let session = try reader.session(sessionID)
-            if from > session.lastSeq {
+            if from > session.lastSeqOrStart {
                 throw .sequenceBeyondEnd(path: reader.path, session: session.id, seq: from, last: session.lastSeq)
             }
             let catalog = try reader.catalog(session: session.id)
