@@ -41,9 +41,10 @@ package enum JournalFile {
     private static func connectForReading(_ path: String) throws(JournalError) -> SQLiteDatabase {
         do {
             return try connect(path, mode: .readOnly)
-        } catch where error.primaryCode == SQLITE_CANTOPEN && !directoryIsWritable(path) {
+        } catch where [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.primaryCode) && !directoryIsWritable(path) {
             // mode=ro still needs the -shm file of a WAL journal, and SQLite could not
-            // create it here. Without a -wal file everything is in the main file, which
+            // create it here (SQLITE_CANTOPEN on a read-only mount, SQLITE_READONLY_DIRECTORY
+            // in another user's directory). Without a -wal file everything is in the main file, which
             // can then be read as it is; with one, reading the main file alone would
             // silently miss what the -wal holds.
             if FileManager.default.fileExists(atPath: path + "-wal") {

@@ -63,12 +63,14 @@ package struct JournalSchemaObjects: Equatable, Sendable {
                     + "remove them with: sqlite3 \(path) 'DELETE FROM \(name)'"
             }
         }
-        // A changed object first: it says more than the extra objects that came with it.
+        // A table turned into a view first, then a changed definition: they say more than
+        // the extra objects that came with them.
+        for name in expected.keys.sorted() {
+            guard let wanted = expected[name], let object = found[name], object.type != wanted.type else { continue }
+            return "'\(shortened(name))' is \(article(object.type)) \(object.type), where journal schema \(version) has \(article(wanted.type)) \(wanted.type) (the schema was changed outside ObservationJournal)"
+        }
         for name in expected.keys.sorted() {
             guard let wanted = expected[name], let object = found[name] else { continue }
-            if object.type != wanted.type {
-                return "'\(shortened(name))' is \(article(object.type)) \(object.type), where journal schema \(version) has \(article(wanted.type)) \(wanted.type) (the schema was changed outside ObservationJournal)"
-            }
             if object != wanted {
                 return "the \(object.type) '\(shortened(name))' is not defined as journal schema \(version) defines it (the schema was changed outside ObservationJournal)"
             }

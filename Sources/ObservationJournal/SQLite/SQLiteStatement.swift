@@ -145,6 +145,9 @@ package final class SQLiteStatement {
         return rc
     }
 
+    /// Whether the statement has been stepped and not yet run to its end or reset.
+    package var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+
     /// Resets for another run and clears the bindings.
     package func reset() {
         sqlite3_reset(handle)
