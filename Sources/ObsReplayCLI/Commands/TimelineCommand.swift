@@ -112,7 +112,7 @@ enum TimelineCommand {
         case .changed?:
             parts = [channel ?? "?"]
             if event.oldValue != nil || event.newValue != nil {
-                parts.append("\(event.oldValue ?? "nil") → \(event.newValue ?? "nil")")
+                parts.append("\(TerminalText.value(event.oldValue)) → \(TerminalText.value(event.newValue))")
             }
             if event.isPrior { parts.append("(prior)") }
             if let site = event.callSiteID { parts.append("at \(catalog.callSiteName(site) ?? "?")") }
@@ -121,7 +121,7 @@ enum TimelineCommand {
             parts = [channel, catalog.objectName(event.ownerID), event.registrationID.map { "reg \($0)" }].compactMap { $0 }
             if let duration = event.durationNs { parts.append(milliseconds(duration)) }
             if let reason = event.reason { parts.append(reason) }
-            if event.isInitialDelivery { parts.append("initial \(event.newValue ?? "")") }
+            if event.isInitialDelivery { parts.append("initial \(event.newValue.map { TerminalText.value($0) } ?? "")") }
         case .scopeBegan?, .scopeEnded?:
             let name = event.scopeID.flatMap { catalog.scopes[$0]?.name }
             parts = ["scope \(event.scopeID ?? 0)", name.map { "\"\($0)\"" }].compactMap { $0 }
