@@ -301,3 +301,22 @@ func writeBadInputs(in directory: URL) throws {
     #expect(report.stderr == "")
     #expect(report.stdout.hasPrefix("<!DOCTYPE html>"))
 }
+
+/// `export --format chrome-trace` computed a delivery's start as `time - duration`, which
+/// traps on a delivery a journal claims happened at -2⁶³ ns.
+@Test func aChromeTraceOfTheEarliestDeliveryDoesNotTrap() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("early.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    let s = try fixture.session(label: "early")
+    let rate = try s.channel(try s.object("Player"), "rate")
+    try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
+    try s.post(rate, old: "1", new: "2")
+    try fixture.finish()
+    try JournalFixture.edit(path, "UPDATE events SET time_ns = -9223372036854775808 WHERE kind = 'delivered'")
+    let trace = try obsreplay(["export", path, "--what", "events", "--format", "chrome-trace"])
+    #expect(trace.status == 0)
+    #expect(trace.stderr == "")
+    #expect(trace.stdout.contains("{\"name\":\"Player#1.rate → Screen#2\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0.0,\"cat\":\"delivery\",\"dur\":100.0,"))
+}
