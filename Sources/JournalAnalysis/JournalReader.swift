@@ -80,6 +80,7 @@ package final class JournalReader {
     /// Runs `sql` with `values` bound and calls `row` for every result row.
     func query(_ sql: String, _ values: [SQLValue] = [], row: (SQLiteStatement) -> Void) throws(AnalysisError) {
         let statement = try reused(sql)
+        defer { statement.reset() }
         try bind(statement, values)
         while try step(statement) { row(statement) }
     }
@@ -88,6 +89,7 @@ package final class JournalReader {
     func scalar(_ sql: String, _ values: [SQLValue] = []) throws(AnalysisError) -> Int64? {
         var result: Int64?
         let statement = try reused(sql)
+        defer { statement.reset() }
         try bind(statement, values)
         if try step(statement) { result = statement.optionalInt(0) }
         return result
@@ -226,6 +228,7 @@ package final class JournalReader {
             WHERE (?1 IS NULL OR r.session_id = ?1) ORDER BY r.session_id, r.id
             """
         let statement = try reused(sql)
+        defer { statement.reset() }
         do { try statement.bind(session, at: 1) } catch { throw failure(error) }
         while try step(statement) {
             body(statement.int(0), Self.registration(from: statement, offset: 1))
@@ -284,6 +287,8 @@ package final class JournalReader {
         }
         sql += " ORDER BY seq"
         let statement = try reused(sql)
+        // A kept statement left mid-way would hold its read transaction open.
+        defer { statement.reset() }
         try bind(statement, values)
         while try step(statement) {
             if !body(Self.event(from: statement)) { break }
