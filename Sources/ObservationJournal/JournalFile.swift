@@ -44,9 +44,9 @@ package enum JournalFile {
         } catch where [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.primaryCode) && !directoryIsWritable(path) {
             // mode=ro still needs the -shm file of a WAL journal, and SQLite could not
             // create it here (SQLITE_CANTOPEN on a read-only mount, SQLITE_READONLY_DIRECTORY
-            // in another user's directory). Without a -wal file everything is in the main file, which
-            // can then be read as it is; with one, reading the main file alone would
-            // silently miss what the -wal holds.
+            // in another user's directory). Without a -wal file everything is in the main
+            // file, which can then be read as it is; with one, reading the main file alone
+            // would silently miss what the -wal holds.
             if FileManager.default.fileExists(atPath: path + "-wal") {
                 throw .refused(path: path, reason: """
                     cannot be read here: its -wal file holds changes SQLite reads only through a -shm file, \
