@@ -4,23 +4,30 @@ package enum Diagnoser {
     package static func diagnose(
         _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions = DiagnosisOptions()
     ) throws(AnalysisError) -> [Finding] {
+        // A session with no rows has no names and no events to read: a journal may hold
+        // hundreds of thousands of them, and `diagnose --all` must not query each.
+        let isEmpty = session.eventCount == 0 && session.registrationCount == 0
         let context = DiagnosisContext(
-            reader: reader, session: session, catalog: try reader.catalog(session: session.id), options: options
+            reader: reader, session: session,
+            catalog: isEmpty ? JournalCatalog(sessionID: session.id) : try reader.catalog(session: session.id),
+            options: options
         )
         let checkers = makeCheckers()
         var tracker = DispatchTracker()
         var failure: AnalysisError?
-        try reader.forEachEvent(session: session.id) { event in
-            do throws(AnalysisError) {
-                if let done = tracker.feed(event) {
-                    for checker in checkers { checker.completed(done, context) }
+        if !isEmpty {
+            try reader.forEachEvent(session: session.id) { event in
+                do throws(AnalysisError) {
+                    if let done = tracker.feed(event) {
+                        for checker in checkers { checker.completed(done, context) }
+                    }
+                    for checker in checkers { try checker.observe(event, context) }
+                    try context.live.apply(event) { id throws(AnalysisError) in try context.storedRegistration(id) }
+                    return true
+                } catch {
+                    failure = error
+                    return false
                 }
-                for checker in checkers { try checker.observe(event, context) }
-                try context.live.apply(event) { id throws(AnalysisError) in try context.storedRegistration(id) }
-                return true
-            } catch {
-                failure = error
-                return false
             }
         }
         if let failure { throw failure }

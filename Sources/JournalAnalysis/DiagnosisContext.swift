@@ -88,6 +88,5 @@ package func milliseconds(_ ns: Int64) -> String {
 /// A recorded value shown inside a message: quoted, cut to `limit` characters.
 package func quoted(_ value: String?, limit: Int = 40) -> String {
     guard let value else { return "nil" }
-    let cut = value.count > limit ? String(value.prefix(limit)) + "…" : value
-    return "\"\(cut)\""
+    return "\"\(TerminalText.value(value, limit: limit))\""
 }

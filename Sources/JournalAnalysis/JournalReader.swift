@@ -12,6 +12,11 @@ package final class JournalReader {
     /// The journal's `user_version`.
     package let schemaVersion: Int
     private var registrationStatement: SQLiteStatement?
+    /// Statements by SQL text, compiled once: whole-journal commands run the same few
+    /// queries for every session, and a journal may hold hundreds of thousands.
+    private var statements: [String: SQLiteStatement] = [:]
+    /// The call sites, which belong to the whole journal, not to a session: read once.
+    private var callSites: [Int64: JournalCatalog.CallSite]?
 
     /// Opens and validates the journal at `path`.
     package init(path: String) throws(AnalysisError) {
@@ -34,6 +39,18 @@ package final class JournalReader {
 
     func prepare(_ sql: String) throws(AnalysisError) -> SQLiteStatement {
         do { return try database.prepare(sql) } catch { throw failure(error) }
+    }
+
+    /// The statement for `sql`, reset, compiled on first use; a fresh one while the
+    /// kept one is still being stepped (a query made inside another's loop).
+    func reused(_ sql: String) throws(AnalysisError) -> SQLiteStatement {
+        if let statement = statements[sql], !statement.isBusy {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql)
+        if statements[sql] == nil { statements[sql] = statement }
+        return statement
     }
 
     func step(_ statement: SQLiteStatement) throws(AnalysisError) -> Bool {
@@ -62,7 +79,8 @@ package final class JournalReader {
 
     /// Runs `sql` with `values` bound and calls `row` for every result row.
     func query(_ sql: String, _ values: [SQLValue] = [], row: (SQLiteStatement) -> Void) throws(AnalysisError) {
-        let statement = try prepare(sql)
+        let statement = try reused(sql)
+        defer { statement.reset() }
         try bind(statement, values)
         while try step(statement) { row(statement) }
     }
@@ -70,7 +88,8 @@ package final class JournalReader {
     /// The first column of the first row of `sql`, as an integer.
     func scalar(_ sql: String, _ values: [SQLValue] = []) throws(AnalysisError) -> Int64? {
         var result: Int64?
-        let statement = try prepare(sql)
+        let statement = try reused(sql)
+        defer { statement.reset() }
         try bind(statement, values)
         if try step(statement) { result = statement.optionalInt(0) }
         return result
@@ -131,12 +150,7 @@ package final class JournalReader {
                 subjectID: row.int(1), key: row.text(2), policy: row.text(3), firstSeq: row.int(4)
             )
         }
-        try query("""
-            SELECT cs.id, f.value, cs.line, fn.value FROM call_sites cs
-            JOIN strings f ON f.id = cs.file_id JOIN strings fn ON fn.id = cs.function_id
-            """) { row in
-            catalog.callSites[row.int(0)] = .init(file: row.text(1), line: row.int(2), function: row.text(3))
-        }
+        catalog.callSites = try allCallSites()
         try query("""
             SELECT sc.id, s.value, sc.began_seq, sc.ended_seq FROM scopes sc JOIN strings s ON s.id = sc.name_id
             WHERE sc.session_id = ?1
@@ -144,6 +158,20 @@ package final class JournalReader {
             catalog.scopes[row.int(0)] = .init(name: row.text(1), beganSeq: row.optionalInt(2), endedSeq: row.optionalInt(3))
         }
         return catalog
+    }
+
+    /// Every call site of the journal, read on first use.
+    private func allCallSites() throws(AnalysisError) -> [Int64: JournalCatalog.CallSite] {
+        if let callSites { return callSites }
+        var result: [Int64: JournalCatalog.CallSite] = [:]
+        try query("""
+            SELECT cs.id, f.value, cs.line, fn.value FROM call_sites cs
+            JOIN strings f ON f.id = cs.file_id JOIN strings fn ON fn.id = cs.function_id
+            """) { row in
+            result[row.int(0)] = .init(file: row.text(1), line: row.int(2), function: row.text(3))
+        }
+        callSites = result
+        return result
     }
 
     // MARK: - Registrations
@@ -199,7 +227,8 @@ package final class JournalReader {
             SELECT r.session_id, \(Self.registrationColumns) FROM registrations r LEFT JOIN strings q ON q.id = r.queue_id
             WHERE (?1 IS NULL OR r.session_id = ?1) ORDER BY r.session_id, r.id
             """
-        let statement = try prepare(sql)
+        let statement = try reused(sql)
+        defer { statement.reset() }
         do { try statement.bind(session, at: 1) } catch { throw failure(error) }
         while try step(statement) {
             body(statement.int(0), Self.registration(from: statement, offset: 1))
@@ -241,9 +270,12 @@ package final class JournalReader {
         var sql = "SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3"
         var values: [SQLValue] = [.int(session), .int(filter.from), .int(filter.to)]
         if !filter.kinds.isEmpty {
+            // Each kind once: a repeated --kind must not run into the connection's limit
+            // on bound values.
+            let kinds = Set(filter.kinds).sorted()
             let first = values.count + 1
-            sql += " AND kind IN (" + (0..<filter.kinds.count).map { "?\(first + $0)" }.joined(separator: ", ") + ")"
-            values += filter.kinds.map { .text($0) }
+            sql += " AND kind IN (" + (0..<kinds.count).map { "?\(first + $0)" }.joined(separator: ", ") + ")"
+            values += kinds.map { .text($0) }
         }
         if let key = filter.channelKey {
             values.append(.text(key))
@@ -260,7 +292,9 @@ package final class JournalReader {
                 """
         }
         sql += " ORDER BY seq"
-        let statement = try prepare(sql)
+        let statement = try reused(sql)
+        // A kept statement left mid-way would hold its read transaction open.
+        defer { statement.reset() }
         try bind(statement, values)
         while try step(statement) {
             if !body(Self.event(from: statement)) { break }

@@ -28,6 +28,14 @@ package struct JournalStatistics: Sendable, Equatable {
             && lhs.busiestChannels == rhs.busiestChannels && lhs.topOwners == rhs.topOwners
     }
 
+    /// A channel's name as the schema's `channel_names` view spells it (`Player#1.rate`,
+    /// `*.name`), over `c` (channels), `k` (its key), `o` (its subject) and `t` (the
+    /// subject's type): the reader's connection runs no views, so the joins are spelled out.
+    static let channelName = """
+        CASE WHEN c.id IS NULL THEN NULL ELSE CASE WHEN c.subject_id = 0 THEN '*' \
+        ELSE COALESCE(t.value || '#' || o.id, '?#' || c.subject_id) END || '.' || k.value END
+        """
+
     /// Computes the statistics of `session`, or of the whole journal when `nil`.
     package static func compute(
         _ reader: JournalReader, session: Int64?, top: Int = 10
@@ -51,16 +59,20 @@ package struct JournalStatistics: Sendable, Equatable {
         stats.eventsByKind = byKind.map { (kind: $0.0, count: $0.1) }
         stats.events = byKind.reduce(0) { $0 + $1.1 }
         try reader.query("""
-            SELECT e.session_id, COALESCE(c.name, 'channel#' || e.channel_id), COUNT(*) FROM events e
-            LEFT JOIN channel_names c ON c.session_id = e.session_id AND c.id = e.channel_id
+            SELECT e.session_id, COALESCE(\(channelName), 'channel#' || e.channel_id), COUNT(*) FROM events e
+            LEFT JOIN channels c ON c.session_id = e.session_id AND c.id = e.channel_id
+            LEFT JOIN strings k ON k.id = c.key_id
+            LEFT JOIN objects o ON o.session_id = c.session_id AND o.id = c.subject_id
+            LEFT JOIN strings t ON t.id = o.type_id
             WHERE e.channel_id IS NOT NULL AND e.channel_id != 0 AND (?2 OR e.session_id = ?1)
             GROUP BY e.session_id, e.channel_id ORDER BY 3 DESC, 1, 2 LIMIT ?3
             """, [filter, all, .int(Int64(top))]) {
             stats.busiestChannels.append(Ranked(sessionID: $0.int(0), name: $0.text(1), count: $0.int(2)))
         }
         try reader.query("""
-            SELECT r.session_id, COALESCE(o.name, '?#' || r.owner_id), COUNT(*) FROM registrations r
-            LEFT JOIN object_names o ON o.session_id = r.session_id AND o.id = r.owner_id
+            SELECT r.session_id, COALESCE(t.value || '#' || o.id, '?#' || r.owner_id), COUNT(*) FROM registrations r
+            LEFT JOIN objects o ON o.session_id = r.session_id AND o.id = r.owner_id
+            LEFT JOIN strings t ON t.id = o.type_id
             WHERE ?2 OR r.session_id = ?1
             GROUP BY r.session_id, r.owner_id ORDER BY 3 DESC, 1, 2 LIMIT ?3
             """, [filter, all, .int(Int64(top))]) {

@@ -3,11 +3,13 @@ package enum ReplayEngine {
     /// The state at `seq`: live registrations per channel, and who did and did not
     /// receive the last change at or before `seq`. With `whatIfMulticast`, every change
     /// of a single-slot channel up to `seq` is replayed as if the channel were multicast.
+    /// Seq 1 is the start of every session: in a session with no events, its state is
+    /// empty.
     /// - Throws: `AnalysisError.sequenceBeyondEnd` when `seq` is past the last event.
     package static func replay(
         _ reader: JournalReader, session: SessionSummary, at seq: Int64, whatIfMulticast: Bool = false
     ) throws(AnalysisError) -> ReplayState {
-        guard seq <= session.lastSeq else {
+        guard seq <= session.lastSeqOrStart else {
             throw .sequenceBeyondEnd(path: reader.path, session: session.id, seq: seq, last: session.lastSeq)
         }
         let catalog = try reader.catalog(session: session.id)

@@ -26,6 +26,19 @@ package enum TerminalText {
         return out
     }
 
+    /// The longest value human output shows, in characters.
+    package static let valueLimit = 200
+
+    /// A recorded value as human output shows it: at most `limit` characters, then `…`;
+    /// `nil` as `nil`. A journal may hold values of megabytes, and a line a megabyte long
+    /// helps nobody (`export` gives them whole).
+    package static func value(_ text: String?, limit: Int = valueLimit) -> String {
+        guard let text else { return "nil" }
+        // prefix(limit + 1) keeps this O(limit) for a value of any length.
+        let head = text.prefix(limit + 1)
+        return head.count > limit ? String(head.prefix(limit)) + "…" : text
+    }
+
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true

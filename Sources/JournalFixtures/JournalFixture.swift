@@ -133,3 +133,18 @@ package final class JournalFixture {
         return id
     }
 }
+
+extension JournalFixture {
+    /// Runs `sql` on the finished journal at `path` as a tool other than the writer
+    /// would: the append-only triggers are dropped for it and put back exactly as they
+    /// were, so the journal's schema is still the one the reader accepts.
+    package static func edit(_ path: String, _ sql: String) throws {
+        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        var triggers: [String] = []
+        let statement = try database.prepare("SELECT sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+        while try statement.step() { triggers.append(statement.text(0)) }
+        try database.execute("DROP TRIGGER IF EXISTS events_no_update; DROP TRIGGER IF EXISTS events_no_delete;")
+        try database.execute(sql)
+        for trigger in triggers { try database.execute(trigger) }
+    }
+}

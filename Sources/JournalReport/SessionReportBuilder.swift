@@ -203,7 +203,7 @@ struct SessionReportBuilder {
             }
             if let lane, report.lanes[lane].expectsMain, !event.isMain { flags |= ReportEventLayout.Flag.offMain.rawValue }
             if duration > report.budgetNs { flags |= ReportEventLayout.Flag.slow.rawValue }
-            fields = [oneBased(lane), (duration + 999) / 1000, changeDistance(event, row: row), Int64(event.depth),
+            fields = [oneBased(lane), Self.microsecondsRoundedUp(duration), changeDistance(event, row: row), Int64(event.depth),
                       Int64(event.isInitialDelivery ? report.strings.value(event.newValue) : 0)]
         case .skipped:
             let lane = self.lane(event.registrationID, event, row: row)
@@ -256,6 +256,12 @@ struct SessionReportBuilder {
         guard !event.isInitialDelivery, let change = tracker.change(for: event), let changeRow = report.row(of: change.seq)
         else { return 0 }
         return Int64(row - changeRow)
+    }
+
+    /// Whole microseconds, rounded up, of a non-negative duration in nanoseconds; written
+    /// so that a journal's 2⁶³−1 ns does not overflow as `(ns + 999) / 1000` did.
+    static func microsecondsRoundedUp(_ nanoseconds: Int64) -> Int64 {
+        nanoseconds / 1000 + (nanoseconds % 1000 > 0 ? 1 : 0)
     }
 
     func oneBased(_ index: Int?) -> Int64 { index.map { Int64($0 + 1) } ?? 0 }

@@ -19,6 +19,10 @@ public enum JournalError: Error, CustomStringConvertible, Equatable {
     case olderSchema(path: String, found: Int, supported: Int)
     /// The session asked for does not exist in the journal.
     case unknownSession(path: String, session: Int64)
+    /// The file is refused: its schema was changed outside ObservationJournal, it holds
+    /// something no journal holds (a gigantic value, planner statistics), a query on it
+    /// ran past its work budget, or it cannot be read where it is. `reason` says which.
+    case refused(path: String, reason: String)
     /// Any other SQLite failure.
     case sqlite(path: String, detail: String)
 
@@ -43,6 +47,8 @@ public enum JournalError: Error, CustomStringConvertible, Equatable {
             return "\(path): journal schema \(found) is older than \(supported); run 'obsreplay migrate \(path)'"
         case let .unknownSession(path, session):
             return "\(path): no session \(session)"
+        case let .refused(path, reason):
+            return "\(path): \(reason)"
         case let .sqlite(path, detail):
             return "\(path): \(detail)"
         }

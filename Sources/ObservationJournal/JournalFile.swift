@@ -3,25 +3,79 @@ import Foundation
 
 /// Opens journal files and checks that they are journals before anything reads them.
 package enum JournalFile {
-    /// Opens an existing journal read-only and validates it.
+    /// Opens an existing journal read-only, hardened for a file from elsewhere, and
+    /// validates it: the connection every read command uses.
     ///
     /// The file's bytes are never modified. A journal still being written (or left by a
-    /// crashed writer) is readable: read-only opening still sees its `-wal` file.
+    /// crashed writer) is readable: read-only opening still sees its `-wal` file. The
+    /// connection has the settings of `SQLiteDatabase.hardenForUntrustedFile()`, the
+    /// journal's schema objects must be exactly those its migrations create
+    /// (`JournalSchemaObjects`), and every statement gets a work budget that follows the
+    /// file's size. In a directory the reader cannot write, a journal without a `-wal`
+    /// file is read as it is on disk (`immutable=1`); one with a `-wal` file but no
+    /// `-shm` cannot be read there, and the error says why.
     /// - Throws: `JournalError` naming the file and the reason.
     package static func openForReading(path: String) throws(JournalError) -> SQLiteDatabase {
         try checkRegularNonEmptyFile(path)
-        let database: SQLiteDatabase
+        let database = try connectForReading(path)
+        let version = try validate(database)
+        // Readers of this version understand every schema from 1 up; nothing older.
+        if version < 1 { throw .notSQLite(path: path) }
         do {
-            database = try SQLiteDatabase(path: path, mode: .readOnly)
+            if let difference = try JournalSchemaObjects.difference(database, version: version, path: path) {
+                throw JournalError.refused(path: path, reason: "refused: \(difference)")
+            }
+            database.setStepBudget(forPages: try database.scalarInt("PRAGMA page_count"))
+        } catch let error as JournalError {
+            throw error
+        } catch let error as SQLiteError {
+            throw classify(error, path: path)
+        } catch {
+            throw .sqlite(path: path, detail: "\(error)")
+        }
+        return database
+    }
+
+    /// A hardened read-only connection that has read the file's header, falling back to
+    /// `immutable=1` where that is the only way and is safe (see `openForReading`).
+    private static func connectForReading(_ path: String) throws(JournalError) -> SQLiteDatabase {
+        do {
+            return try connect(path, mode: .readOnly)
+        } catch where [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.primaryCode) && !directoryIsWritable(path) {
+            // mode=ro still needs the -shm file of a WAL journal, and SQLite could not
+            // create it here (SQLITE_CANTOPEN on a read-only mount, SQLITE_READONLY_DIRECTORY
+            // in another user's directory). Without a -wal file everything is in the main
+            // file, which can then be read as it is; with one, reading the main file alone
+            // would silently miss what the -wal holds.
+            if FileManager.default.fileExists(atPath: path + "-wal") {
+                throw .refused(path: path, reason: """
+                    cannot be read here: its -wal file holds changes SQLite reads only through a -shm file, \
+                    which is missing and cannot be created in this directory; copy \(path) and \(path)-wal \
+                    to a writable directory and read the copy
+                    """)
+            }
+            do {
+                return try connect(path, mode: .readOnlyImmutable)
+            } catch {
+                throw classify(error, path: path)
+            }
         } catch {
             throw classify(error, path: path)
         }
-        let version = try validate(database)
-        if version < JournalSchema.latestVersion {
-            // Readers of this version understand every schema from 1 up; nothing older.
-            if version < 1 { throw .notSQLite(path: path) }
-        }
+    }
+
+    private static func connect(_ path: String, mode: SQLiteDatabase.Mode) throws(SQLiteError) -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: path, mode: mode)
+        try database.hardenForUntrustedFile()
+        // The first read opens the -wal and -shm files of a WAL journal.
+        _ = try database.scalarInt("PRAGMA application_id")
         return database
+    }
+
+    /// Whether this process may create files in the directory of `path`.
+    static func directoryIsWritable(_ path: String) -> Bool {
+        let directory = (path as NSString).deletingLastPathComponent
+        return access(directory.isEmpty ? "." : directory, W_OK) == 0
     }
 
     /// Checks that `path` is an existing, non-empty regular file.
@@ -70,6 +124,10 @@ package enum JournalFile {
         case SQLITE_NOTADB: return .notSQLite(path: path)
         case SQLITE_CORRUPT: return .corrupt(path: path, detail: error.message)
         case SQLITE_CANTOPEN: return .sqlite(path: path, detail: "cannot open: \(error.message)")
+        case SQLITE_TOOBIG:
+            return .refused(path: path, reason: "refused: it holds a value longer than \(SQLiteDatabase.ReadLimits.valueBytes >> 20) MiB, which ObservationJournal never writes")
+        case SQLITE_INTERRUPT where error.message.hasPrefix("a query was stopped"):
+            return .refused(path: path, reason: "refused: \(error.message) (a damaged or hostile journal)")
         default: return .sqlite(path: path, detail: error.description)
         }
     }

@@ -20,8 +20,7 @@ import Testing
         try s.change(volume, old: "2", new: "3", at: "Player.swift:72")  // seq 3, depth 1
     }
     try fixture.finish()
-    let database = try SQLiteDatabase(path: path, mode: .readWrite)
-    try database.execute("DROP TRIGGER events_no_update; UPDATE events SET depth = 2147483647 WHERE seq = 3")
+    try JournalFixture.edit(path, "UPDATE events SET depth = 2147483647 WHERE seq = 3")
     let reader = try JournalReader(path: path)
     let found = try Diagnoser.diagnose(reader, session: try reader.session(nil), options: DiagnosisOptions())
         .filter { $0.rule == .feedbackLoop }
@@ -60,4 +59,100 @@ import Testing
     #expect(milliseconds(48_200_000) == "48.2 ms")
     #expect(milliseconds(0) == "0.0 ms")
     #expect(milliseconds(-300_000) == "-0.3 ms")
+}
+
+/// Every read connection is set up for a file from elsewhere: no views, no attaching
+/// other files, functions in the schema not trusted, cell sizes checked, no mapping.
+@Test func theReadConnectionIsHardened() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("journal.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    _ = try fixture.session()
+    try fixture.finish()
+    let database = try JournalFile.openForReading(path: path)
+    #expect(try database.scalarInt("PRAGMA trusted_schema") == 0)
+    #expect(try database.scalarInt("PRAGMA cell_size_check") == 1)
+    #expect(try database.scalarInt("PRAGMA mmap_size") == 0)
+    #expect(throws: SQLiteError.self) { try database.scalarInt("SELECT count(*) FROM event_log") }
+    #expect(throws: SQLiteError.self) { try database.execute("ATTACH ':memory:' AS other") }
+    #expect(throws: SQLiteError.self) { try database.scalarInt("SELECT load_extension('x')") }
+}
+
+/// A statement that runs past its budget is stopped with a message that says so, and the
+/// journal is refused (exit 2 in the CLI) instead of hanging the command.
+@Test func aQueryPastItsBudgetIsStoppedWithAClearError() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("journal.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    _ = try fixture.session()
+    try fixture.finish()
+    let database = try JournalFile.openForReading(path: path)
+    database.setStepBudget(steps: 1_000_000)
+    let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
+    do {
+        _ = try database.scalarInt(endless)
+        Issue.record("the endless query returned")
+    } catch {
+        #expect(JournalFile.classify(error, path: "J").description
+            == "J: refused: a query was stopped after 1000000 steps, far more than a journal of this size needs (a damaged or hostile journal)")
+    }
+    // The budget is per statement: the next one starts from nothing.
+    #expect(try database.scalarInt("SELECT count(*) FROM sessions") == 1)
+}
+
+/// A value longer than any the writer stores fails its query instead of being loaded:
+/// a 900 MB value per row once took `timeline` to 6 GB.
+@Test func aValueLongerThanSixteenMebibytesIsRefused() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("journal.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    let s = try fixture.session()
+    let rate = try s.channel(try s.object("Player"), "rate")
+    try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
+    try s.post(rate, old: "1", new: "2")
+    try fixture.finish()
+    try JournalFixture.edit(path, "UPDATE events SET new_value = printf('%.*c', \(16 << 20 + 1), 'x') WHERE kind = 'changed'")
+    let reader = try JournalReader(path: path)
+    #expect(try reader.session(nil).eventCount == 3)
+    #expect(throws: AnalysisError.journal(.refused(
+        path: path, reason: "refused: it holds a value longer than 16 MiB, which ObservationJournal never writes"
+    ))) {
+        try reader.forEachEvent(session: 1) { _ in true }
+    }
+}
+
+/// The expected schema is what the migrations make, so a journal the fixture writes
+/// from `Migrations/*.sql` is accepted as it is, and one more object is not.
+@Test func theExpectedSchemaComesFromTheMigrations() throws {
+    let expected = try JournalSchemaObjects.expected(version: JournalSchema.latestVersion)
+    #expect(expected.objects["events"]?.type == "table")
+    #expect(expected.objects["event_log"]?.type == "view")
+    #expect(expected.objects["events_no_update"]?.type == "trigger")
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("journal.sqlite").path
+    try JournalFixture(path: path).finish()
+    #expect(try JournalSchemaObjects.difference(JournalFile.openForReading(path: path), version: 1, path: path) == nil)
+    try SQLiteDatabase(path: path, mode: .readWrite).execute("CREATE INDEX extra ON events (kind)")
+    #expect(throws: JournalError.refused(path: path, reason: "refused: it has an index 'extra' that journal schema 1 does not have (the schema was changed outside ObservationJournal)")) {
+        try JournalFile.openForReading(path: path)
+    }
+}
+
+/// Timestamps are read exactly and fast; what is not one is `nil`.
+@Test func isoTimestampsAreReadExactly() {
+    #expect(ISOTimestamp("1970-01-01T00:00:00Z") == ISOTimestamp(seconds: 0, nanoseconds: 0))
+    #expect(ISOTimestamp("2026-11-29T14:46:22.123Z") == ISOTimestamp(seconds: 1_795_963_582, nanoseconds: 123_000_000))
+    #expect(ISOTimestamp("2026-11-29T16:46:22.123+02:00") == ISOTimestamp(seconds: 1_795_963_582, nanoseconds: 123_000_000))
+    #expect(ISOTimestamp("2024-02-29T00:00:00.000000001Z")?.nanoseconds == 1)
+    #expect(ISOTimestamp("0001-01-01T00:00:00Z")?.seconds == -62_135_596_800)
+    for bad in ["", "2025-02-29T00:00:00Z", "2025-01-01 00:00:00Z", "2025-01-01T00:00:00", "2025-01-01T00:00:00.Z", "yesterday"] {
+        #expect(ISOTimestamp(bad) == nil, "\(bad)")
+    }
+    let start = ISOTimestamp("0001-01-01T00:00:00Z")!, end = ISOTimestamp("9999-12-31T23:59:59Z")!
+    #expect(end.nanoseconds(since: start) == nil)
+    #expect(ISOTimestamp("2025-01-01T10:00:02.5Z")!.nanoseconds(since: ISOTimestamp("2025-01-01T10:00:00Z")!) == 2_500_000_000)
 }

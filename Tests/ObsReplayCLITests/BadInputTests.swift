@@ -24,6 +24,14 @@ let badInputs: [(name: String, arguments: [String], stderr: String)] = [
     ("demo.sqlite", ["timeline", "--session", "1", "--from", "11"], "error: DIR/demo.sqlite: seq 11 is beyond the end of session 1 (last seq 10)\n"),
     ("demo.sqlite", ["replay", "--session", "1", "--at", "11"], "error: DIR/demo.sqlite: seq 11 is beyond the end of session 1 (last seq 10)\n"),
     ("nosessions.sqlite", ["timeline"], "error: DIR/nosessions.sqlite: the journal holds no sessions\n"),
+    // Journals from elsewhere: a schema changed by another tool is refused before any query.
+    ("endless.sqlite", ["check"], "error: DIR/endless.sqlite: refused: 'events' is a view, where journal schema 1 has a table (the schema was changed outside ObservationJournal)\n"),
+    ("endless.sqlite", ["diagnose"], "error: DIR/endless.sqlite: refused: 'events' is a view, where journal schema 1 has a table (the schema was changed outside ObservationJournal)\n"),
+    ("trigger.sqlite", ["sessions"], "error: DIR/trigger.sqlite: refused: it has a trigger 'sessions_spy' that journal schema 1 does not have (the schema was changed outside ObservationJournal)\n"),
+    ("altered.sqlite", ["timeline"], "error: DIR/altered.sqlite: refused: the table 'events' is not defined as journal schema 1 defines it (the schema was changed outside ObservationJournal)\n"),
+    ("noindex.sqlite", ["stats"], "error: DIR/noindex.sqlite: refused: the index 'registrations_by_channel' of journal schema 1 is missing (the schema was changed outside ObservationJournal)\n"),
+    ("stat1.sqlite", ["stats"], "error: DIR/stat1.sqlite: refused: it holds query planner statistics (sqlite_stat1) that ObservationJournal never writes; remove them with: sqlite3 DIR/stat1.sqlite 'DELETE FROM sqlite_stat1'\n"),
+    ("stat1.sqlite", ["migrate"], "error: DIR/stat1.sqlite: refused: it holds query planner statistics (sqlite_stat1) that ObservationJournal never writes; remove them with: sqlite3 DIR/stat1.sqlite 'DELETE FROM sqlite_stat1'\n"),
 ]
 
 /// Writes every bad file of `badInputs` into `directory`.
@@ -43,6 +51,21 @@ func writeBadInputs(in directory: URL) throws {
     try bytes.write(to: newerPath)
     try SQLiteDatabase(path: newerPath.path, mode: .readWrite).execute("PRAGMA user_version = 99")
     try JournalFixture(path: directory.appendingPathComponent("nosessions.sqlite").path).finish()
+    func edited(_ name: String, _ sql: String) throws {
+        let path = directory.appendingPathComponent(name)
+        try bytes.write(to: path)
+        try SQLiteDatabase(path: path.path, mode: .readWrite).execute(sql)
+    }
+    // `events` as a view over an endless recursive query: every command hung on it.
+    try edited("endless.sqlite", """
+        DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete; ALTER TABLE events RENAME TO recorded;
+        CREATE VIEW events AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT r.* FROM recorded r, n;
+        """)
+    try edited("trigger.sqlite", "CREATE TRIGGER sessions_spy AFTER INSERT ON sessions BEGIN SELECT 1; END;")
+    try edited("altered.sqlite", "ALTER TABLE events ADD COLUMN note TEXT")
+    try edited("noindex.sqlite", "DROP INDEX registrations_by_channel")
+    // Statistics that make the planner scan where it should seek.
+    try edited("stat1.sqlite", "ANALYZE; UPDATE sqlite_stat1 SET stat = '1000000000 1000000000 1000000000'")
 }
 
 @Test func badInputGetsOneLineAndExit2AndTheFileIsUntouched() throws {
@@ -131,4 +154,169 @@ func writeBadInputs(in directory: URL) throws {
     #expect(try obsreplay(["sessions", path]).stdout.contains("evil\\u{1B}]0;owned\\u{7}"))
     // Data formats keep the value, escaped the way the format escapes.
     #expect(try obsreplay(["timeline", path, "--json", "--kind", "changed"]).stdout.contains("\"new_value\":\"\\u001b[31mred\u{9B}\""))
+}
+
+/// A session that ended cleanly without a single event has an empty timeline and an
+/// empty state at its start (seq 1); both used to exit 2 as if the journal were unusable.
+@Test func aSessionWithNoEventsHasAnEmptyTimelineAndState() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("quiet.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    _ = try fixture.session(label: "quiet")
+    try fixture.finish()
+    #expect(try obsreplay(["timeline", path]) == RunResult(stdout: "", stderr: "", status: 0))
+    #expect(try obsreplay(["timeline", path, "--json"]) == RunResult(stdout: "", stderr: "", status: 0))
+    #expect(try obsreplay(["replay", path, "--at", "1"]) == RunResult(
+        stdout: "session 1 at seq 1 (+0.000s)\n\nno live registrations\n\nno change at or before seq 1\n", stderr: "", status: 0
+    ))
+    #expect(try obsreplay(["replay", path, "--at", "1", "--json"]).stdout
+        == "{\"session\":1,\"at\":1,\"time_ns\":0,\"channels\":[],\"change\":null,\"what_if\":null}\n")
+    #expect(try obsreplay(["replay", path, "--at", "2"]) == RunResult(
+        stdout: "", stderr: "error: \(path): seq 2 is beyond the end of session 1 (last seq 0)\n", status: 2
+    ))
+}
+
+/// Journals are WAL files, and reading one needs a `-shm` file beside it: in a directory
+/// the reader cannot write (another user's, a read-only mount), every read failed. A
+/// journal with no `-wal` file is now read as it is; one with a `-wal` but no `-shm`
+/// cannot be read there without missing what the `-wal` holds, and the error says so.
+/// Run as root, the commands run as `nobody` (through `setpriv`), for whom the directory
+/// is not writable, as it is not for the test's own user otherwise.
+@Test func aJournalInADirectoryTheReaderCannotWriteIsReadOrRefusedPrecisely() throws {
+    let directory = try temporaryDirectory()
+    defer {
+        chmod(directory.path, 0o755)
+        try? FileManager.default.removeItem(at: directory)
+    }
+    let closed = try demoJournal(in: directory, wal: true)
+    let live = directory.appendingPathComponent("live.sqlite").path
+    let crashed = directory.appendingPathComponent("crashed.sqlite").path
+    do {
+        let fixture = try JournalFixture(path: live, wal: true)
+        _ = try fixture.session(label: "recording", clean: false)
+        try fixture.commit()
+        // A copy as a crash leaves it: the -wal without the -shm.
+        try FileManager.default.copyItem(atPath: live, toPath: crashed)
+        try FileManager.default.copyItem(atPath: live + "-wal", toPath: crashed + "-wal")
+        try fixture.finish()
+    }
+    for file in [closed, crashed, crashed + "-wal"] { chmod(file, 0o644) }
+    let expected = try obsreplay(["sessions", closed])
+    #expect(expected.status == 0)
+    // That read left an empty -wal and a -shm; a journal copied from elsewhere has none.
+    for suffix in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: closed + suffix) }
+    chmod(directory.path, 0o555)
+    func asReader(_ arguments: [String]) throws -> RunResult {
+        guard getuid() == 0 else { return try obsreplay(arguments) }
+        return try run(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            ["--reuid=65534", "--regid=65534", "--clear-groups", try obsreplayBinary().path] + arguments
+        )
+    }
+    #expect(try asReader(["sessions", closed]) == expected)
+    #expect(try asReader(["diagnose", closed, "--all"]).status == 1)
+    #expect(try asReader(["check", crashed]) == RunResult(stdout: "", stderr: """
+        error: \(crashed): cannot be read here: its -wal file holds changes SQLite reads only through a -shm file, \
+        which is missing and cannot be created in this directory; copy \(crashed) and \(crashed)-wal to a writable \
+        directory and read the copy
+
+        """, status: 2))
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    #expect(files == ["crashed.sqlite", "crashed.sqlite-wal", "demo.sqlite", "live.sqlite"], "\(files)")
+}
+
+/// Human output shows at most 200 characters of a value; `export` gives it whole.
+@Test func longValuesAreCutInHumanOutput() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("long.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    let s = try fixture.session(label: "long")
+    let rate = try s.channel(try s.object("Player"), "rate")
+    try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
+    let long = String(repeating: "x", count: 199) + "yz" + String(repeating: "w", count: 100_000)
+    try s.post(rate, old: "1", new: long)
+    try fixture.finish()
+    let timeline = try obsreplay(["timeline", path, "--kind", "changed"])
+    #expect(timeline.stdout.hasSuffix("  1 → " + String(repeating: "x", count: 199) + "y…  live 1\n"))
+    let replay = try obsreplay(["replay", path, "--at", "3"])
+    #expect(replay.stdout.contains("  1 → " + String(repeating: "x", count: 199) + "y…\n"))
+    let export = try obsreplay(["export", path, "--what", "events", "--format", "jsonl"])
+    #expect(export.stdout.contains(long))
+}
+
+/// A journal of 20,000 sessions without events (and two with) is read set-based: each
+/// whole-journal command gives its exact output (200,000 such sessions once took
+/// `sessions` five minutes and `export` a minute and a half; RELIABILITY.md).
+@Test func manyEmptySessionsAreReadSetBased() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("empty.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    let first = try fixture.session(label: "first")
+    let rate = try first.channel(try first.object("Player"), "rate")
+    try first.register(rate, owner: try first.object("Screen"), at: "Screen.swift:5")
+    try first.post(rate, old: "1", new: "2")
+    for _ in 0..<20_000 { _ = try fixture.session(label: "idle") }
+    let last = try fixture.session(label: "last", clean: false)
+    let volume = try last.channel(try last.object("Player"), "volume")
+    try last.register(volume, owner: try last.object("Slider"), at: "Slider.swift:9")
+    try fixture.finish()
+    let sessions = try obsreplay(["sessions", path, "--json"])
+    #expect(sessions.status == 0)
+    #expect(sessions.stdout.components(separatedBy: "\"label\":\"idle\"").count - 1 == 20_000)
+    #expect(sessions.stdout.hasSuffix("""
+        {"id":20002,"label":"last","process":"App","pid":4242,"host":"testhost","started_at":"2025-01-01T10:00:00Z",\
+        "ended_at":null,"duration_ns":1000000,"events":1,"registrations":1,"last_seq":1,"clean_end":false}]
+
+        """))
+    let csv = try obsreplay(["export", path, "--what", "events", "--format", "csv"])
+    #expect(csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(4).joined(separator: ",") } == [
+        "session_id,seq,time_ns,kind", "1,1,1000000,registered", "1,2,2000000,changed", "1,3,3000000,delivered",
+        "20002,1,1000000,registered",
+    ])
+    let diagnosis = try obsreplay(["diagnose", path, "--all", "--json"])
+    #expect(diagnosis.status == 0)
+    let codes = try JSONSerialization.jsonObject(with: Data(diagnosis.stdout.utf8)) as? [[String: Any]]
+    #expect(codes?.map { "\($0["session_id"]!) \($0["code"]!)" } == ["1 OJ004", "20002 OJ005", "20002 OJ011"])
+    let stats = try obsreplay(["stats", path])
+    #expect(stats.stdout.contains("sessions        20002\nevents          4\nregistrations   2\n"))
+}
+
+/// `report` rounded a delivery's duration up to microseconds as `(ns + 999) / 1000`,
+/// which traps on the 2⁶³−1 ns a journal may claim.
+@Test func aReportOnTheLongestDurationDoesNotTrap() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("slow.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    let s = try fixture.session(label: "slow")
+    let rate = try s.channel(try s.object("Player"), "rate")
+    try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
+    try s.post(rate, old: "1", new: "2", duration: .max)
+    try fixture.finish()
+    let report = try obsreplay(["report", path, "-o", "-"])
+    #expect(report.status == 0)
+    #expect(report.stderr == "")
+    #expect(report.stdout.hasPrefix("<!DOCTYPE html>"))
+}
+
+/// `export --format chrome-trace` computed a delivery's start as `time - duration`, which
+/// traps on a delivery a journal claims happened at -2⁶³ ns.
+@Test func aChromeTraceOfTheEarliestDeliveryDoesNotTrap() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("early.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    let s = try fixture.session(label: "early")
+    let rate = try s.channel(try s.object("Player"), "rate")
+    try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
+    try s.post(rate, old: "1", new: "2")
+    try fixture.finish()
+    try JournalFixture.edit(path, "UPDATE events SET time_ns = -9223372036854775808 WHERE kind = 'delivered'")
+    let trace = try obsreplay(["export", path, "--what", "events", "--format", "chrome-trace"])
+    #expect(trace.status == 0)
+    #expect(trace.stderr == "")
+    #expect(trace.stdout.contains("{\"name\":\"Player#1.rate → Screen#2\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0.0,\"cat\":\"delivery\",\"dur\":100.0,"))
 }

@@ -190,9 +190,7 @@ final class HostileScreen {}
         try session.register(channel, owner: try session.object("Screen"), at: "S.swift:1")
         try session.post(channel, old: "a", new: "b")
         try fixture.finish()
-        let database = try SQLiteDatabase(path: path, mode: .readWrite)
-        try database.execute("""
-            DROP TRIGGER events_no_update;
+        try JournalFixture.edit(path, """
             UPDATE events SET new_value = CAST(X'66FF1B5B33316D80C0AF' AS TEXT) WHERE kind = 'changed';
             UPDATE strings SET value = CAST(X'6BFE9B' AS TEXT) WHERE value = 'k';
             """)

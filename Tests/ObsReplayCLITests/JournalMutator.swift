@@ -200,6 +200,7 @@ struct JournalMutator {
     private mutating func applySQL(count: Int, _ path: String) {
         let mutations = (0..<count).map { _ in sqlMutation() }
         guard let database = try? SQLiteDatabase(path: path, mode: .readWrite) else { return }
+        let triggers = (try? triggerDefinitions(database)) ?? [:]
         for (name, sql) in mutations {
             do {
                 try database.execute(sql)
@@ -209,6 +210,21 @@ struct JournalMutator {
                 applied.append("sql refused: \(name)")
             }
         }
+        // Mutations of rows drop the append-only triggers to get past them; a journal
+        // edited so is refused by its schema alone, so they are put back (unless dropping
+        // one was the mutation) and the reader meets the bad rows.
+        let present = (try? triggerDefinitions(database)) ?? [:]
+        for (name, sql) in triggers.sorted(by: { $0.key < $1.key })
+            where present[name] == nil && !mutations.contains(where: { $0.1 == "DROP TRIGGER \(name)" }) {
+            try? database.execute(sql)
+        }
+    }
+
+    private func triggerDefinitions(_ database: SQLiteDatabase) throws -> [String: String] {
+        var result: [String: String] = [:]
+        let statement = try database.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger'")
+        while try statement.step() { result[statement.text(0)] = statement.text(1) }
+        return result
     }
 
     // MARK: - Bytes

@@ -34,6 +34,9 @@ import Testing
         ["export", journal, "--what", "registrations", "--format", "jsonl"],
         ["export", journal, "--what", "deliveries", "--format", "csv"],
         ["export", journal, "--what", "findings", "--format", "jsonl"],
+        ["export", journal, "--what", "events", "--format", "chrome-trace"],
+        ["diagnose", journal], ["timeline", journal, "--key", "isPlaying", "--owner", "Screen"],
+        ["report", journal, "-o", "-"], ["report", journal, "--all", "-o", "-"],
         ["stats", journal], ["check", journal], ["migrate", journal],
     ]
     /// The longest a command may take on one case before it counts as a hang.
@@ -183,7 +186,8 @@ import Testing
             where run.stderr.contains(marker) {
             problems.append("stderr holds a trace (\(marker))")
         }
-        let human = !command.contains("--json") && command[0] != "export"
+        // Exports and reports are files: their bytes are the data, checked by their own tests.
+        let human = !command.contains("--json") && command[0] != "export" && command[0] != "report"
         let streams = human ? [run.stdout, run.stderr] : [run.stderr]
         for stream in streams where stream.unicodeScalars.contains(where: isUnsafeOnTerminal) {
             problems.append("raw control or bidi character in output")

@@ -22,7 +22,8 @@ final class Scratch {
 /// The rows of `sql`, read through a separate read-only connection (as `obsreplay` reads),
 /// each as its columns joined by `|`, NULL as `NULL`.
 func rows(_ path: String, _ sql: String) throws -> [String] {
-    let database = try JournalFile.openForReading(path: path)
+    // Not `JournalFile.openForReading`: its connection runs no views, and tests read them.
+    let database = try SQLiteDatabase(path: path, mode: .readOnly)
     let statement = try database.prepare(sql)
     var result: [String] = []
     while try statement.step() {
@@ -33,7 +34,7 @@ func rows(_ path: String, _ sql: String) throws -> [String] {
 
 /// One integer from `sql` through a read-only connection.
 func scalar(_ path: String, _ sql: String) throws -> Int64 {
-    try JournalFile.openForReading(path: path).scalarInt(sql)
+    try SQLiteDatabase(path: path, mode: .readOnly).scalarInt(sql)
 }
 
 /// The registry's thread number and main-thread flag for the calling thread, found through

@@ -208,7 +208,9 @@ struct SessionTrace {
                     let row = try registration(event.registrationID)
                     let owner = catalog.objectName(event.ownerID ?? row?.ownerID) ?? "?"
                     let expectsMain = row?.expectsMain ?? false
-                    emit("X", "\(channel) → \(owner)", ns: event.timeNs - duration, [
+                    // A journal may claim a time near Int64.min: the start then stays at the minimum.
+                    let (start, overflow) = event.timeNs.subtractingReportingOverflow(duration)
+                    emit("X", "\(channel) → \(owner)", ns: overflow ? .min : start, [
                         ("cat", .string("delivery")), ("dur", ChromeTraceExporter.micros(duration)),
                         ("args", .object([
                             seq, ("registration", .number(event.registrationID)), ("owner", .string(owner)),

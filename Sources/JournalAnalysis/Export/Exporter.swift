@@ -44,8 +44,11 @@ package enum Exporter {
             return
         }
         let table = TableWriter(columns: columns(for: subject), format: format, raw: raw, output: output)
-        let sessions: [SessionSummary]
+        var sessions: [SessionSummary]
         if let session { sessions = [try reader.session(session)] } else { sessions = try reader.sessions() }
+        // Sessions with no rows have none to export: a journal may hold hundreds of
+        // thousands of them. (Findings still cover them: an unclean one is a finding.)
+        if subject != .findings { sessions.removeAll { $0.eventCount == 0 && $0.registrationCount == 0 } }
         switch subject {
         case .events:
             for session in sessions { try exportEvents(reader, session: session.id, table: table) }

@@ -51,7 +51,8 @@ final class FeedbackLoopChecker: RuleChecker {
         for (offset, level) in zip(levels.indices, levels) {
             chain.append(level.channel)
             let next = offset + 1 < levels.endIndex ? levels[offset + 1].depth : depth
-            if next > level.depth + 1 { chain.append(-1) }
+            // A journal may claim any depth: Int.max + 1 would trap.
+            if level.depth < .max, next > level.depth + 1 { chain.append(-1) }
         }
         return chain
     }

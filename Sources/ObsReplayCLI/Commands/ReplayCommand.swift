@@ -66,7 +66,9 @@ enum ReplayCommand {
         if let change = state.change {
             context.line("")
             var text = "change at seq \(change.seq): \(change.channel)"
-            if change.old != nil || change.new != nil { text += "  \(change.old ?? "nil") → \(change.new ?? "nil")" }
+            if change.old != nil || change.new != nil {
+                text += "  \(TerminalText.value(change.old)) → \(TerminalText.value(change.new))"
+            }
             if change.isPrior { text += " (prior)" }
             if let site = change.callSite { text += "  posted at \(site)" }
             context.line(text, paint: style.bold)

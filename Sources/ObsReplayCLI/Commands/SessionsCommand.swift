@@ -25,7 +25,7 @@ enum SessionsCommand {
                 .object([
                     ("id", .int(session.id)), ("label", .string(session.label)), ("process", .string(session.process)),
                     ("pid", .int(session.pid)), ("host", .string(session.host)), ("started_at", .string(session.startedAt)),
-                    ("ended_at", .text(session.endedAt)), ("duration_ns", .int(duration(session))),
+                    ("ended_at", .text(session.endedAt)), ("duration_ns", .int(session.durationNs)),
                     ("events", .int(session.eventCount)), ("registrations", .int(session.registrationCount)),
                     ("last_seq", .int(session.lastSeq)), ("clean_end", .bool(session.cleanEnd)),
                 ])
@@ -36,7 +36,7 @@ enum SessionsCommand {
         let rows = sessions.map { session in
             [
                 String(session.id), TerminalText.escaped(session.label), TerminalText.escaped(session.startedAt),
-                seconds(duration(session)), String(session.eventCount), String(session.registrationCount),
+                seconds(session.durationNs), String(session.eventCount), String(session.registrationCount),
                 session.cleanEnd ? "yes" : (session.endedAt == nil ? "no (crashed or still recording)" : "no"),
             ]
         }
@@ -52,23 +52,5 @@ enum SessionsCommand {
     }
 
     /// From the wall-clock start and end when both are known, else until the last event.
-    static func duration(_ session: SessionSummary) -> Int64 {
-        if let ended = session.endedAt, let start = parse(session.startedAt), let end = parse(ended), end >= start,
-           // Dates a journal claims may be ten thousand years apart: more ns than Int64 holds.
-           let ns = Int64(exactly: (end.timeIntervalSince(start) * 1_000_000_000).rounded()) {
-            return ns
-        }
-        return session.lastTimeNs
-    }
-
-    static func parse(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
-
-    /// `3.215s`.
     static func seconds(_ ns: Int64) -> String { String(relativeTime(ns).dropFirst()) }
 }

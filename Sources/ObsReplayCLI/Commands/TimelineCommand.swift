@@ -48,7 +48,7 @@ enum TimelineCommand {
         let json = arguments.flag("json")
         try analysing { () throws(AnalysisError) in
             let session = try reader.session(sessionID)
-            if from > session.lastSeq {
+            if from > session.lastSeqOrStart {
                 throw .sequenceBeyondEnd(path: reader.path, session: session.id, seq: from, last: session.lastSeq)
             }
             let catalog = try reader.catalog(session: session.id)
@@ -115,7 +115,7 @@ enum TimelineCommand {
         case .changed?:
             parts = [channel ?? "?"]
             if event.oldValue != nil || event.newValue != nil {
-                parts.append("\(event.oldValue ?? "nil") → \(event.newValue ?? "nil")")
+                parts.append("\(TerminalText.value(event.oldValue)) → \(TerminalText.value(event.newValue))")
             }
             if event.isPrior { parts.append("(prior)") }
             if let site = event.callSiteID { parts.append("at \(catalog.callSiteName(site) ?? "?")") }
@@ -124,7 +124,7 @@ enum TimelineCommand {
             parts = [channel, catalog.objectName(event.ownerID), event.registrationID.map { "reg \($0)" }].compactMap { $0 }
             if let duration = event.durationNs { parts.append(milliseconds(duration)) }
             if let reason = event.reason { parts.append(reason) }
-            if event.isInitialDelivery { parts.append("initial \(event.newValue ?? "")") }
+            if event.isInitialDelivery { parts.append("initial \(event.newValue.map { TerminalText.value($0) } ?? "")") }
         case .scopeBegan?, .scopeEnded?:
             let name = event.scopeID.flatMap { catalog.scopes[$0]?.name }
             parts = ["scope \(event.scopeID ?? 0)", name.map { "\"\($0)\"" }].compactMap { $0 }

@@ -17,6 +17,10 @@ package final class SQLiteDatabase {
         /// Read-only through a `file:…?mode=ro` URI, which still sees what a crashed
         /// writer left in the `-wal` file (unlike `immutable=1`).
         case readOnly
+        /// Read-only through `file:…?immutable=1`: no locks, no `-shm`, and the `-wal`
+        /// file is ignored. Only for a journal with no `-wal` file in a directory the
+        /// reader cannot write (where `readOnly` cannot create the `-shm` it needs).
+        case readOnlyImmutable
         /// Read and write an existing file.
         case readWrite
         /// Read and write, creating the file if it does not exist.
@@ -29,6 +33,9 @@ package final class SQLiteDatabase {
     let faults: SQLiteFaultPlan?
     /// Statements compiled once and reused, by SQL text.
     private var cache: [String: SQLiteStatement] = [:]
+    /// The work budget of each statement, on connections that read untrusted files
+    /// (`hardenForUntrustedFile`); `nil` means unbounded.
+    var stepBudget: StepBudget?
 
     /// Opens `path`. Does not validate that it is a journal: see `JournalFile`.
     /// - Parameters:
@@ -51,6 +58,9 @@ package final class SQLiteDatabase {
         case .readOnly:
             flags |= SQLITE_OPEN_READONLY
             target = "file:" + Self.uriEscaped(path) + "?mode=ro"
+        case .readOnlyImmutable:
+            flags |= SQLITE_OPEN_READONLY
+            target = "file:" + Self.uriEscaped(path) + "?immutable=1"
         case .readWrite:
             flags |= SQLITE_OPEN_READWRITE
             target = "file:" + Self.uriEscaped(path)
@@ -104,6 +114,7 @@ package final class SQLiteDatabase {
         if let code = faults?.failure(at: .exec, sql: sql) { throw SQLiteFaultPlan.error(code: code, sql: sql) }
         #endif
         var message: UnsafeMutablePointer<CChar>?
+        stepBudget?.spent = 0
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         guard rc == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))

@@ -11,6 +11,9 @@ package final class SQLiteStatement {
     private let keptAlive: SQLiteDatabase?
     let handle: OpaquePointer
     package let sql: String
+    /// Steps this statement has taken since it started, charged against the
+    /// connection's `StepBudget` (if it has one).
+    private var spentSteps: Int64 = 0
 
     init(database: SQLiteDatabase, handle: OpaquePointer, sql: String, keepsDatabaseAlive: Bool) {
         self.database = database
@@ -98,7 +101,7 @@ package final class SQLiteStatement {
     @discardableResult
     package func step() throws(SQLiteError) -> Bool {
         try checkFault(.step)
-        let rc = sqlite3_step(handle)
+        let rc = try stepCharged()
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -110,11 +113,40 @@ package final class SQLiteStatement {
     /// bindings, which the next use overwrites).
     package func run() throws(SQLiteError) {
         try checkFault(.step)
-        var rc = sqlite3_step(handle)
-        while rc == SQLITE_ROW { rc = sqlite3_step(handle) }
+        var rc: Int32
+        do {
+            rc = try stepCharged()
+            while rc == SQLITE_ROW { rc = try stepCharged() }
+        } catch {
+            sqlite3_reset(handle)
+            throw error
+        }
         sqlite3_reset(handle)
         guard rc == SQLITE_DONE else { throw database.error(rc, sql: sql) }
     }
+
+    /// `sqlite3_step`, charging the work to this statement's budget: a statement that
+    /// starts (again) starts from nothing; one that runs past the connection's budget is
+    /// stopped with a message saying so.
+    private func stepCharged() throws(SQLiteError) -> Int32 {
+        guard let budget = database.stepBudget else { return sqlite3_step(handle) }
+        if sqlite3_stmt_busy(handle) == 0 { spentSteps = 0 }
+        budget.spent = spentSteps
+        budget.exceeded = false
+        let rc = sqlite3_step(handle)
+        spentSteps = budget.spent
+        if rc & 0xFF == SQLITE_INTERRUPT && budget.exceeded {
+            throw SQLiteError(
+                code: SQLITE_INTERRUPT,
+                message: "a query was stopped after \(budget.limit) steps, far more than a journal of this size needs",
+                sql: sql
+            )
+        }
+        return rc
+    }
+
+    /// Whether the statement has been stepped and not yet run to its end or reset.
+    package var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
 
     /// Resets for another run and clears the bindings.
     package func reset() {
