@@ -11,6 +11,9 @@ package enum AnalysisError: Error, CustomStringConvertible, Equatable {
     case sequenceBeyondEnd(path: String, session: Int64, seq: Int64, last: Int64)
     /// An output file could not be written.
     case output(path: String, detail: String)
+    /// An output path was refused before anything was written: `reason` completes
+    /// "refusing to …" (`write the report over the journal`).
+    case outputRefused(path: String, reason: String)
 
     /// One line a person can act on.
     package var description: String {
@@ -23,6 +26,8 @@ package enum AnalysisError: Error, CustomStringConvertible, Equatable {
             return "\(path): seq \(seq) is beyond the end of session \(session) (last seq \(last))"
         case let .output(path, detail):
             return "\(path): cannot write output (\(detail))"
+        case let .outputRefused(path, reason):
+            return "\(path): refusing to \(reason)"
         }
     }
 }

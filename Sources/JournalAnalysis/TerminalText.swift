@@ -9,10 +9,22 @@ package enum TerminalText {
     /// `text` with C0/C1 control characters, DEL and bidi/invisible formatting
     /// characters replaced by visible escapes (`\n`, `\t`, `\u{1B}`, `\u{202E}`).
     package static func escaped(_ text: String) -> String {
+        escaped(text, keepingLineBreaks: false)
+    }
+
+    /// `escaped`, but `\n` and the `\r` of `\r\n` are left as they are: a CSV or JSON
+    /// Lines document shown on a terminal keeps its rows.
+    package static func escapedKeepingLineBreaks(_ text: String) -> String {
+        escaped(text, keepingLineBreaks: true)
+    }
+
+    private static func escaped(_ text: String, keepingLineBreaks: Bool) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
-        for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else {
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            let lineBreak = scalar == "\n" || (scalar == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n")
+            guard needsEscape(scalar), !(keepingLineBreaks && lineBreak) else {
                 out.unicodeScalars.append(scalar)
                 continue
             }
@@ -42,7 +54,9 @@ package enum TerminalText {
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF: return true
+        case 0x00AD, 0x061C, 0x180E, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF: return true
+        // Interlinear annotation and tag characters: invisible, and able to carry text.
+        case 0xFFF9...0xFFFB, 0xE0000...0xE007F: return true
         default: return false
         }
     }

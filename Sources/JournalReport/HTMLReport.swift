@@ -11,8 +11,10 @@ package import JournalAnalysis
 package enum HTMLReport {
     /// Writes the report of `sessions` of the journal at `journalPath` to `outputPath`
     /// (by default beside the journal: `demo.sqlite` → `demo.html`) and returns the path
-    /// written. The file is replaced atomically: a failed report leaves no partial file.
-    /// The journal is opened read-only and never written.
+    /// written. See `OutputFile` for what each kind of path gets: a regular file is
+    /// replaced atomically (a failed report leaves no partial file), a new one is created
+    /// `0600`, a FIFO or device is written in place, and the journal and its side files
+    /// are refused. The journal is opened read-only and never written.
     @discardableResult
     package static func write(
         journalPath: String, sessions: ReportSelection = .latest, to outputPath: String? = nil,
@@ -20,15 +22,10 @@ package enum HTMLReport {
     ) throws(AnalysisError) -> String {
         let reader = try JournalReader(path: journalPath)
         let path = outputPath ?? defaultPath(forJournal: journalPath)
-        if sameFile(path, journalPath) {
-            throw .output(path: path, detail: "refusing to write the report over the journal")
-        }
-        let html = try render(reader, sessions: sessions, options: options, window: window)
-        do {
-            try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .output(path: path, detail: (error as NSError).localizedDescription)
-        }
+        // Opened before rendering so a refused path fails fast, and never with a partial file.
+        let file = try OutputFile.open(path, protecting: journalPath, what: "report")
+        try file.write(try render(reader, sessions: sessions, options: options, window: window))
+        try file.commit()
         return path
     }
 
@@ -58,15 +55,6 @@ package enum HTMLReport {
         // String-based, so a relative journal path gives a relative report path, as the
         // person typed it.
         (journalPath as NSString).deletingPathExtension + ".html"
-    }
-
-    /// Whether two paths name the same existing file.
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        let manager = FileManager.default
-        guard let first = try? manager.attributesOfItem(atPath: a), let second = try? manager.attributesOfItem(atPath: b)
-        else { return false }
-        return (first[.systemNumber] as? NSNumber) == (second[.systemNumber] as? NSNumber)
-            && (first[.systemFileNumber] as? NSNumber) == (second[.systemFileNumber] as? NSNumber)
     }
 
     /// A fresh nonce for the page's Content-Security-Policy: text injected from a journal

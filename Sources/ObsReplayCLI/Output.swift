@@ -37,22 +37,52 @@ final class FileOutput: TextOutput {
     private func drain() {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard !closedByReader, failure == nil else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { bytes in
-                Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE {
-                    closedByReader = true
-                } else {
-                    failure = String(cString: strerror(errno))
-                }
-                return
-            }
-            offset += written
+        let error = buffer.withUnsafeBytes { OutputFile.writeAll(descriptor, $0) }
+        if error == EPIPE {
+            closedByReader = true
+        } else if error != 0 {
+            failure = String(cString: strerror(error))
         }
+    }
+}
+
+/// A command's data output: standard output, or the file `-o` names (`-o -` is
+/// standard output too). Opened through `OutputFile`, so `-o` never writes over the
+/// journal or its side files, never replaces a FIFO or device, and replaces a regular
+/// file only when `commit()` succeeds.
+final class CommandOutput {
+    /// Where the command writes its text.
+    let text: any TextOutput
+    private let buffer: FileOutput
+    private let file: OutputFile?
+
+    fileprivate init(buffer: FileOutput, file: OutputFile?, isTerminal: Bool) {
+        self.buffer = buffer
+        self.file = file
+        // A terminal interprets escape sequences a journal may hold; files and pipes get
+        // the exact bytes.
+        text = isTerminal ? TerminalSafeOutput(buffer) : buffer
+    }
+
+    /// Flushes the text and, for a file, puts it in place.
+    func commit() throws(AnalysisError) {
+        try buffer.flush()
+        try file?.commit()
+    }
+}
+
+extension CommandContext {
+    /// The output the `output` option names (standard output without one, or with `-`),
+    /// for `what` (`export`) made from the journal at `journal`.
+    func output(_ arguments: ParsedArguments, journal: String, what: String) throws(CLIError) -> CommandOutput {
+        guard let path = arguments.value("output"), path != "-" else {
+            return CommandOutput(buffer: out, file: nil, isTerminal: isatty(out.descriptor) == 1)
+        }
+        let file = try analysing { () throws(AnalysisError) in try OutputFile.open(path, protecting: journal, what: what) }
+        return CommandOutput(
+            buffer: FileOutput(descriptor: file.descriptor, name: path), file: file,
+            isTerminal: isatty(file.descriptor) == 1
+        )
     }
 }
 

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSQLite
 import Foundation
 
 /// A journal file: the SQLite flight recorder of everything an observer registry does.
@@ -43,6 +44,7 @@ public final class Journal: Sendable {
     ///   failure while creating or upgrading.
     public static func open(path: String, options: Options = Options()) throws(JournalError) -> Journal {
         var version = 0
+        CreationLitter.removeStale(besides: path)
         var status = stat()
         if stat(path, &status) != 0 {
             guard errno == ENOENT, options.creation != .openExisting else {
@@ -51,12 +53,15 @@ public final class Journal: Sendable {
             }
             if try create(path, options: options) { return Journal(path: path, options: options) }
             // Another opener's journal appeared meanwhile, complete: open it.
+            try SideFileCheck.check(journal: path)
             version = try validatedVersion(path, options: options)
         } else if (status.st_mode & S_IFMT) != S_IFREG {
             throw .notAFile(path: path)
         } else if status.st_size == 0 {
             guard options.creation == .createIfMissingOrEmpty else { throw .emptyFile(path: path) }
+            try SideFileCheck.check(journal: path)
         } else {
+            try SideFileCheck.check(journal: path)
             version = try validatedVersion(path, options: options)
         }
         do {
@@ -77,11 +82,16 @@ public final class Journal: Sendable {
     ///   - onError: called once, on the writer thread, if recording stops on an error,
     ///     before `flush()` or `close()` waiting on other threads return. It may call
     ///     the session's methods (`close()` there returns at once).
+    /// Blocks the calling thread for at most about `options.busyTimeoutMilliseconds` while
+    /// another connection holds the journal's write lock, then throws `JournalError.busy`.
     /// - Throws: `JournalError` if the session cannot be started (the journal is gone,
-    ///   the disk is full, …).
+    ///   the disk is full, another connection holds the write lock, a side file is not
+    ///   the journal owner's own, …).
     public func startSession(
         label: String, onError: (@Sendable (JournalError) -> Void)? = nil
     ) throws(JournalError) -> RecordingRegistry {
+        // The side files may have been planted since `open`.
+        try SideFileCheck.check(journal: path)
         let writer: SessionWriter
         do {
             let database = try Self.connect(path, options: options)
@@ -95,6 +105,9 @@ public final class Journal: Sendable {
         } catch let error as JournalError {
             throw error
         } catch let error as SQLiteError {
+            // The session's row is written once, waiting one busy timeout at most: this is
+            // the app's thread, and the option says how long a write may wait.
+            if error.primaryCode == SQLITE_BUSY { throw .busy(path: path, milliseconds: options.busyTimeoutMilliseconds) }
             throw JournalFile.classify(error, path: path)
         } catch {
             throw .sqlite(path: path, detail: "\(error)")
@@ -137,7 +150,7 @@ public final class Journal: Sendable {
     /// is complete, so no opener ever finds an empty or half-made journal at `path`.
     /// - Returns: `false` if another opener's journal got there first.
     private static func create(_ path: String, options: Options) throws(JournalError) -> Bool {
-        let temporary = "\(path).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = CreationLitter.temporaryName(for: path)
         #if canImport(Darwin)
         let descriptor = Darwin.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         #else

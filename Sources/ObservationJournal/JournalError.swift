@@ -23,6 +23,14 @@ public enum JournalError: Error, CustomStringConvertible, Equatable {
     /// something no journal holds (a gigantic value, planner statistics), a query on it
     /// ran past its work budget, or it cannot be read where it is. `reason` says which.
     case refused(path: String, reason: String)
+    /// A side file beside the journal (`-wal`, `-shm`, `-journal`) is not one the
+    /// journal's owner made: a symlink, a hard link, a FIFO or device, or another user's
+    /// file. Opening would apply whatever it holds to the journal, so it is refused;
+    /// remove the side file if it is not yours.
+    case unsafeSideFile(path: String, sideFile: String, reason: String)
+    /// Another connection held the journal's write lock for longer than the options'
+    /// `busyTimeoutMilliseconds`.
+    case busy(path: String, milliseconds: Int)
     /// Any other SQLite failure.
     case sqlite(path: String, detail: String)
 
@@ -49,6 +57,10 @@ public enum JournalError: Error, CustomStringConvertible, Equatable {
             return "\(path): no session \(session)"
         case let .refused(path, reason):
             return "\(path): \(reason)"
+        case let .unsafeSideFile(path, sideFile, reason):
+            return "\(path): refusing to open: side file \(sideFile) is not the journal owner's own (\(reason)); remove it if it is not yours"
+        case let .busy(path, milliseconds):
+            return "\(path): another connection held the write lock longer than the busy timeout (\(milliseconds) ms)"
         case let .sqlite(path, detail):
             return "\(path): \(detail)"
         }

@@ -121,7 +121,7 @@ func showcaseReport() throws -> ReportDocument {
     #expect(path == String(journal.dropLast("sqlite".count)) + "html")
     #expect(try ReportDocument(html: try String(contentsOfFile: path, encoding: .utf8)).sessions.count == 1)
     #expect(HTMLReport.defaultPath(forJournal: "/tmp/x/demo") == "/tmp/x/demo.html")
-    #expect(throws: AnalysisError.output(path: journal, detail: "refusing to write the report over the journal")) {
+    #expect(throws: AnalysisError.outputRefused(path: journal, reason: "write the report over the journal")) {
         try HTMLReport.write(journalPath: journal, to: journal)
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == before)

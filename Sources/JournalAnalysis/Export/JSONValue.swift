@@ -48,8 +48,8 @@ package enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped; other
-    /// text kept as UTF-8.
+    /// A JSON string literal: quotes, backslashes, control characters and invisible or
+    /// bidi formatting characters escaped (`\u009b`, `\u202e`); other text kept as UTF-8.
     static func renderString(_ value: String, into out: inout String) {
         out += "\""
         for scalar in value.unicodeScalars {
@@ -59,9 +59,15 @@ package enum JSONValue: Sendable, Equatable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}" || scalar == "\u{2029}":
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            // Controls, C1 (U+0080–U+009F: U+009B is a terminal's CSI), bidi overrides and
+            // isolates, invisible formatting: escaped always, not only on a terminal —
+            // still valid JSON with the same value, and never acted on where it is shown.
+            case _ where TerminalText.needsEscape(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}":
+                // Beyond the BMP (tag characters), JSON spells a scalar as a surrogate pair.
+                for unit in String(scalar).utf16 {
+                    let hex = String(unit, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
             default:
                 out.unicodeScalars.append(scalar)
             }

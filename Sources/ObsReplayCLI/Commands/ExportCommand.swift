@@ -32,7 +32,7 @@ enum ExportCommand {
                 CommandSpec.Option("format", value: "format", help: "csv, jsonl or chrome-trace.", required: true,
                                    choices: ExportFormat.allCases.map(\.rawValue)),
                 CommandSpec.Option("session", value: "n", help: "Only this session (default: all sessions)."),
-                CommandSpec.Option("output", short: "o", value: "file", help: "Write to this file instead of standard output."),
+                CommandSpec.Option("output", short: "o", value: "file", help: "Write to this file instead of standard output (- for standard output)."),
                 CommandSpec.Option("raw", help: "Do not neutralise spreadsheet formulas in CSV text cells."),
                 CommandSpec.Option("budget-ms", value: "ms", help: "The slow-callback budget for findings (default 16)."),
             ]
@@ -51,32 +51,14 @@ enum ExportCommand {
         let reader = try context.openJournal(arguments)
         // Resolve the session first so an unknown one fails before any file is created.
         if let sessionID { _ = try analysing { () throws(AnalysisError) in try reader.session(sessionID) } }
-        var output: FileOutput = context.out
-        var descriptor: Int32 = -1
-        if let path = arguments.value("output") {
-            if sameFile(path, reader.path) {
-                throw .input("\(path): refusing to write the export over the journal")
-            }
-            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw .analysis(.output(path: path, detail: String(cString: strerror(errno))))
-            }
-            output = FileOutput(descriptor: descriptor, name: path)
-        }
-        defer { if descriptor >= 0 { close(descriptor) } }
+        let output = try context.output(arguments, journal: reader.path, what: "export")
         try analysing { () throws(AnalysisError) in
             try Exporter.export(
                 subject, from: reader, session: sessionID, format: format, raw: arguments.flag("raw"),
-                options: options, to: output
+                options: options, to: output.text
             )
+            try output.commit()
         }
         return ExitCode.success
-    }
-
-    /// Whether two paths name the same file (so `-o` cannot clobber the journal).
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        var first = stat(), second = stat()
-        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
-        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 }

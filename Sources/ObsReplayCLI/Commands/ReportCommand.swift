@@ -52,9 +52,6 @@ enum ReportCommand {
             return ExitCode.success
         }
         let target = arguments.value("output") ?? HTMLReport.defaultPath(forJournal: journal)
-        if ExportCommand.sameFile(target, journal) {
-            throw .input("\(target): refusing to write the report over the journal")
-        }
         let path = try analysing { () throws(AnalysisError) in
             try HTMLReport.write(journalPath: journal, sessions: selection, to: target, options: options, window: window)
         }

@@ -158,8 +158,12 @@ package final class SQLiteDatabase {
     /// is taken (waiting up to the busy timeout) before anything is read, and a busy
     /// database makes the transaction wait instead of failing halfway. Commits if `body`
     /// returns, rolls back if it throws or the commit fails.
-    package func writeTransaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
-        try beginImmediate()
+    /// - Parameter busyRetries: how many more busy timeouts `BEGIN IMMEDIATE` may wait;
+    ///   0 on a caller's thread, which must never wait longer than one timeout.
+    package func writeTransaction<Result>(
+        busyRetries: Int = SQLiteDatabase.busyRetries, _ body: () throws(SQLiteError) -> Result
+    ) throws(SQLiteError) -> Result {
+        try beginImmediate(busyRetries: busyRetries)
         do {
             let result = try body()
             try cached("COMMIT").run()
@@ -177,8 +181,8 @@ package final class SQLiteDatabase {
     package static let busyRetries = 11
 
     /// `BEGIN IMMEDIATE`, tried again while the database stays busy.
-    private func beginImmediate() throws(SQLiteError) {
-        var retries = Self.busyRetries
+    private func beginImmediate(busyRetries: Int) throws(SQLiteError) {
+        var retries = busyRetries
         while true {
             do {
                 try cached("BEGIN IMMEDIATE").run()

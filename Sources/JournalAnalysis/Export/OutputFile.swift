@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file named by `-o`, opened so that writing it can damage nothing.
+///
+/// What happens depends on what the path is, decided before anything is written:
+/// - **The journal, or one of its side files** (`-wal`, `-shm`, `-journal`), by name or
+///   through any symlink or hard link (same device and inode): refused. Truncating a live
+///   WAL or the memory-mapped `-shm` kills readers and the recording app with SIGBUS or
+///   corrupts the journal.
+/// - **A regular file, or nothing yet:** written to a temporary file in the same
+///   directory and renamed over the path at `commit()`, so a failed command leaves the old
+///   file (or none) and never a partial one. A new file is created `0600` — a journal may
+///   hold user data, and so may what is made from it; replacing an existing file keeps
+///   that file's permission bits (so `chmod 644 report.html` once is how to ask for a
+///   readable one).
+/// - **A symlink to a regular file:** followed; the target is replaced atomically and the
+///   link stays. A symlink to nothing is refused.
+/// - **A FIFO or a character device** (`/dev/null`, a terminal): written in place, never
+///   replaced. A block device, a directory or a socket is refused.
+/// - **`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`**: written to that
+///   descriptor, sharing its offset and append mode, so `>> log` stays an append.
+///
+/// Not thread-safe: one command writes one output.
+package final class OutputFile {
+    /// The path as given, for messages.
+    package let path: String
+    /// Where to write the bytes.
+    package let descriptor: Int32
+    /// The temporary file and the path it will replace, for an atomic replacement.
+    private let replacement: (temporary: String, target: String, mode: mode_t)?
+    private var finished = false
+
+    private init(path: String, descriptor: Int32, replacement: (temporary: String, target: String, mode: mode_t)?) {
+        self.path = path
+        self.descriptor = descriptor
+        self.replacement = replacement
+    }
+
+    deinit { if !finished { discard() } }
+
+    /// Opens `path` for output made from the journal at `journalPath`.
+    /// - Parameters:
+    ///   - path: the `-o` path. `-` is the caller's business (standard output).
+    ///   - journalPath: the journal being read; it and its side files are never written.
+    ///   - what: what is written, for messages (`report`, `export`).
+    /// - Throws: `AnalysisError.outputRefused` naming the reason, or `.output` when the
+    ///   file cannot be created.
+    package static func open(_ path: String, protecting journalPath: String, what: String) throws(AnalysisError) -> OutputFile {
+        if let inherited = inheritedDescriptor(path) {
+            let descriptor = dup(inherited)
+            guard descriptor >= 0 else { throw .output(path: path, detail: errorText()) }
+            return OutputFile(path: path, descriptor: descriptor, replacement: nil)
+        }
+        try refuseJournalFiles(path, journalPath: journalPath, what: what)
+
+        var link = stat()
+        let exists = lstat(path, &link) == 0
+        var status = stat()
+        if exists && stat(path, &status) != 0 {
+            throw .outputRefused(path: path, reason: "write the \(what) through a symlink to a missing file")
+        }
+        let type = exists ? status.st_mode & S_IFMT : S_IFREG
+        switch type {
+        case S_IFREG:
+            // Follow a symlink so the link stays and its target is replaced.
+            let target = (exists && link.st_mode & S_IFMT == S_IFLNK) ? (resolved(path) ?? path) : path
+            let mode = exists ? status.st_mode & 0o777 : 0o600
+            return try replacing(target, displayPath: path, mode: mode)
+        case S_IFIFO, S_IFCHR:
+            let descriptor = Glibc.open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            guard descriptor >= 0 else { throw .output(path: path, detail: errorText()) }
+            return OutputFile(path: path, descriptor: descriptor, replacement: nil)
+        case S_IFDIR:
+            throw .outputRefused(path: path, reason: "write the \(what) over a directory")
+        case S_IFBLK:
+            throw .outputRefused(path: path, reason: "write the \(what) to a block device")
+        default:
+            throw .outputRefused(path: path, reason: "write the \(what) to a socket or special file")
+        }
+    }
+
+    /// Writes all of `text`.
+    /// - Throws: `AnalysisError.output` with the system's reason.
+    package func write(_ text: String) throws(AnalysisError) {
+        var bytes = Array(text.utf8)
+        let failure = bytes.withUnsafeMutableBytes { Self.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        if failure != 0 { throw .output(path: path, detail: String(cString: strerror(failure))) }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying interrupted and short writes.
+    /// Returns 0, or the `errno` of the failure (`EPIPE` when a reader went away).
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return 0
+    }
+
+    /// Finishes the output: for a replacement, makes the bytes durable and renames them
+    /// over the path; otherwise closes the descriptor.
+    /// - Throws: `AnalysisError.output`; the temporary file is removed then.
+    package func commit() throws(AnalysisError) {
+        guard !finished else { return }
+        guard let replacement else {
+            finished = true
+            close(descriptor)
+            return
+        }
+        // fchmod, not the creation mode: the umask must not widen nor narrow a kept mode.
+        let failure: Int32? =
+            if fchmod(descriptor, replacement.mode) != 0 || fsync(descriptor) != 0 { errno } else { nil }
+        if let failure {
+            discard()
+            throw .output(path: path, detail: String(cString: strerror(failure)))
+        }
+        finished = true
+        close(descriptor)
+        if rename(replacement.temporary, replacement.target) != 0 {
+            let detail = Self.errorText()
+            unlink(replacement.temporary)
+            throw .output(path: path, detail: detail)
+        }
+    }
+
+    /// Abandons the output: a replacement's temporary file is removed and the path is
+    /// left as it was.
+    package func discard() {
+        guard !finished else { return }
+        finished = true
+        close(descriptor)
+        if let replacement { unlink(replacement.temporary) }
+    }
+
+    // MARK: - Deciding
+
+    /// The descriptor that `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
+    /// `/proc/self/fd/N` stand for, if `path` is one of them.
+    static func inheritedDescriptor(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count))
+            }
+            return nil
+        }
+    }
+
+    /// Refuses `path` if it is the journal or one of its side files, by identity (through
+    /// symlinks and hard links) or, for a side file that does not exist now, by name.
+    static func refuseJournalFiles(_ path: String, journalPath: String, what: String) throws(AnalysisError) {
+        let sideFiles = [
+            ("", "the journal"),
+            ("-wal", "the journal's write-ahead log"),
+            ("-shm", "the journal's shared-memory index"),
+            ("-journal", "the journal's rollback journal"),
+        ]
+        let target = identity(of: path)
+        let targetName = resolvedName(path)
+        let journalName = resolved(journalPath)
+        for (suffix, name) in sideFiles {
+            let sidePath = journalPath + suffix
+            let sameFile = target != nil && target == identity(of: sidePath)
+            let sameName = journalName != nil && targetName == journalName! + suffix
+            if sameFile || sameName {
+                let named = suffix.isEmpty ? name : "\(name) (\(sidePath))"
+                throw .outputRefused(path: path, reason: "write the \(what) over \(named)")
+            }
+        }
+    }
+
+    /// Creates the temporary file that will replace `target`.
+    private static func replacing(_ target: String, displayPath: String, mode: mode_t) throws(AnalysisError) -> OutputFile {
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[..<$0]) } ?? "."
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<8 {
+            let random = String((generator.next() as UInt64) & 0xFFFF_FFFF, radix: 16)
+            let temporary = "\(directory.isEmpty ? "" : directory)/.\(name).tmp-\(getpid())-\(random)"
+            let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if descriptor >= 0 {
+                return OutputFile(path: displayPath, descriptor: descriptor, replacement: (temporary, target, mode))
+            }
+            if errno != EEXIST { throw .output(path: displayPath, detail: errorText()) }
+        }
+        throw .output(path: displayPath, detail: "no free temporary name in \(directory)")
+    }
+
+    private static func identity(of path: String) -> [UInt64]? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return [UInt64(status.st_dev), UInt64(status.st_ino)]
+    }
+
+    /// The canonical path of an existing file.
+    private static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// The canonical path `path` names, whether or not the file exists: its directory
+    /// resolved, its last component as given (or, for a symlink, where it points).
+    private static func resolvedName(_ path: String) -> String? {
+        if let full = resolved(path) { return full }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let base = resolved(directory) else { return nil }
+        return (base == "/" ? "" : base) + "/" + name
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+}

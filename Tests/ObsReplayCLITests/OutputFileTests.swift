@@ -1,0 +1,245 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import JournalFixtures
+import Testing
+
+// What `-o` does with each kind of path: never damage the journal or its side files,
+// write into FIFOs and devices instead of replacing them, replace regular files
+// atomically and create them 0600, and `-o -` is standard output.
+
+/// A WAL journal held open by a writer, so its `-wal` and `-shm` exist, as while an app
+/// records.
+private func liveJournal(in directory: URL) throws -> (path: String, fixture: JournalFixture) {
+    let path = directory.appendingPathComponent("live.sqlite").path
+    let fixture = try JournalFixture(path: path, wal: true)
+    let session = try fixture.session(label: "live")
+    let rate = try session.channel(try session.object("Player"), "rate")
+    try session.register(rate, owner: try session.object("Screen"), at: "Screen.swift:5")
+    try session.post(rate, old: "1", new: "2", at: "Player.swift:60")
+    try fixture.finish()
+    return (path, fixture)
+}
+
+private func fileType(_ path: String) -> mode_t {
+    var status = stat()
+    return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+}
+
+private func permissions(_ path: String) -> mode_t {
+    var status = stat()
+    return stat(path, &status) == 0 ? status.st_mode & 0o777 : 0
+}
+
+@Suite struct OutputFileTests {
+    @Test func outputDashIsStandardOutputForExportAndReport() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try demoJournal(in: directory)
+        let plain = try obsreplay(["export", journal, "--what", "registrations", "--format", "csv"])
+        let dash = try obsreplay(["export", journal, "--what", "registrations", "--format", "csv", "-o", "-"], in: directory)
+        #expect(dash == plain && dash.status == 0 && dash.stdout.hasPrefix("session_id,id,channel_id"))
+        let report = try obsreplay(["report", journal, "-o", "-"], in: directory)
+        #expect(report.status == 0 && report.stdout.hasPrefix("<!DOCTYPE html>\n"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path))
+    }
+
+    @Test func outputNamingTheJournalOrItsSideFilesIsRefusedThroughLinks() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (journal, fixture) = try liveJournal(in: directory)
+        let link = directory.appendingPathComponent("innocent.csv").path
+        let hardLink = directory.appendingPathComponent("report.html").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: journal + "-wal")
+        #expect(Glibc.link(journal + "-shm", hardLink) == 0)
+        // Readers update the -shm's read marks, so it is checked by identity and size.
+        let bytes = { try [journal, journal + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } }
+        let shm = { () -> [Int] in
+            var status = stat()
+            return stat(journal + "-shm", &status) == 0 ? [Int(status.st_ino), Int(status.st_size)] : []
+        }
+        let before = (try bytes(), shm())
+        let cases: [(command: [String], stderr: String)] = [
+            (["export", journal, "--what", "events", "--format", "csv", "-o", journal + "-wal"],
+             "\(journal)-wal: refusing to write the export over the journal's write-ahead log (\(journal)-wal)"),
+            (["export", journal, "--what", "events", "--format", "csv", "-o", link],
+             "\(link): refusing to write the export over the journal's write-ahead log (\(journal)-wal)"),
+            (["report", journal, "-o", hardLink],
+             "\(hardLink): refusing to write the report over the journal's shared-memory index (\(journal)-shm)"),
+            (["report", journal, "-o", journal + "-journal"],
+             "\(journal)-journal: refusing to write the report over the journal's rollback journal (\(journal)-journal)"),
+            (["export", journal, "--what", "events", "--format", "jsonl", "-o", directory.path + "/./live.sqlite"],
+             "\(directory.path)/./live.sqlite: refusing to write the export over the journal"),
+        ]
+        for item in cases {
+            #expect(try obsreplay(item.command) == RunResult(stdout: "", stderr: "error: \(item.stderr)\n", status: 2))
+        }
+        #expect(try bytes() == before.0 && shm() == before.1)
+        #expect(!FileManager.default.fileExists(atPath: journal + "-journal"))
+        #expect(fileType(link) == S_IFLNK)
+        withExtendedLifetime(fixture) {}
+    }
+
+    @Test func fifoDevicesAndStandardOutputAreWrittenIntoNeverReplaced() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try demoJournal(in: directory)
+        let expected = try obsreplay(["export", journal, "--what", "registrations", "--format", "csv"]).stdout
+
+        let fifo = directory.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let received = ReceivedBytes()
+        let reader = Thread {
+            // Blocks until the command opens the FIFO for writing, then reads to its end.
+            let descriptor = open(fifo, O_RDONLY)
+            var data = Data()
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while descriptor >= 0 {
+                let count = read(descriptor, &chunk, chunk.count)
+                if count <= 0 { break }
+                data.append(contentsOf: chunk[0..<count])
+            }
+            if descriptor >= 0 { close(descriptor) }
+            received.set(data)
+        }
+        reader.start()
+        let toFifo = try obsreplay(["export", journal, "--what", "registrations", "--format", "csv", "-o", fifo])
+        if toFifo.status != 0 {
+            // The command never opened the FIFO: open it once so the reader gives up.
+            let unblock = open(fifo, O_WRONLY | O_NONBLOCK)
+            if unblock >= 0 { close(unblock) }
+        }
+        while !received.done { usleep(1_000) }
+        #expect(toFifo == RunResult(stdout: "", stderr: "", status: 0))
+        #expect(String(decoding: received.data, as: UTF8.self) == expected)
+        #expect(fileType(fifo) == S_IFIFO)
+
+        #expect(try obsreplay(["report", journal, "-o", "/dev/null"]) == RunResult(stdout: "/dev/null\n", stderr: "", status: 0))
+        #expect(fileType("/dev/null") == S_IFCHR)
+        let viaStdout = try obsreplay(["export", journal, "--what", "registrations", "--format", "csv", "-o", "/dev/stdout"])
+        #expect(viaStdout == RunResult(stdout: expected, stderr: "", status: 0))
+        #expect(try obsreplay(["report", journal, "-o", directory.path]) == RunResult(
+            stdout: "", stderr: "error: \(directory.path): refusing to write the report over a directory\n", status: 2
+        ))
+    }
+
+    @Test func newFilesAre0600ReplacedFilesKeepTheirModeAndSymlinksStay() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try demoJournal(in: directory)
+        let sh = URL(fileURLWithPath: "/bin/sh")
+        let binary = try obsreplayBinary().path
+        let fresh = directory.appendingPathComponent("fresh.csv").path
+        let html = directory.appendingPathComponent("fresh.html").path
+        // umask 000 would make a plain open(0666) world-writable.
+        let made = try run(sh, ["-c", "umask 000; '\(binary)' export '\(journal)' --what events --format csv -o '\(fresh)' && '\(binary)' report '\(journal)' -o '\(html)'"])
+        #expect(made == RunResult(stdout: html + "\n", stderr: "", status: 0))
+        #expect(permissions(fresh) == 0o600 && permissions(html) == 0o600)
+
+        let shared = directory.appendingPathComponent("shared.csv").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: shared))
+        #expect(chmod(shared, 0o644) == 0)
+        let link = directory.appendingPathComponent("latest.csv").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "shared.csv")
+        #expect(try obsreplay(["export", journal, "--what", "registrations", "--format", "csv", "-o", link]).status == 0)
+        #expect(fileType(link) == S_IFLNK && fileType(shared) == S_IFREG)
+        #expect(permissions(shared) == 0o644)
+        #expect(try String(contentsOfFile: shared, encoding: .utf8).hasPrefix("session_id,id,channel_id"))
+        let dangling = directory.appendingPathComponent("dangling.csv").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "nowhere/x.csv")
+        #expect(try obsreplay(["export", journal, "--what", "events", "--format", "csv", "-o", dangling]) == RunResult(
+            stdout: "", stderr: "error: \(dangling): refusing to write the export through a symlink to a missing file\n", status: 2
+        ))
+        // No temporary file is left beside the outputs.
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names == ["dangling.csv", "demo.sqlite", "fresh.csv", "fresh.html", "latest.csv", "shared.csv"])
+    }
+
+    @Test func csvAndJSONLinesToATerminalShowEscapesAndPipesGetExactBytes() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hostile.sqlite").path
+        let fixture = try JournalFixture(path: path)
+        let session = try fixture.session(label: "hostile")
+        let channel = try session.channel(try session.object("Player"), "title")
+        try session.register(channel, owner: try session.object("Screen"), at: "Screen.swift:5")
+        try session.post(channel, old: "\u{1B}]0;pwned\u{07}", new: "\u{1B}[2J\u{9B}31m\u{202E}cba", at: "Player.swift:60")
+        try fixture.finish()
+
+        let piped = try obsreplay(["export", path, "--what", "events", "--format", "csv"])
+        #expect(piped.status == 0 && piped.stdout.contains("\u{1B}[2J\u{9B}31m\u{202E}cba"))
+
+        let terminal = try PseudoTerminal()
+        let csv = try obsreplay(["export", path, "--what", "events", "--format", "csv", "-o", terminal.devicePath])
+        let shown = terminal.readAvailable()
+        #expect(csv == RunResult(stdout: "", stderr: "", status: 0))
+        #expect(shown.contains("\\u{1B}[2J\\u{9B}31m\\u{202E}cba") && shown.contains("\\u{1B}]0;pwned\\u{7}"))
+        #expect(!shown.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" || $0 == "\u{202E}" })
+        #expect(shown.hasPrefix("session_id,seq,") && shown.contains("\r\n"))
+
+        let jsonl = try obsreplay(["export", path, "--what", "events", "--format", "jsonl", "-o", terminal.devicePath])
+        let shownJSON = terminal.readAvailable()
+        #expect(jsonl.status == 0)
+        #expect(shownJSON.contains(#""new_value":"\u001b[2J\u009b31m\u202ecba""#))
+        withExtendedLifetime(fixture) {}
+    }
+}
+
+/// Bytes a reader thread received, and whether it finished.
+private final class ReceivedBytes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes = Data()
+    private var finished = false
+    func set(_ data: Data) {
+        lock.lock()
+        bytes = data
+        finished = true
+        lock.unlock()
+    }
+    var done: Bool { lock.lock(); defer { lock.unlock() }; return finished }
+    var data: Data { lock.lock(); defer { lock.unlock() }; return bytes }
+}
+
+/// A pseudo-terminal in raw mode: `devicePath` is the terminal a command writes to,
+/// `readAvailable()` what it showed.
+private final class PseudoTerminal {
+    let master: Int32
+    let devicePath: String
+    private let device: Int32
+
+    init() throws {
+        // posix_openpt and friends are not in Swift's Glibc module: the Linux ioctls.
+        master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard master >= 0, ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
+            ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0
+        else { throw CocoaError(.fileNoSuchFile) }
+        devicePath = "/dev/pts/\(number)"
+        // Held open so the terminal keeps what is written until it is read, and raw so
+        // `\n` is not turned into `\r\n` on the way.
+        device = open(devicePath, O_RDWR | O_NOCTTY)
+        var attributes = termios()
+        tcgetattr(device, &attributes)
+        cfmakeraw(&attributes)
+        tcsetattr(device, TCSANOW, &attributes)
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        close(device)
+        close(master)
+    }
+
+    func readAvailable() -> String {
+        var data = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(master, &chunk, chunk.count)
+            if count <= 0 { break }
+            data.append(contentsOf: chunk[0..<count])
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
