@@ -150,9 +150,15 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
                 - a hand-over: the replaced registration was declared for a scope (assign(scope:))
                   that had ended when it was replaced, such as a screen's "visible" scope ended
                   in viewWillDisappear before the next screen takes the delegate;
-                - a replaced owner that assigned the slot again (from the same call site when it
-                  had replaced itself), or was deallocated, before the channel changed: it missed
-                  nothing (the previous screen re-taking the delegate when it comes back).
+                - a replaced owner that takes the slot back later (assigns it again), whatever
+                  changed in between: each screen takes the delegate when it appears, and the
+                  changes while another screen was in front were that screen's (the previous
+                  screen re-taking the delegate when it comes back);
+                - a replaced owner deallocated before the channel changed: it missed nothing
+                  (a pushed screen popped and released right after the previous one re-took
+                  the delegate; a token kept by the screen records its deallocation);
+                - an owner that replaced its own callback and assigned again from the first call
+                  site before the channel changed.
                 A replaced owner still alive at the end of the session is reported even if no change
                 came yet: the next one would be lost.
                 """

@@ -36,6 +36,10 @@ public struct ObserverEvent: Sendable {
         /// no-op, not a user error. `channel`, `registration`, `callSite` (of the
         /// cancel), `removalReason` (how the registration had gone).
         case cancelAfterAutoRemoval
+        /// The owner of a registration another assignment had replaced was deallocated
+        /// (its token went with it): the registration is long gone, but the owner's
+        /// deallocation is a fact diagnosis needs. `channel`, `registration`.
+        case ownerGone
     }
 
     /// What happened.
