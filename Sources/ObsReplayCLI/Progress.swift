@@ -28,6 +28,11 @@ final class Progress: Sendable {
         Self.write("\r\u{1B}[Kdiagnosing: \(done)/\(total) journals")
     }
 
+    /// Clears the line if anything was drawn (before a notice, and at the end).
+    func clear() {
+        if shown.withLock({ $0 }) { Self.write("\r\u{1B}[K") }
+    }
+
     /// Clears the line if anything was drawn.
     func finish() {
         if shown.withLock({ $0 }) { Self.write("\r\u{1B}[K") }

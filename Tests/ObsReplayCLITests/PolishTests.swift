@@ -108,5 +108,5 @@ import Testing
         checked.append(name)
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
-    #expect(checked.count == 13, "\(checked)")
+    #expect(checked.count == 14, "\(checked)")
 }
