@@ -179,19 +179,24 @@ enum DiagnoseCommand {
             return
         }
         let journals = JournalInputs.expand(paths)
-        let progress = Progress(total: journals.count, enabled: !quiet && journals.count > 1 && context.isTerminal(2))
+        let progress = Progress(total: journals.count, enabled: !quiet && journals.count > 1 && context.isTerminal(1) && context.isTerminal(2),
+                                environment: context.environment)
         var done = 0
         FleetDiagnosis.forEachJournal(journals, options: options, configuration: configuration) { result in
+            // The progress line is erased before anything else reaches the terminal.
+            progress.clear()
             switch result.outcome {
             case let .diagnosed(sessions, findings):
                 output.add(journal: result.path, sessions: sessions, findings: findings)
             case let .skipped(error):
-                progress.clear()
                 context.message("note: skipped \(error.description)")
             case let .failed(error):
-                progress.clear()
                 context.message("error: \(error.description)")
                 output.failed = true
+            }
+            if progress.isEnabled {
+                try? context.out.flush()
+                try? context.err.flush()
             }
             done += 1
             progress.update(done)
