@@ -24,8 +24,10 @@ package struct FingerprintGroup: Sendable, Equatable {
 /// Builds fingerprint groups one finding at a time, keeping one example and the counts
 /// per fingerprint: memory follows the number of distinct bugs, not of findings.
 package struct FingerprintGrouper: Sendable {
+    /// Journals by number: a fingerprint seen in every journal keeps a set of small
+    /// integers, not of paths.
     private struct SessionKey: Hashable {
-        var journal: String
+        var journal: Int
         var session: Int64
     }
 
@@ -34,20 +36,23 @@ package struct FingerprintGrouper: Sendable {
         var severity: Severity
         var occurrences = 0
         var sessions = Set<SessionKey>()
-        var journals = Set<String>()
+        var journals = Set<Int>()
     }
 
     private var tallies: [String: Tally] = [:]
+    private var journalNumbers: [String: Int] = [:]
 
     package init() {}
 
     package mutating func add(_ item: JournalFinding) {
         let key = item.finding.fingerprint
+        let journal = journalNumbers[item.journal] ?? journalNumbers.count
+        journalNumbers[item.journal] = journal
         if tallies[key] == nil { tallies[key] = Tally(example: item, severity: item.finding.severity) }
         tallies[key]!.occurrences += 1
         tallies[key]!.severity = max(tallies[key]!.severity, item.finding.severity)
-        tallies[key]!.sessions.insert(SessionKey(journal: item.journal, session: item.finding.sessionID))
-        tallies[key]!.journals.insert(item.journal)
+        tallies[key]!.sessions.insert(SessionKey(journal: journal, session: item.finding.sessionID))
+        tallies[key]!.journals.insert(journal)
     }
 
     /// The groups, most severe first, then most widespread, then by code and fingerprint
