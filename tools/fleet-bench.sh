@@ -29,18 +29,21 @@ if [ ! -d "$fleet" ]; then
     for i in $(seq 1 $((journals - 1))); do cp "$fleet.tmp/run-0000.sqlite" "$fleet.tmp/run-$(printf %04d "$i").sqlite"; done
     mv "$fleet.tmp" "$fleet"
 fi
-measure() { /usr/bin/time -f "%e %M" "$@" 2>&1 >/dev/null | tail -1; }
+measure() { /usr/bin/time -f "%e %M %U %S" "$@" 2>&1 >/dev/null | tail -1; }
 
-read -r grouped_s grouped_kb < <(measure "$bin/obsreplay" diagnose "$fleet" --group-by fingerprint --fail-on never)
-read -r sequential_s sequential_kb < <(measure sh -c "for j in '$fleet'/*.sqlite; do '$bin/obsreplay' diagnose \"\$j\" --fail-on never >/dev/null; done")
+read -r grouped_s grouped_kb grouped_u grouped_y < <(measure "$bin/obsreplay" diagnose "$fleet" --group-by fingerprint --fail-on never)
+read -r sequential_s sequential_kb sequential_u sequential_y < <(measure sh -c "for j in '$fleet'/*.sqlite; do '$bin/obsreplay' diagnose \"\$j\" --fail-on never >/dev/null; done")
 one_kb=$(measure "$bin/obsreplay" diagnose "$fleet/run-0000.sqlite" --fail-on never | cut -d' ' -f2)
-read -r scan_s scan_kb < <(measure sh -c "for j in '$fleet'/*.sqlite; do sqlite3 \"\$j\" 'SELECT * FROM event_log' >/dev/null; done")
+read -r scan_s scan_kb scan_u scan_y < <(measure sh -c "for j in '$fleet'/*.sqlite; do sqlite3 \"\$j\" 'SELECT * FROM event_log' >/dev/null; done")
 
 echo "$journals journals x $events events, $(nproc) cores"
-echo "| run | wall (s) | peak memory (MB) | wall / grouped |"
-echo "|---|---:|---:|---:|"
-journals="$journals" awk -v g="$grouped_s" -v gk="$grouped_kb" -v s="$sequential_s" -v sk="$sequential_kb" -v ok="$one_kb" -v c="$scan_s" -v ck="$scan_kb" 'BEGIN {
-    printf "| diagnose DIR --group-by fingerprint | %.2f | %.1f | 1.00 |\n", g, gk / 1024
-    printf "| diagnose, %s times sequentially | %.2f | %.1f (largest process) | %.2f |\n", ENVIRON["journals"], s, sk / 1024, s / g
-    printf "| sqlite3 full scan of every journal | %.2f | %.1f (largest process) | %.2f |\n", c, ck / 1024, c / g
+echo "| run | wall (s) | CPU (s) | peak memory (MB) | wall / grouped | CPU / grouped |"
+echo "|---|---:|---:|---:|---:|---:|"
+journals="$journals" awk -v g="$grouped_s" -v gk="$grouped_kb" -v gu="$grouped_u" -v gy="$grouped_y" \
+    -v s="$sequential_s" -v sk="$sequential_kb" -v su="$sequential_u" -v sy="$sequential_y" \
+    -v c="$scan_s" -v ck="$scan_kb" -v cu="$scan_u" -v cy="$scan_y" 'BEGIN {
+    gc = gu + gy; sc = su + sy; cc = cu + cy
+    printf "| diagnose DIR --group-by fingerprint | %.2f | %.2f | %.1f | 1.00 | 1.00 |\n", g, gc, gk / 1024
+    printf "| diagnose, %s times sequentially | %.2f | %.2f | %.1f (largest process) | %.2f | %.2f |\n", ENVIRON["journals"], s, sc, sk / 1024, s / g, sc / gc
+    printf "| sqlite3 full scan of every journal | %.2f | %.2f | %.1f (largest process) | %.2f | %.2f |\n", c, cc, ck / 1024, c / g, cc / gc
 }'

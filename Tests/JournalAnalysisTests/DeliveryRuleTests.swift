@@ -53,7 +53,7 @@ import Testing
         "Player#1.volume was set to the value it already had 2 times (\"0.5\" → \"0.5\") and these changes were delivered 4 times (first at seq 3, posted at Player.swift:50).",
     ])
     #expect(found.first?.severity == .info)
-    #expect(found.first?.callSites == ["Player.swift:50", "Player.swift:51"])
+    #expect(found.first?.callSites == ["App/Player.swift:50", "App/Player.swift:51"])
 }
 
 @Test func unchangedValuesSkippedByOnlyWhenChangedAreNotRedundant() throws {

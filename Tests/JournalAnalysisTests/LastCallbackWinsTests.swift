@@ -10,7 +10,7 @@ import Testing
     let first = try #require(found.first)
     #expect(first.severity == .error)
     #expect(first.seqs == [1, 17])
-    #expect(first.callSites == ["FloatingWindow.swift:31", "VideoScreen.swift:20"])
+    #expect(first.callSites == ["App/FloatingWindow.swift:31", "App/VideoScreen.swift:20"])
     #expect(first.owners == ["FloatingWindow#2", "VideoScreen#3"])
     #expect(first.count == 12)
     #expect(first.evidence == [

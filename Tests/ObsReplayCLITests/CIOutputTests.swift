@@ -258,3 +258,30 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
             .hasPrefix("error: '--session' needs exactly one journal file\n"))
     }
 }
+
+@Test func sessionsAndStatsReadManyJournals() throws {
+    try withDirectory { directory in
+        let fleet = directory.appendingPathComponent("fleet")
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        try replacedCallbackJournal(fleet.appendingPathComponent("a.sqlite").path)
+        try replacedCallbackJournal(fleet.appendingPathComponent("b.sqlite").path)
+        try Data("hello".utf8).write(to: fleet.appendingPathComponent("notes.sqlite"))
+        let notice = "note: skipped fleet/notes.sqlite: not a journal (not an SQLite database)\n"
+        let sessions = try obsreplay(["sessions", "fleet"], in: directory)
+        #expect(sessions == RunResult(stdout: """
+            journal         id  label  started               duration  events  registrations  clean end
+            fleet/a.sqlite   1  app    2025-01-01T10:00:00Z    2.000s       6              2  yes
+            fleet/b.sqlite   1  app    2025-01-01T10:00:00Z    2.000s       6              2  yes
+
+            """, stderr: notice, status: 0), "\(sessions)")
+        let json = try obsreplay(["sessions", "fleet/b.sqlite", "fleet/a.sqlite", "--json"], in: directory)
+        #expect(json.stdout.hasPrefix("[{\"journal\":\"fleet/b.sqlite\",\"id\":1,\"label\":\"app\","))
+        let stats = try obsreplay(["stats", "fleet", "--json"], in: directory)
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [[String: Any]])
+        #expect(list.map { "\($0["journal"] ?? "") \($0["events"] ?? "")" } == ["fleet/a.sqlite 6", "fleet/b.sqlite 6"])
+        #expect(stats.stderr == notice)
+        let text = try obsreplay(["stats", "fleet/a.sqlite", "fleet/b.sqlite"], in: directory).stdout
+        #expect(text.hasPrefix("== fleet/a.sqlite\nfile size "))
+        #expect(text.contains("\n\n== fleet/b.sqlite\nfile size "))
+    }
+}

@@ -269,7 +269,7 @@ private let moveAway = "It was left untouched; choose another path with --journa
         + "  See 'obsreplay demo --help' for more information.\n"
     #expect(try obsreplay(["demo", "--scenario", "music"]) == RunResult(
         stdout: "",
-        stderr: "error: invalid value 'music' for '--scenario': expected one of music-player, video-toolbar, upload-progress, stretchy-header\n" + usage,
+        stderr: "error: invalid value 'music' for '--scenario': expected one of music-player, video-toolbar, upload-progress, stretchy-header; did you mean 'music-player'?\n" + usage,
         status: 64
     ))
     #expect(try obsreplay(["demo", "--variant", "all"]) == RunResult(

@@ -108,5 +108,29 @@ import Testing
         checked.append(name)
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
-    #expect(checked.count == 13, "\(checked)")
+    #expect(checked.count == 14, "\(checked)")
+}
+
+/// Progress goes to a terminal only, and never into machine-readable output: run under
+/// `script` (util-linux) for a pseudo-terminal, with the one-second delay set to zero.
+@Test func progressOnlyOnATerminalAndNeverWithJSON() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fleet = directory.appendingPathComponent("fleet")
+    try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+    _ = try demoJournal(in: fleet)
+    try FileManager.default.copyItem(at: fleet.appendingPathComponent("demo.sqlite"), to: fleet.appendingPathComponent("copy.sqlite"))
+    let binary = try obsreplayBinary().path
+    let environment = ["OBSREPLAY_PROGRESS_DELAY_MS": "0"]
+    func underTerminal(_ arguments: String) throws -> String {
+        try run(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "'\(binary)' \(arguments)", "/dev/null"],
+                environment: environment, in: directory).stdout
+    }
+    let text = try underTerminal("diagnose fleet --group-by fingerprint --fail-on never")
+    #expect(text.hasPrefix("\r\u{1B}[Kdiagnosing: 1/2 journals\r\u{1B}[K\r\u{1B}[Kdiagnosing: 2/2 journals\r\u{1B}[K"), "\(text)")
+    #expect(!(try underTerminal("diagnose fleet --json --fail-on never")).contains("diagnosing"))
+    #expect(!(try underTerminal("diagnose fleet --format sarif --fail-on never")).contains("diagnosing"))
+    // Not a terminal: nothing but the findings.
+    let piped = try obsreplay(["diagnose", "fleet", "--group-by", "fingerprint", "--fail-on", "never"], environment: environment, in: directory)
+    #expect(piped.stderr == "" && !piped.stdout.contains("diagnosing"))
 }

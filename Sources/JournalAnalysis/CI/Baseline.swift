@@ -54,6 +54,11 @@ package struct Baseline: Sendable, Equatable {
     package static func document(for findings: [Finding]) -> JSONValue {
         var firsts: [String: Finding] = [:]
         for finding in findings where firsts[finding.fingerprint] == nil { firsts[finding.fingerprint] = finding }
+        return document(firsts: firsts)
+    }
+
+    /// The baseline file for the first finding of each fingerprint.
+    package static func document(firsts: [String: Finding]) -> JSONValue {
         let entries = firsts.sorted { $0.key < $1.key }.map { fingerprint, finding in
             JSONValue.object([
                 ("fingerprint", .string(fingerprint)), ("code", .string(finding.rule.code)),

@@ -74,6 +74,11 @@ package enum SARIFLog {
             .joined(separator: "/")
     }
 
+    /// One result (a finding) of the log.
+    package static func result(_ item: JournalFinding, locator: SourceLocator) -> JSONValue {
+        result(item, ruleIndex: Rule.allCases.firstIndex(of: item.finding.rule) ?? 0, locator: locator)
+    }
+
     static func result(_ item: JournalFinding, ruleIndex: Int, locator: SourceLocator) -> JSONValue {
         let finding = item.finding
         var members: [(String, JSONValue)] = [
@@ -98,26 +103,5 @@ package enum SARIFLog {
             ("evidence", .array(finding.evidence.map(JSONValue.string))), ("fix", .string(finding.fix)),
         ])))
         return .object(members)
-    }
-}
-
-extension SARIFLog {
-    /// `document` with every result marked `baselineState: new` (a run compared with a
-    /// baseline lists only the results not in it).
-    package static func markingBaselineState(_ document: JSONValue) -> JSONValue {
-        guard case let .object(root) = document else { return document }
-        return .object(root.map { key, value in
-            guard key == "runs", case let .array(runs) = value else { return (key, value) }
-            return (key, .array(runs.map { run in
-                guard case let .object(members) = run else { return run }
-                return .object(members.map { key, value in
-                    guard key == "results", case let .array(results) = value else { return (key, value) }
-                    return (key, .array(results.map { result in
-                        guard case let .object(fields) = result else { return result }
-                        return .object(fields + [("baselineState", .string("new"))])
-                    }))
-                })
-            }))
-        })
     }
 }

@@ -1,9 +1,11 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// `diagnose` over many journals at once: each journal is read on its own connection,
-/// several in parallel (one per core), and only its findings are kept, so memory follows
-/// the largest journals being read at the moment, not the sum of all of them.
+/// several in parallel (one per core), and handed to the caller in order as soon as it
+/// and those before it are done. At most `2 × cores` journals' results exist at a time,
+/// so memory follows the largest journals being read, not the sum of all of them.
 package enum FleetDiagnosis {
     /// What happened to one journal.
     package enum Outcome: Sendable {
@@ -21,23 +23,48 @@ package enum FleetDiagnosis {
         package var outcome: Outcome
     }
 
-    /// Diagnoses every session of each of `paths`, in parallel; results come back in the
-    /// order of `paths`. `progress` is called (serialised) after each journal with the
-    /// number done.
-    package static func diagnose(
+    /// Diagnoses every session of each of `paths` in parallel and calls `body` on the
+    /// calling thread with each journal's result, in the order of `paths`.
+    package static func forEachJournal(
         _ paths: [String], options: DiagnosisOptions, configuration: DiagnosisConfiguration = DiagnosisConfiguration(),
-        progress: (@Sendable (Int) -> Void)? = nil
-    ) -> [JournalResult] {
-        let results = Mutex<[JournalResult?]>(Array(repeating: nil, count: paths.count))
-        let done = Atomic<Int>(0)
-        let progressLock = Mutex<Void>(())
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let result = JournalResult(path: paths[index], outcome: diagnoseOne(paths[index], options: options, configuration: configuration))
-            results.withLock { $0[index] = result }
-            let count = done.add(1, ordering: .relaxed).newValue
-            if let progress { progressLock.withLock { _ in progress(count) } }
+        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, _ body: (JournalResult) -> Void
+    ) {
+        guard !paths.isEmpty else { return }
+        let limit = max(1, parallelism)
+        let results = Mutex<[Int: JournalResult]>([:])
+        let ready = paths.map { _ in DispatchSemaphore(value: 0) }
+        // Slots: a journal starts only when fewer than 2 × limit results are started and
+        // not yet consumed, so a slow first journal cannot make the rest pile up.
+        let slots = DispatchSemaphore(value: 2 * limit)
+        let workers = DispatchSemaphore(value: limit)
+        let queue = DispatchQueue(label: "obsreplay.fleet", attributes: .concurrent)
+        DispatchQueue.global().async {
+            for index in paths.indices {
+                slots.wait()
+                workers.wait()
+                queue.async {
+                    let outcome = diagnoseOne(paths[index], options: options, configuration: configuration)
+                    results.withLock { $0[index] = JournalResult(path: paths[index], outcome: outcome) }
+                    workers.signal()
+                    ready[index].signal()
+                }
+            }
         }
-        return results.withLock { $0.compactMap { $0 } }
+        for index in paths.indices {
+            ready[index].wait()
+            let result = results.withLock { $0.removeValue(forKey: index)! }
+            body(result)
+            slots.signal()
+        }
+    }
+
+    /// Diagnoses every session of each of `paths`; results in the order of `paths`.
+    package static func diagnose(
+        _ paths: [String], options: DiagnosisOptions, configuration: DiagnosisConfiguration = DiagnosisConfiguration()
+    ) -> [JournalResult] {
+        var all: [JournalResult] = []
+        forEachJournal(paths, options: options, configuration: configuration) { all.append($0) }
+        return all
     }
 
     static func diagnoseOne(_ path: String, options: DiagnosisOptions, configuration: DiagnosisConfiguration) -> Outcome {

@@ -75,6 +75,7 @@ enum DemoCommand {
                 guard SeedScenario.named(name) != nil else {
                     throw context.usageError(
                         "invalid value '\(name)' for '--scenario': expected one of \(SeedScenario.all.map(\.name).joined(separator: ", "))"
+                            + DidYouMean.hint(for: name, among: SeedScenario.all.map(\.name))
                     )
                 }
                 wanted.insert(name)

@@ -105,32 +105,39 @@ enum DiagnoseCommand {
             }
         }
 
-        let run = try diagnose(paths, sessionID: sessionID, options: options, configuration: configuration, context: context,
-                               quiet: arguments.flag("json") || format != .text)
-        if let path = arguments.value("write-baseline") {
-            try writeBaseline(run.findings.map(\.finding), to: path)
-        }
-        let isNew = { (item: JournalFinding) in baseline.map { !$0.fingerprints.contains(item.finding.fingerprint) } ?? true }
-        let fresh = run.findings.filter(isNew)
-        let report = DiagnoseReport(
-            run: run, baseline: baseline, baselinePath: arguments.value("baseline"), fresh: fresh,
-            sourceRoot: arguments.value("source-root") ?? FileManager.default.currentDirectoryPath, configuration: configuration
-        )
+        let mode: DiagnoseOutput.Mode
         if arguments.flag("json") {
-            report.printJSON(grouped: groupBy != nil, context)
+            mode = groupBy != nil ? .groupedJSON : .json
         } else if groupBy != nil {
-            report.printGroups(context)
+            mode = .grouped
         } else {
             switch format {
-            case .text: report.printText(context)
-            case .short: report.printShort(context)
-            case .github: report.printGitHub(context)
-            case .sarif: report.printSARIF(context)
+            case .text: mode = .text
+            case .short: mode = .short
+            case .github: mode = .github
+            case .sarif: mode = .sarif
             }
         }
-        if run.failed { return ExitCode.input }
-        guard let threshold = failOn.threshold else { return ExitCode.success }
-        return fresh.contains { $0.finding.severity >= threshold } ? ExitCode.findings : ExitCode.success
+        let output = DiagnoseOutput(
+            mode: mode, context: context, baseline: baseline, baselinePath: arguments.value("baseline"),
+            keepBaseline: arguments.value("write-baseline") != nil, threshold: failOn.threshold,
+            sourceRoot: arguments.value("source-root") ?? FileManager.default.currentDirectoryPath,
+            configuration: configuration, manyJournals: !isSingleFile(paths)
+        )
+        try diagnose(paths, sessionID: sessionID, options: options, configuration: configuration, context: context,
+                     quiet: mode != .text && mode != .grouped, into: output)
+        output.finish()
+        if let path = arguments.value("write-baseline") {
+            try writeBaseline(output.baselineDocument(), to: path)
+        }
+        if output.failed { return ExitCode.input }
+        return output.failing ? ExitCode.findings : ExitCode.success
+    }
+
+    /// One path naming a file (not a directory): the classic one-journal form.
+    static func isSingleFile(_ paths: [String]) -> Bool {
+        var isDirectory: ObjCBool = false
+        return paths.count == 1 && !(FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
     /// `--config FILE`, else `.obsreplay.json` from the current directory upward, else none.
@@ -147,25 +154,14 @@ enum DiagnoseCommand {
         }
     }
 
-    /// What one `diagnose` run read: the journals and sessions covered and the findings.
-    struct Run {
-        var journals: [String] = []
-        /// Session ids per journal, in the order of `journals`.
-        var sessions: [String: [Int64]] = [:]
-        var findings: [JournalFinding] = []
-        /// A journal could not be read to the end.
-        var failed = false
-        var sessionCount: Int { sessions.values.reduce(0) { $0 + $1.count } }
-    }
-
+    /// Reads the journals and hands each one's findings to `output` as it is done, in
+    /// order, so only the journals in flight are in memory.
     static func diagnose(
         _ paths: [String], sessionID: Int64?, options: DiagnosisOptions, configuration: DiagnosisConfiguration,
-        context: CommandContext, quiet: Bool
-    ) throws(CLIError) -> Run {
-        var run = Run()
+        context: CommandContext, quiet: Bool, into output: DiagnoseOutput
+    ) throws(CLIError) {
         // One journal named as a file: its errors are the command's errors (exit 2), as always.
-        var isDirectory: ObjCBool = false
-        if paths.count == 1, !(FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue) {
+        if isSingleFile(paths) {
             let reader = try analysing { () throws(AnalysisError) in try JournalReader(path: paths[0]) }
             let sessions = try analysing { () throws(AnalysisError) -> [SessionSummary] in
                 if let sessionID { return [try reader.session(sessionID)] }
@@ -173,36 +169,43 @@ enum DiagnoseCommand {
                 if all.isEmpty { throw .noSessions(path: reader.path) }
                 return all
             }
-            run.journals = [paths[0]]
-            run.sessions[paths[0]] = sessions.map(\.id)
+            var findings: [Finding] = []
             for session in sessions {
-                let findings = try analysing { () throws(AnalysisError) in try Diagnoser.diagnose(reader, session: session, options: options) }
-                run.findings += configuration.apply(findings).map { JournalFinding(journal: paths[0], finding: $0) }
+                findings += configuration.apply(
+                    try analysing { () throws(AnalysisError) in try Diagnoser.diagnose(reader, session: session, options: options) }
+                )
             }
-            return run
+            output.add(journal: paths[0], sessions: sessions.map(\.id), findings: findings)
+            return
         }
         let journals = JournalInputs.expand(paths)
-        let progress = Progress(total: journals.count, enabled: !quiet && journals.count > 1 && context.isTerminal(2))
-        let results = FleetDiagnosis.diagnose(journals, options: options, configuration: configuration) { done in progress.update(done) }
-        progress.finish()
-        for result in results {
+        let progress = Progress(total: journals.count, enabled: !quiet && journals.count > 1 && context.isTerminal(1) && context.isTerminal(2),
+                                environment: context.environment)
+        var done = 0
+        FleetDiagnosis.forEachJournal(journals, options: options, configuration: configuration) { result in
+            // The progress line is erased before anything else reaches the terminal.
+            progress.clear()
             switch result.outcome {
             case let .diagnosed(sessions, findings):
-                run.journals.append(result.path)
-                run.sessions[result.path] = sessions
-                run.findings += findings.map { JournalFinding(journal: result.path, finding: $0) }
+                output.add(journal: result.path, sessions: sessions, findings: findings)
             case let .skipped(error):
                 context.message("note: skipped \(error.description)")
             case let .failed(error):
                 context.message("error: \(error.description)")
-                run.failed = true
+                output.failed = true
             }
+            if progress.isEnabled {
+                try? context.out.flush()
+                try? context.err.flush()
+            }
+            done += 1
+            progress.update(done)
         }
-        return run
+        progress.finish()
     }
 
-    static func writeBaseline(_ findings: [Finding], to path: String) throws(CLIError) {
-        let text = Baseline.document(for: findings).rendered + "\n"
+    static func writeBaseline(_ document: JSONValue, to path: String) throws(CLIError) {
+        let text = document.rendered + "\n"
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

@@ -9,20 +9,24 @@ enum SessionsCommand {
             abstract: "List the sessions of a journal: id, label, start, duration, events, registrations, clean end.",
             discussion: """
                 JSON (--json): an array of objects with id, label, process, pid, host, started_at,
-                ended_at, duration_ns, events, registrations, last_seq, clean_end.
+                ended_at, duration_ns, events, registrations, last_seq, clean_end (and journal
+                when several journals or a directory are given).
                 """,
-            arguments: [CommonOptions.journal],
+            arguments: [CommonOptions.journals],
             options: [CommonOptions.json]
         ),
         run: run
     )
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let reader = try context.openJournal(arguments)
-        let sessions = try analysing { () throws(AnalysisError) in try reader.sessions() }
+        let (readers, many) = try context.openJournals(arguments)
+        var sessions: [(journal: String, session: SessionSummary)] = []
+        for reader in readers {
+            sessions += try analysing { () throws(AnalysisError) in try reader.sessions() }.map { (reader.path, $0) }
+        }
         if arguments.flag("json") {
-            context.json(.array(sessions.map { session in
-                .object([
+            context.json(.array(sessions.map { journal, session in
+                .object((many ? [("journal", JSONValue.string(journal))] : []) + [
                     ("id", .int(session.id)), ("label", .string(session.label)), ("process", .string(session.process)),
                     ("pid", .int(session.pid)), ("host", .string(session.host)), ("started_at", .string(session.startedAt)),
                     ("ended_at", .text(session.endedAt)), ("duration_ns", .int(session.durationNs)),
@@ -32,15 +36,15 @@ enum SessionsCommand {
             }))
             return ExitCode.success
         }
-        let header = ["id", "label", "started", "duration", "events", "registrations", "clean end"]
-        let rows = sessions.map { session in
-            [
+        let header = (many ? ["journal"] : []) + ["id", "label", "started", "duration", "events", "registrations", "clean end"]
+        let rows = sessions.map { journal, session in
+            (many ? [TerminalText.escaped(journal)] : []) + [
                 String(session.id), TerminalText.escaped(session.label), TerminalText.escaped(session.startedAt),
                 seconds(session.durationNs), String(session.eventCount), String(session.registrationCount),
                 session.cleanEnd ? "yes" : (session.endedAt == nil ? "no (crashed or still recording)" : "no"),
             ]
         }
-        let numeric: Set<Int> = [0, 3, 4, 5]
+        let numeric = Set([0, 3, 4, 5].map { $0 + (many ? 1 : 0) })
         let widths = header.indices.map { column in max(header[column].count, rows.map { $0[column].count }.max() ?? 0) }
         func render(_ cells: [String]) -> String {
             cells.indices.map { pad(cells[$0], $0 == cells.count - 1 ? 0 : widths[$0], left: numeric.contains($0)) }

@@ -8,9 +8,10 @@ enum StatsCommand {
             abstract: "Counts by kind, busiest channels, owners with most registrations, file size, schema version.",
             discussion: """
                 JSON (--json): an object with file_size, schema_version, sessions, events,
-                registrations, events_by_kind, busiest_channels, top_owners.
+                registrations, events_by_kind, busiest_channels, top_owners; with several journals
+                or a directory, an array of them, each with its journal.
                 """,
-            arguments: [CommonOptions.journal],
+            arguments: [CommonOptions.journals],
             options: [
                 CommandSpec.Option("session", value: "n", help: "Only this session (default: the whole journal)."),
                 CommandSpec.Option("top", value: "n", help: "How many channels and owners to list (default 10)."),
@@ -23,23 +24,46 @@ enum StatsCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let sessionID = try context.integer(arguments, "session")
         let top = try context.integer(arguments, "top") ?? 10
-        let reader = try context.openJournal(arguments)
-        let stats = try analysing { () throws(AnalysisError) in
-            try JournalStatistics.compute(reader, session: sessionID, top: Int(top))
+        let (readers, many) = try context.openJournals(arguments)
+        if many && sessionID != nil { throw context.usageError("'--session' needs exactly one journal file") }
+        var all: [(journal: String, stats: JournalStatistics)] = []
+        for reader in readers {
+            all.append((reader.path, try analysing { () throws(AnalysisError) in
+                try JournalStatistics.compute(reader, session: sessionID, top: Int(top))
+            }))
         }
         if arguments.flag("json") {
-            func ranked(_ list: [JournalStatistics.Ranked]) -> JSONValue {
-                .array(list.map { .object([("session_id", .int($0.sessionID)), ("name", .string($0.name)), ("count", .int($0.count))]) })
+            if many {
+                context.json(.array(all.map { .object([("journal", .string($0.journal))] + members($0.stats)) }))
+            } else if let only = all.first {
+                context.json(.object(members(only.stats)))
             }
-            context.json(.object([
-                ("file_size", .int(stats.fileSize)), ("schema_version", .int(Int64(stats.schemaVersion))),
-                ("sessions", .int(stats.sessions)), ("events", .int(stats.events)),
-                ("registrations", .int(stats.registrations)),
-                ("events_by_kind", .object(stats.eventsByKind.map { ($0.kind, .int($0.count)) })),
-                ("busiest_channels", ranked(stats.busiestChannels)), ("top_owners", ranked(stats.topOwners)),
-            ]))
             return ExitCode.success
         }
+        for (index, entry) in all.enumerated() {
+            if many {
+                if index > 0 { context.line("") }
+                context.line("== \(entry.journal)", paint: context.style.bold)
+            }
+            printText(entry.stats, context)
+        }
+        return ExitCode.success
+    }
+
+    static func members(_ stats: JournalStatistics) -> [(String, JSONValue)] {
+        func ranked(_ list: [JournalStatistics.Ranked]) -> JSONValue {
+            .array(list.map { .object([("session_id", .int($0.sessionID)), ("name", .string($0.name)), ("count", .int($0.count))]) })
+        }
+        return [
+            ("file_size", .int(stats.fileSize)), ("schema_version", .int(Int64(stats.schemaVersion))),
+            ("sessions", .int(stats.sessions)), ("events", .int(stats.events)),
+            ("registrations", .int(stats.registrations)),
+            ("events_by_kind", .object(stats.eventsByKind.map { ($0.kind, .int($0.count)) })),
+            ("busiest_channels", ranked(stats.busiestChannels)), ("top_owners", ranked(stats.topOwners)),
+        ]
+    }
+
+    static func printText(_ stats: JournalStatistics, _ context: CommandContext) {
         context.line("file size       \(stats.fileSize) bytes")
         context.line("schema version  \(stats.schemaVersion)")
         context.line("sessions        \(stats.sessions)")
@@ -57,6 +81,5 @@ enum StatsCommand {
                 context.line("  " + pad(String(entry.count), width, left: true) + "  " + entry.name + "  (session \(entry.sessionID))")
             }
         }
-        return ExitCode.success
     }
 }

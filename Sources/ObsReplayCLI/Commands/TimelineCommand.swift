@@ -39,7 +39,9 @@ enum TimelineCommand {
         for value in arguments.values["kind"] ?? [] {
             for kind in value.split(separator: ",", omittingEmptySubsequences: true).map(String.init) {
                 guard EventKind(rawValue: kind) != nil else {
-                    throw context.usageError("invalid value '\(kind)' for '--kind': expected one of \(EventKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    let names = EventKind.allCases.map(\.rawValue)
+                    throw context.usageError("invalid value '\(kind)' for '--kind': expected one of \(names.joined(separator: ", "))"
+                        + DidYouMean.hint(for: kind, among: names))
                 }
                 kinds.append(kind)
             }

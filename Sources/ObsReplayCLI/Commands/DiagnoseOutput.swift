@@ -1,0 +1,247 @@
+import JournalAnalysis
+
+/// How `diagnose` prints what it found, one journal at a time as journals are read: text,
+/// short lines, GitHub workflow commands, SARIF, JSON, or one entry per fingerprint.
+///
+/// It keeps counts, the distinct fingerprints (for groups and `--write-baseline`) and
+/// nothing else, so memory does not grow with the number of journals.
+final class DiagnoseOutput {
+    enum Mode: Equatable {
+        case text, short, github, sarif, json, grouped, groupedJSON
+    }
+
+    let mode: Mode
+    let context: CommandContext
+    let baseline: Baseline?
+    let baselinePath: String?
+    let threshold: Severity?
+    let configuration: DiagnosisConfiguration
+    let manyJournals: Bool
+    private let keepBaseline: Bool
+    private let sourceRoot: String
+    private lazy var locator = SourceLocator(root: sourceRoot)
+
+    /// A journal could not be read to the end.
+    var failed = false
+    /// A finding not in the baseline is at or above `--fail-on`.
+    private(set) var failing = false
+    private var journals = 0
+    private var sessionIDs: [Int64] = []
+    private var sessionCount = 0
+    private var lastJournal = ""
+    private var counts: [Severity: Int] = [:]
+    private var total = 0
+    private var fresh = 0
+    private var grouper = FingerprintGrouper()
+    private var firsts: [String: Finding] = [:]
+    private var written = 0
+    private var sarifSuffix = ""
+
+    init(
+        mode: Mode, context: CommandContext, baseline: Baseline?, baselinePath: String?, keepBaseline: Bool,
+        threshold: Severity?, sourceRoot: String, configuration: DiagnosisConfiguration, manyJournals: Bool
+    ) {
+        self.mode = mode
+        self.context = context
+        self.baseline = baseline
+        self.baselinePath = baselinePath
+        self.keepBaseline = keepBaseline
+        self.threshold = threshold
+        self.sourceRoot = sourceRoot
+        self.configuration = configuration
+        self.manyJournals = manyJournals
+        start()
+    }
+
+    private func isNew(_ finding: Finding) -> Bool { baseline.map { !$0.fingerprints.contains(finding.fingerprint) } ?? true }
+
+    // MARK: - Streaming
+
+    private func start() {
+        switch mode {
+        case .json: context.out.write("[")
+        case .sarif:
+            // The log with an empty results array, split around it: results stream in between.
+            let empty = SARIFLog.document([], locator: locator, toolVersion: ObsReplay.version, severities: configuration.severities)
+                .rendered
+            let marker = "\"results\":[]"
+            let range = empty.range(of: marker)!
+            context.out.write(String(empty[..<range.lowerBound]) + "\"results\":[")
+            sarifSuffix = "]" + String(empty[range.upperBound...])
+        default: break
+        }
+    }
+
+    /// One journal's sessions and findings (configuration applied).
+    func add(journal: String, sessions: [Int64], findings: [Finding]) {
+        journals += 1
+        lastJournal = journal
+        sessionCount += sessions.count
+        if !manyJournals { sessionIDs = sessions }
+        for finding in findings {
+            let item = JournalFinding(journal: journal, finding: finding)
+            total += 1
+            if keepBaseline, firsts[finding.fingerprint] == nil { firsts[finding.fingerprint] = finding }
+            let new = isNew(finding)
+            switch mode {
+            case .grouped: if new { grouper.add(item) }
+            case .groupedJSON: grouper.add(item)
+            case .json: writeJSON(item)
+            default: break
+            }
+            guard new else { continue }
+            fresh += 1
+            counts[finding.severity, default: 0] += 1
+            if let threshold, finding.severity >= threshold { failing = true }
+            switch mode {
+            case .text: printText(item)
+            case .short: context.line(ShortFormat.lines([item], locator: locator)[0])
+            case .github: context.out.write(GitHubAnnotations.lines([item], locator: locator)[0] + "\n")
+            case .sarif: writeSARIF(item)
+            default: break
+            }
+        }
+    }
+
+    func finish() {
+        switch mode {
+        case .text:
+            context.line(summary(noun: "finding", count: fresh, counts: counts))
+            if let baselineLine { context.line(baselineLine) }
+        case .github:
+            // Workflow commands are escaped by GitHub's own rules, for the runner, not a terminal.
+            let text = summary(noun: "finding", count: fresh, counts: counts) + (baselineLine.map { "; " + $0 } ?? "")
+            context.out.write("::notice title=obsreplay::\(GitHubAnnotations.data(text))\n")
+        case .sarif:
+            context.out.write(sarifSuffix + "\n")
+        case .json:
+            context.out.write("]\n")
+        case .grouped:
+            printGroups()
+        case .groupedJSON:
+            printGroupsJSON()
+        case .short:
+            break
+        }
+    }
+
+    // MARK: - Text
+
+    private func printText(_ item: JournalFinding) {
+        let finding = item.finding
+        let style = context.style
+        let place = manyJournals ? "\(item.journal), session \(finding.sessionID)" : "session \(finding.sessionID)"
+        let head = "\(finding.severity.rawValue)[\(finding.rule.code)] \(finding.rule.name)"
+        context.line(head + " (\(place)): " + finding.message) { line in
+            // Colour the severity only: it is our text at the start of the line.
+            style.severity(finding.severity) + String(line.dropFirst(finding.severity.rawValue.count))
+        }
+        for line in finding.evidence { context.line("    " + line) }
+        context.line("  fix: " + finding.fix)
+        context.line("")
+    }
+
+    /// `2 findings (1 error, 0 warnings, 1 info) in sessions 1-2 of j.sqlite`.
+    private func summary(noun: String, count: Int, counts: [Severity: Int]) -> String {
+        let parts = Severity.allCases.reversed().map { severity in
+            let n = counts[severity] ?? 0
+            return "\(n) \(severity.rawValue)" + (n == 1 || severity == .info ? "" : "s")
+        }
+        return "\(count) \(noun)\(count == 1 ? "" : "s") (\(parts.joined(separator: ", "))) in \(coverage)"
+    }
+
+    /// Which sessions the verdict covers: `sessions 1-8 of demo.sqlite`, or `212 sessions
+    /// of 12 journals`.
+    private var coverage: String {
+        if !manyJournals { return "\(Self.sessionList(sessionIDs)) of \(lastJournal)" }
+        return "\(sessionCount) session\(sessionCount == 1 ? "" : "s") of \(journals) journal\(journals == 1 ? "" : "s")"
+    }
+
+    /// `baseline.json: 5 findings baselined, 1 new`.
+    private var baselineLine: String? {
+        guard baseline != nil, let baselinePath else { return nil }
+        let baselined = total - fresh
+        return "\(baselinePath): \(baselined) finding\(baselined == 1 ? "" : "s") baselined, \(fresh) new"
+    }
+
+    /// `session 2`, `sessions 1-8`, `sessions 1, 3-5`, `no sessions`.
+    static func sessionList(_ ids: [Int64]) -> String {
+        guard !ids.isEmpty else { return "no sessions" }
+        let sorted = ids.sorted()
+        var ranges: [String] = []
+        var start = sorted[0], end = sorted[0]
+        for id in sorted.dropFirst() {
+            if id == end + 1 {
+                end = id
+                continue
+            }
+            ranges.append(start == end ? "\(start)" : "\(start)-\(end)")
+            start = id
+            end = id
+        }
+        ranges.append(start == end ? "\(start)" : "\(start)-\(end)")
+        return (sorted.count == 1 ? "session " : "sessions ") + ranges.joined(separator: ", ")
+    }
+
+    // MARK: - Machine-readable
+
+    private func writeSARIF(_ item: JournalFinding) {
+        var result = SARIFLog.result(item, locator: locator)
+        if baseline != nil, case let .object(fields) = result { result = .object(fields + [("baselineState", .string("new"))]) }
+        context.out.write((written == 0 ? "" : ",") + result.rendered)
+        written += 1
+    }
+
+    private func writeJSON(_ item: JournalFinding) {
+        context.out.write((written == 0 ? "" : ",") + findingJSON(item).rendered)
+        written += 1
+    }
+
+    private func findingJSON(_ item: JournalFinding) -> JSONValue {
+        var members = DiagnoseCommand.members(item.finding)
+        members.append(("journal", .string(item.journal)))
+        if let baseline { members.append(("baselined", .bool(baseline.fingerprints.contains(item.finding.fingerprint)))) }
+        return .object(members)
+    }
+
+    /// The `--write-baseline` file: every fingerprint seen (baselined ones too).
+    func baselineDocument() -> JSONValue { Baseline.document(firsts: firsts) }
+
+    // MARK: - Groups
+
+    private func printGroups() {
+        let groups = grouper.groups()
+        let style = context.style
+        var groupCounts: [Severity: Int] = [:]
+        for group in groups {
+            groupCounts[group.severity, default: 0] += 1
+            let finding = group.example.finding
+            let head = "\(group.severity.rawValue)[\(finding.rule.code)] \(finding.rule.name)"
+            let sessions = "in \(group.sessions) of \(sessionCount) session\(sessionCount == 1 ? "" : "s"), "
+                + "\(group.journals) journal\(group.journals == 1 ? "" : "s")"
+            context.line("\(head) \(sessions) (fingerprint \(group.fingerprint))") { line in
+                style.severity(group.severity) + String(line.dropFirst(group.severity.rawValue.count))
+            }
+            context.line("    e.g. \(group.example.journal), session \(finding.sessionID): \(finding.message)")
+            context.line("  fix: " + finding.fix)
+            context.line("")
+        }
+        context.line(summary(noun: "distinct finding", count: groups.count, counts: groupCounts))
+        if let baselineLine { context.line(baselineLine) }
+    }
+
+    private func printGroupsJSON() {
+        context.json(.array(grouper.groups().map { group in
+            var members: [(String, JSONValue)] = [
+                ("fingerprint", .string(group.fingerprint)), ("code", .string(group.example.finding.rule.code)),
+                ("name", .string(group.example.finding.rule.name)), ("severity", .string(group.severity.rawValue)),
+                ("occurrences", .int(Int64(group.occurrences))), ("sessions", .int(Int64(group.sessions))),
+                ("journals", .int(Int64(group.journals))), ("total_sessions", .int(Int64(sessionCount))),
+                ("total_journals", .int(Int64(journals))),
+            ]
+            if let baseline { members.append(("baselined", .bool(baseline.fingerprints.contains(group.fingerprint)))) }
+            members.append(("example", findingJSON(group.example)))
+            return .object(members)
+        }))
+    }
+}

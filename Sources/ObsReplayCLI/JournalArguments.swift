@@ -1,0 +1,31 @@
+import Foundation
+import JournalAnalysis
+
+extension CommonOptions {
+    /// One or more journal files or directories.
+    static let journals = CommandSpec.Argument(
+        "journal", help: "Journal files, or directories searched for *.sqlite (opened read-only).", variadic: true
+    )
+}
+
+extension CommandContext {
+    /// The journals the `journal` arguments name, opened read-only. One file: as always,
+    /// its error is the command's (exit 2). Several paths or a directory: expanded, and a
+    /// file that is not a journal is skipped with a one-line notice. `many` says which.
+    func openJournals(_ arguments: ParsedArguments) throws(CLIError) -> (readers: [JournalReader], many: Bool) {
+        let paths = arguments.arguments("journal")
+        var isDirectory: ObjCBool = false
+        if paths.count == 1, !(FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue) {
+            return ([try openJournal(arguments)], false)
+        }
+        var readers: [JournalReader] = []
+        for path in JournalInputs.expand(paths) {
+            do {
+                readers.append(try JournalReader(path: path))
+            } catch {
+                message("note: skipped \(error.description)")
+            }
+        }
+        return (readers, true)
+    }
+}
