@@ -388,6 +388,13 @@ def check_showcase(browser, checker, path, shots):
         _, _, inked, colours = page.shot(shots, "showcase")
         checker.check(f"showcase: the screenshot is not blank ({inked:.1%} inked, {colours} colours)",
                       inked > 0.03 and colours >= 20)
+        # VideoScreen#3's registration r6 was declared for the scope "VideoScreen visible",
+        # which ended at seq 36; it stayed registered: hatched from there.
+        leaked = page.page.evaluate("""[...document.querySelectorAll('section.session:not([hidden]) g.lane rect.leaked')]
+            .map(r => [r.closest('g.lane').querySelector('.lane-label').textContent.split(' ')[0], r.getAttribute('data-from-seq'),
+                       Math.round(r.getBoundingClientRect().width) > 20])""")
+        checker.check("showcase: the leaked stretch of r6 after its scope ended (seq 36) is hatched", leaked == [["r6", "36", True]],
+                      leaked)
         check_last_callback_wins(page, checker, path, shots, "showcase")
 
         page.open(path)
