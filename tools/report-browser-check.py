@@ -254,6 +254,8 @@ class Page:
 
     def open(self, path, fragment=""):
         started = time.time()
+        # From a blank page: the same file with another fragment would only fire hashchange.
+        self.page.goto("about:blank")
         self.page.goto("file://" + os.path.abspath(path) + fragment)
         self.page.wait_for_function("document.body.getAttribute('data-rendered') === 'ok' || document.body.hasAttribute('data-js-errors')")
         return time.time() - started
