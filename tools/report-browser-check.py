@@ -23,6 +23,7 @@ Prints one line per check and ends with 'N passed, M failed'; exits 1 if any fai
 """
 import argparse
 import json
+import math
 import os
 import re
 import struct
@@ -169,6 +170,77 @@ FINDING_VIEW = """(key) => {
 }"""
 
 
+# Colours as the page computes them: the lane ends' colours, and for every visible piece of
+# text its colour and the background it sits on (the nearest opaque ancestor's; SVG text on
+# the chart's white or a channel row's grey).
+COLOURS = """() => {
+  const style = getComputedStyle(document.documentElement);
+  const ends = ['explicit', 'token', 'deallocated', 'replaced', 'live', 'other'].map(name => [name, style.getPropertyValue('--' + name).trim()]);
+  const rgb = value => (value.match(/[\\d.]+/g) || []).map(Number);
+  const background = element => {
+    for (let e = element; e && e.nodeType === 1; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const texts = [];
+  document.querySelectorAll('section.session:not([hidden]) *, header.top *').forEach(e => {
+    if (e.closest('svg') || e.closest('[hidden]') || e.disabled) return;
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !e.getClientRects().length) return;
+    texts.push([e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : ''), rgb(getComputedStyle(e).color).slice(0, 3), background(e)]);
+  });
+  document.querySelectorAll('section.session:not([hidden]) svg.chart text, section.session:not([hidden]) svg.axis text').forEach(t => {
+    const onRow = t.closest('g.channel, g.session-row');
+    const bg = t.closest('svg.axis') ? rgb(getComputedStyle(t.closest('svg.axis')).backgroundColor) : onRow ? [243, 245, 248] : [255, 255, 255];
+    texts.push(['svg text.' + t.getAttribute('class'), rgb(getComputedStyle(t).fill).slice(0, 3), bg]);
+  });
+  return { ends, texts };
+}"""
+
+
+def luminance(rgb):
+    def linear(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def deuteranopia_lab(hex_colour):
+    """CIE Lab of a colour as seen with deuteranopia (Machado et al. 2009, severity 1)."""
+    def linear(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    c = [linear(int(hex_colour[i:i + 2], 16) / 255) for i in (1, 3, 5)]
+    m = [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]]
+    c = [max(0.0, min(1.0, sum(m[i][j] * c[j] for j in range(3)))) for i in range(3)]
+    x = (0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.9505
+    y = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+    z = (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.089
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+    return (116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2]))
+
+
+def check_colours(page, checker, name):
+    """Lane colours tell apart with deuteranopia (CIE76 distance of at least 15 between any two
+    once simulated); every visible text reaches WCAG AA contrast (4.5:1) on its background."""
+    colours = page.page.evaluate(COLOURS)
+    ends = colours["ends"]
+    closest = min(((math.dist(deuteranopia_lab(a[1]), deuteranopia_lab(b[1])), a[0], b[0])
+                   for i, a in enumerate(ends) for b in ends[i + 1:]))
+    checker.check(f"{name}: the lane colours stay apart with deuteranopia (closest: {closest[1]}/{closest[2]}, {closest[0]:.1f})",
+                  closest[0] >= 15, closest)
+    low = sorted({(round(contrast(colour, background), 2), what) for what, colour, background in colours["texts"]
+                  if contrast(colour, background) < 4.5})
+    checker.check(f"{name}: all {len(colours['texts'])} visible texts reach AA contrast (4.5:1)", not low, low[:8])
+
+
 class Page:
     """One browser page; collects JavaScript exceptions, console errors and failed loads."""
 
@@ -182,6 +254,8 @@ class Page:
 
     def open(self, path, fragment=""):
         started = time.time()
+        # From a blank page: the same file with another fragment would only fire hashchange.
+        self.page.goto("about:blank")
         self.page.goto("file://" + os.path.abspath(path) + fragment)
         self.page.wait_for_function("document.body.getAttribute('data-rendered') === 'ok' || document.body.hasAttribute('data-js-errors')")
         return time.time() - started
@@ -290,6 +364,7 @@ def check_demo(browser, checker, path, shots):
         checker.check("demo: the timeline was drawn", counts["rendered"] == "ok", counts["rendered"])
         checker.check("demo: its clustered events open on the event-order axis", counts["axis"] == "order", counts["axis"])
         check_drawn(page, checker, path, "demo")
+        check_colours(page, checker, "demo")
         check_last_callback_wins(page, checker, path, shots, "demo")
         page.open(path)
         page.page.click("section.session:not([hidden]) .axis-time")
@@ -315,6 +390,13 @@ def check_showcase(browser, checker, path, shots):
         _, _, inked, colours = page.shot(shots, "showcase")
         checker.check(f"showcase: the screenshot is not blank ({inked:.1%} inked, {colours} colours)",
                       inked > 0.03 and colours >= 20)
+        # VideoScreen#3's registration r6 was declared for the scope "VideoScreen visible",
+        # which ended at seq 36; it stayed registered: hatched from there.
+        leaked = page.page.evaluate("""[...document.querySelectorAll('section.session:not([hidden]) g.lane rect.leaked')]
+            .map(r => [r.closest('g.lane').querySelector('.lane-label').textContent.split(' ')[0], r.getAttribute('data-from-seq'),
+                       Math.round(r.getBoundingClientRect().width) > 20])""")
+        checker.check("showcase: the leaked stretch of r6 after its scope ended (seq 36) is hatched", leaked == [["r6", "36", True]],
+                      leaked)
         check_last_callback_wins(page, checker, path, shots, "showcase")
 
         page.open(path)

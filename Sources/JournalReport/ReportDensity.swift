@@ -1,16 +1,16 @@
+import JournalAnalysis
+
 /// A summarised session's activity per channel: how many changes, deliveries and problem
 /// deliveries (off the main thread, slow, skipped) fell into each of `bins` equal ranges of
 /// sequence numbers. The page draws these instead of one mark per event once a session is
 /// beyond `SessionReport.detailLimit` events, so its size follows the channels, not the events.
-import JournalAnalysis
-
 struct ReportDensity {
     static let bins = 400
 
     struct Counts {
-        var changes: [Int32]
-        var deliveries: [Int32]
-        var problems: [Int32]
+        var changes: [Int]
+        var deliveries: [Int]
+        var problems: [Int]
 
         init() {
             changes = Array(repeating: 0, count: ReportDensity.bins)
@@ -50,7 +50,7 @@ struct ReportDensity {
 
     /// `{"bins", "lastSeq", "times", "channels": [[channel, changes, deliveries, problems], ...]}`.
     var json: JSONValue {
-        func ints(_ values: [Int32]) -> JSONValue { .array(values.map { .int(Int64($0)) }) }
+        func ints(_ values: [Int]) -> JSONValue { .array(values.map { .int(Int64($0)) }) }
         return .object([
             ("bins", .int(Int64(Self.bins))), ("lastSeq", .int(lastSeq)), ("times", .array(binTimes.map { .int($0) })),
             ("channels", .array(channels.keys.sorted().map { key in

@@ -167,7 +167,7 @@
       // event would otherwise push everything to the right edge.
       var pad = Math.max((last - first) * 0.02, 1);
       model.lo = Math.max(0, first - pad);
-      model.hi = last + pad;
+      model.hi = Math.max(Math.min(last + pad, model.endUs), last + 1e-3);
       model.endP = Math.max(model.hi, model.endUs);
     }
     model.lanes.forEach(function (lane) {
