@@ -75,8 +75,16 @@ let package = Package(
             name: "FieldCorpusTests", dependencies: ["FieldCorpus", "FieldCorpusRunner", "JournalAnalysis"],
             swiftSettings: strict
         ),
+        // Depends on MainLoopProbe only so that `swift test` builds it: the main-loop and
+        // load tests run it as a child process (found next to the test bundle).
         .testTarget(
-            name: "JournalAnalysisTests", dependencies: ["JournalAnalysis", "JournalFixtures", "ObservationJournal"],
+            name: "JournalAnalysisTests",
+            dependencies: ["JournalAnalysis", "JournalFixtures", "ObservationJournal", "MainLoopProbe"],
+            swiftSettings: strict
+        ),
+        // Records small programs under RunLoop.main.run() or dispatchMain() (issue 11).
+        .executableTarget(
+            name: "MainLoopProbe", dependencies: ["ObservationJournal", "ObserverCore"], path: "tools/MainLoopProbe",
             swiftSettings: strict
         ),
         .testTarget(

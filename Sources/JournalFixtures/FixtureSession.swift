@@ -231,10 +231,12 @@ package final class FixtureSession {
 
     /// The owner was deallocated. With `autoRemove`, its live registrations are removed
     /// (`ownerDeallocated`) now, and the first removal is where the deallocation was seen;
-    /// without, it is seen at the next event (the registry notices lazily).
-    package func deallocate(_ object: Int64, autoRemove: Bool = true) throws {
+    /// without, it is seen at the next event (the registry notices lazily), or at `seenAt`
+    /// (the writer records the seq of the removal that noticed it, which may come after a
+    /// change the owner was already dead for).
+    package func deallocate(_ object: Int64, autoRemove: Bool = true, seenAt: Int64? = nil) throws {
         deallocated.insert(object)
-        let seen = seq + 1
+        let seen = seenAt ?? seq + 1
         if autoRemove {
             for (registration, entry) in live.sorted(by: { $0.key < $1.key }) where entry.owner == object {
                 try remove(registration, reason: "ownerDeallocated")

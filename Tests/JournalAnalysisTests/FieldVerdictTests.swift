@@ -193,3 +193,61 @@ private func sameOwnerTwoSites(_ s: FixtureSession) throws {
     }
     #expect(found.isEmpty)
 }
+
+// MARK: - Point 4: lazy removal must not leak into verdicts
+
+/// A list screen deallocated without its slot being cleared; the change at seq 4 finds it
+/// dead (its removal, seq 5, is where the writer records the deallocation).
+private func deadBeforeTheChange(_ s: FixtureSession) throws {
+    let player = try s.object("Player")
+    let list = try s.object("SongList")
+    let slot = try s.channel(player, "isPlayingChanged", singleSlot: true)
+    try s.register(slot, owner: list, at: "List.swift:20")  // seq 1
+    try s.post(slot, new: "true", at: "Player.swift:40")  // seqs 2-3
+    try s.deallocate(list, autoRemove: false, seenAt: 5)
+    try s.post(slot, new: "false", at: "Player.swift:40")  // seq 4, and seq 5: found dead
+}
+
+@Test func replayAtTheChangeSaysTheDeadOwnerIsGoneNotAlive() throws {
+    let (reader, session) = try journal(deadBeforeTheChange)
+    let state = try ReplayEngine.replay(reader, session: session, at: 4)
+    // Live at seq 4 (the registry has not swept it yet), but not alive: the change's own
+    // dispatch found its owner deallocated.
+    #expect(state.channels.flatMap(\.registrations).map { "\($0.owner) \($0.ownerAlive)" } == ["SongList#2 false"])
+    #expect(state.change?.notReceived.map(\.reason) == ["owner deallocated (seen at seq 5)"])
+    #expect(state.change?.notReceived.map(\.ownerAlive) == [false])
+    // One step earlier (the change before) it was alive and told.
+    let before = try ReplayEngine.replay(reader, session: session, at: 3)
+    #expect(before.channels.flatMap(\.registrations).map(\.ownerAlive) == [true])
+}
+
+@Test func aCancelAfterAutoRemovalIsNotRemoveUnregistered() throws {
+    let found = try findings(.removeUnregistered) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        let registration = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 1
+        try s.deallocate(screen, autoRemove: false)
+        try s.post(rate, old: "1", new: "2")  // seq 2, seq 3: found dead and removed
+        // Schema 2 records the token's cancel as the no-op event ...
+        try s.event(
+            "cancelAfterAutoRemoval", channel: rate, registration: registration, owner: screen, site: "Owner.swift:9",
+            reason: "ownerDeallocated"
+        )
+        // ... schema 1 recorded it as removeUnregistered naming the registration.
+        try s.removeUnregistered(at: "Owner.swift:9", channel: rate, registration: registration, owner: screen)
+    }
+    #expect(found.isEmpty)
+}
+
+@Test func cancellingAnExplicitlyRemovedRegistrationIsStillRemoveUnregistered() throws {
+    let found = try findings(.removeUnregistered) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        let registration = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 1
+        try s.remove(registration, reason: "tokenCancelled", at: "Screen.swift:20")  // seq 2
+        try s.removeUnregistered(at: "Screen.swift:30", channel: rate, registration: registration, owner: screen)  // seq 3
+    }
+    #expect(found.map(\.seqs) == [[1, 2, 3]])
+}

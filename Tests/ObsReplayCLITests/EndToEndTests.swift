@@ -40,7 +40,7 @@ import Testing
           --kind <kind> ...       Only events of this kind (repeatable, or
                                   comma-separated): registered, replaced, removed,
                                   removeUnregistered, changed, delivered, skipped,
-                                  scopeBegan, scopeEnded, gap.
+                                  scopeBegan, scopeEnded, gap, cancelAfterAutoRemoval.
           --from <seq>            Start at this sequence number.
           --to <seq>              Stop after this sequence number.
           --limit <n>             Print at most n events.
@@ -61,7 +61,7 @@ import Testing
     (["replay", "j.sqlite", "--at", "1", "--what-if", "broadcast"], "error: invalid value 'broadcast' for '--what-if': expected one of multicast\nUsage: obsreplay replay <journal> [--session <n>] --at <seq> [--what-if <mode>] [--json]\n  See 'obsreplay replay --help' for more information.\n"),
     (["diagnose", "j.sqlite", "--fail-on", "fatal"], "error: invalid value 'fatal' for '--fail-on': expected one of error, warning, info, never\nUsage: obsreplay diagnose <journal> [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
     (["diagnose", "j.sqlite", "--all", "--session", "1"], "error: '--all' and '--session' cannot be used together\nUsage: obsreplay diagnose <journal> [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
-    (["diagnose", "--explain", "OJ999"], "error: unknown rule 'OJ999': expected one of OJ001, OJ002, OJ003, OJ004, OJ005, OJ006, OJ007, OJ008, OJ009, OJ010, OJ011, OJ012\nUsage: obsreplay diagnose <journal> [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
+    (["diagnose", "--explain", "OJ999"], "error: unknown rule 'OJ999': expected one of OJ001, OJ002, OJ003, OJ004, OJ005, OJ006, OJ007, OJ008, OJ009, OJ010, OJ011, OJ012, OJ013\nUsage: obsreplay diagnose <journal> [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
     (["export", "j.sqlite", "--what", "events"], "error: missing option '--format <format>'\nUsage: obsreplay export <journal> --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n"),
     (["export", "j.sqlite", "--what", "everything", "--format", "csv"], "error: invalid value 'everything' for '--what': expected one of events, registrations, deliveries, findings\nUsage: obsreplay export <journal> --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n"),
     (["timeline", "j.sqlite", "--kind", "changed,bogus"], "error: invalid value 'bogus' for '--kind': expected one of registered, replaced, removed, removeUnregistered, changed, delivered, skipped, scopeBegan, scopeEnded, gap, cancelAfterAutoRemoval\nUsage: obsreplay timeline <journal> [--session <n>] [--key <key>] [--owner <type>] [--kind <kind> ...] [--from <seq>] [--to <seq>] [--limit <n>] [--json]\n  See 'obsreplay timeline --help' for more information.\n"),
@@ -180,7 +180,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     #expect(json.stdout.contains("\"seqs\":[1,6],\"count\":2,\"evidence\":[\"seq 1: FloatingWindow#2 assigned Player#1.isPlayingChanged at FloatingWindow.swift:31\","))
     let explain = try obsreplay(["diagnose", "--explain", "last-callback-wins"])
     #expect(explain.status == 0)
-    #expect(explain.stdout.hasPrefix("OJ001 last-callback-wins (error)\n\nOn a single-slot channel a live owner's callback was replaced by another owner's; the first owner silently missed every later change.\n"))
+    #expect(explain.stdout.hasPrefix("OJ001 last-callback-wins (error)\n\nOn a single-slot channel a live owner's callback was replaced by another owner's, or by its own from another call site; the replaced callback silently missed every later change.\n"))
     #expect(try obsreplay(["diagnose", "--explain", "oj001"]) == explain)
 }
 
