@@ -10,7 +10,9 @@
 --                    its thread during the callback (it slept, waited for a lock or I/O);
 --                    NULL elsewhere and where the system does not count them.
 -- events.kind        gains 'cancelAfterAutoRemoval': a token cancelled after the registry had
---                    removed its registration by itself (reason: how it had gone); a no-op.
+--                    removed its registration by itself (reason: how it had gone); a no-op;
+--                    and 'ownerGone': the owner of a registration already replaced in a single
+--                    slot was deallocated (its token went with it); objects.dealloc_seq is set.
 --
 -- SQLite cannot change a CHECK constraint in place, so `events` is rebuilt: new table,
 -- rows copied, old table dropped, new one renamed. The views that read `events` are
@@ -26,7 +28,7 @@ CREATE TABLE events_v2 (
     time_ns         INTEGER NOT NULL,       -- monotonic ns since sessions.start_ns
     kind            TEXT    NOT NULL CHECK (kind IN ('registered', 'replaced', 'removed',
                         'removeUnregistered', 'changed', 'delivered', 'skipped',
-                        'scopeBegan', 'scopeEnded', 'gap', 'cancelAfterAutoRemoval')),
+                        'scopeBegan', 'scopeEnded', 'gap', 'cancelAfterAutoRemoval', 'ownerGone')),
     thread          INTEGER NOT NULL,       -- the registry's thread number
     is_main         INTEGER NOT NULL CHECK (is_main IN (0, 1)),
     channel_id      INTEGER,

@@ -1,5 +1,5 @@
 /// The kinds of event rows a journal holds (the `events.kind` column; schema 2 added
-/// `cancelAfterAutoRemoval`).
+/// `cancelAfterAutoRemoval` and `ownerGone`).
 ///
 /// Not `ObserverEvent.Kind`: the journal adds `gap` (events its writer had to drop), and
 /// the analyst reads journals without depending on the registry.
@@ -15,4 +15,5 @@ package enum EventKind: String, Sendable, Hashable, CaseIterable {
     case scopeEnded
     case gap
     case cancelAfterAutoRemoval
+    case ownerGone
 }

@@ -150,9 +150,15 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
                 - a hand-over: the replaced registration was declared for a scope (assign(scope:))
                   that had ended when it was replaced, such as a screen's "visible" scope ended
                   in viewWillDisappear before the next screen takes the delegate;
-                - a replaced owner that assigned the slot again (from the same call site when it
-                  had replaced itself), or was deallocated, before the channel changed: it missed
-                  nothing (the previous screen re-taking the delegate when it comes back).
+                - a replaced owner that takes the slot back later (assigns it again), whatever
+                  changed in between: each screen takes the delegate when it appears, and the
+                  changes while another screen was in front were that screen's (the previous
+                  screen re-taking the delegate when it comes back);
+                - a replaced owner deallocated before the channel changed: it missed nothing
+                  (a pushed screen popped and released right after the previous one re-took
+                  the delegate; a token kept by the screen records its deallocation);
+                - an owner that replaced its own callback and assigned again from the first call
+                  site before the channel changed.
                 A replaced owner still alive at the end of the session is reported even if no change
                 came yet: the next one would be lost.
                 """
@@ -232,7 +238,7 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
                 it). Wall time alone is not enough: a microsecond callback preempted on a busy
                 machine can take 20 ms of wall time. Each delivery records its thread CPU time
                 (CLOCK_THREAD_CPUTIME_ID) next to its wall time, and, on main, how often it gave up
-                the CPU voluntarily (slept, waited for a lock or I/O).
+                the CPU voluntarily (slept, waited for a lock or I/O; counted on Linux).
 
                 warning: a callback on main (the main thread or the main queue) whose wall time was
                 over the budget and that *blocked*: its own CPU time was at least half the budget,

@@ -33,7 +33,7 @@ package enum ReportEventLayout {
             case .scopeEnded: self = .scopeEnded
             case .gap: self = .gap
             // Schema 2's no-op cancel: shown like a kind the page has no layout for.
-            case .cancelAfterAutoRemoval, nil: self = .unknown
+            case .cancelAfterAutoRemoval, .ownerGone, nil: self = .unknown
             }
         }
     }

@@ -94,7 +94,7 @@ struct SessionReportBuilder {
             if event.isInitialDelivery {
                 flags |= ReportEventLayout.Flag.initial.rawValue
             }
-            if let lane, report.lanes[lane].expectsMain, !event.isMain { flags |= ReportEventLayout.Flag.offMain.rawValue }
+            if let lane, report.lanes[lane].expectsMain, !event.isOnMain { flags |= ReportEventLayout.Flag.offMain.rawValue }
             if duration > report.budgetNs { flags |= ReportEventLayout.Flag.slow.rawValue }
             fields = [oneBased(lane), (duration + 999) / 1000, changeDistance(event, row: row), Int64(event.depth),
                       Int64(event.isInitialDelivery ? report.strings.value(event.newValue) : 0)]

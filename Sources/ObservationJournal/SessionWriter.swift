@@ -240,6 +240,8 @@ final class SessionWriter: @unchecked Sendable {
             row.reason = event.skipReason.map(Self.text)
         case .cancelAfterAutoRemoval:
             row.reason = event.removalReason.map(Self.text)
+        case .ownerGone:
+            if let registration = event.registration { try deallocated(registration.owner.id, seq: seq) }
         case .scopeBegan:
             if let scope = event.scope { try note(scope, beganAt: seq) }
         case .scopeEnded:
@@ -442,6 +444,7 @@ final class SessionWriter: @unchecked Sendable {
         case .scopeBegan: return "scopeBegan"
         case .scopeEnded: return "scopeEnded"
         case .cancelAfterAutoRemoval: return "cancelAfterAutoRemoval"
+        case .ownerGone: return "ownerGone"
         }
     }
 

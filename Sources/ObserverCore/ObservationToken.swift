@@ -61,7 +61,7 @@ public final class ObservationToken: Sendable {
         guard removesOnRelease else {
             // A callback-property token kept by its owner goes in the owner's deinit: the
             // slot would empty itself at its next call anyway, so record the deallocation now.
-            registry.removeIfOwnerGone(registrationID: registration.id)
+            registry.removeIfOwnerGone(registrationID: registration.id, info: registration, ending: ending, channel: channel)
             return
         }
         registry.remove(

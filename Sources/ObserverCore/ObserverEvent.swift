@@ -1,7 +1,8 @@
 /// One action of an `ObserverRegistry`, handed to its `EventSink`.
 ///
 /// Events are plain values. Fields that do not apply to a kind are `nil` (or zero);
-/// the table on `Kind` says which are set.
+/// the table on `Kind` says which are set. `isMainThread` and `isMainQueue` are set on
+/// every event.
 public struct ObserverEvent: Sendable {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -20,7 +21,8 @@ public struct ObserverEvent: Sendable {
         /// A value changed or a notification was posted. `channel`, `old`, `new`,
         /// `isPrior`, `depth`, `liveCount`, `callSite` (where posted, when known).
         case changed
-        /// A callback ran. `channel`, `registration`, `duration`, `depth`.
+        /// A callback ran. `channel`, `registration`, `duration` (wall), `cpuDuration`,
+        /// `waits` (on the main thread or queue, Linux), `depth`, `isMainQueue`.
         case delivered
         /// A live registration was not called for a change. `channel`, `registration`,
         /// `skipReason`.
@@ -34,6 +36,10 @@ public struct ObserverEvent: Sendable {
         /// no-op, not a user error. `channel`, `registration`, `callSite` (of the
         /// cancel), `removalReason` (how the registration had gone).
         case cancelAfterAutoRemoval
+        /// The owner of a registration another assignment had replaced was deallocated
+        /// (its token went with it): the registration is long gone, but the owner's
+        /// deallocation is a fact diagnosis needs. `channel`, `registration`.
+        case ownerGone
     }
 
     /// What happened.

@@ -242,11 +242,20 @@ public final class ObserverRegistry: Sendable {
     }
 
     /// Removes the registration with `id` (reason `ownerDeallocated`) if its owner is gone.
-    func removeIfOwnerGone(registrationID id: UInt64) {
+    /// If another assignment had already replaced it, records the owner's deallocation
+    /// (`ownerGone`): otherwise a replaced owner would never be seen deallocated.
+    func removeIfOwnerGone(registrationID id: UInt64, info: RegistrationInfo, ending: RegistrationEnding, channel: ChannelInfo) {
         var garbage: [RegistrationEntry] = []
         state.withLock { state in
-            if let entry = state.registrations[id], entry.owner == nil {
-                removeLocked(entry, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
+            if let entry = state.registrations[id] {
+                if entry.owner == nil {
+                    removeLocked(entry, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
+                }
+            } else if ending.reason == .replaced, ending.owner == nil, let sink {
+                emit(sink, .ownerGone) {
+                    $0.channel = channel
+                    $0.registration = info
+                }
             }
         }
         withExtendedLifetime(garbage) {}  // released here, after the lock

@@ -24,7 +24,7 @@ final class RegistrationEntry: @unchecked Sendable {
     let channel: Channel
     let removed = Atomic<Bool>(false)
     /// How it ended; shared with its token.
-    let ending = RegistrationEnding()
+    let ending: RegistrationEnding
     /// Position in `channel.entries`; kept by the channel, under the registry's lock.
     var index = 0
     /// Calls the typed callback with the owner and the payload the pointer points to,
@@ -37,6 +37,7 @@ final class RegistrationEntry: @unchecked Sendable {
     ) {
         self.info = info
         self.owner = owner
+        self.ending = RegistrationEnding(owner: owner)
         self.sender = sender
         self.options = info.options
         self.filtersBySender = info.sender != nil

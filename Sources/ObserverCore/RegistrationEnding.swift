@@ -8,9 +8,17 @@ import Synchronization
 /// slot) — a no-op worth recording as such — or whether it was removed on request before,
 /// which makes the cancel a second removal. Thread-safe: written under the registry's
 /// lock, read under it too.
-final class RegistrationEnding: Sendable {
+final class RegistrationEnding: @unchecked Sendable {
     /// 0 while live; otherwise the index of the reason in `RemovalReason.allCases`, plus one.
     private let code = Atomic<UInt8>(0)
+    /// The registration's owner, so a token released in the owner's `deinit` can tell,
+    /// after the registration went, that the owner is being deallocated. Set once in
+    /// `init`; weak references are safe to read from any thread.
+    private(set) weak var owner: AnyObject?
+
+    init(owner: AnyObject) {
+        self.owner = owner
+    }
 
     func record(_ reason: RemovalReason) {
         let index = RemovalReason.allCases.firstIndex(of: reason) ?? 0

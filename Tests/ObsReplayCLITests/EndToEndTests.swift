@@ -40,7 +40,8 @@ import Testing
           --kind <kind> ...       Only events of this kind (repeatable, or
                                   comma-separated): registered, replaced, removed,
                                   removeUnregistered, changed, delivered, skipped,
-                                  scopeBegan, scopeEnded, gap, cancelAfterAutoRemoval.
+                                  scopeBegan, scopeEnded, gap, cancelAfterAutoRemoval,
+                                  ownerGone.
           --from <seq>            Start at this sequence number.
           --to <seq>              Stop after this sequence number.
           --limit <n>             Print at most n events.
@@ -64,7 +65,7 @@ import Testing
     (["diagnose", "--explain", "OJ999"], "error: unknown rule 'OJ999': expected one of OJ001, OJ002, OJ003, OJ004, OJ005, OJ006, OJ007, OJ008, OJ009, OJ010, OJ011, OJ012, OJ013\nUsage: obsreplay diagnose <journal> [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
     (["export", "j.sqlite", "--what", "events"], "error: missing option '--format <format>'\nUsage: obsreplay export <journal> --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n"),
     (["export", "j.sqlite", "--what", "everything", "--format", "csv"], "error: invalid value 'everything' for '--what': expected one of events, registrations, deliveries, findings\nUsage: obsreplay export <journal> --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n"),
-    (["timeline", "j.sqlite", "--kind", "changed,bogus"], "error: invalid value 'bogus' for '--kind': expected one of registered, replaced, removed, removeUnregistered, changed, delivered, skipped, scopeBegan, scopeEnded, gap, cancelAfterAutoRemoval\nUsage: obsreplay timeline <journal> [--session <n>] [--key <key>] [--owner <type>] [--kind <kind> ...] [--from <seq>] [--to <seq>] [--limit <n>] [--json]\n  See 'obsreplay timeline --help' for more information.\n"),
+    (["timeline", "j.sqlite", "--kind", "changed,bogus"], "error: invalid value 'bogus' for '--kind': expected one of registered, replaced, removed, removeUnregistered, changed, delivered, skipped, scopeBegan, scopeEnded, gap, cancelAfterAutoRemoval, ownerGone\nUsage: obsreplay timeline <journal> [--session <n>] [--key <key>] [--owner <type>] [--kind <kind> ...] [--from <seq>] [--to <seq>] [--limit <n>] [--json]\n  See 'obsreplay timeline --help' for more information.\n"),
     (["timeline", "j.sqlite", "--limit", "ten"], "error: invalid value 'ten' for '--limit': expected a whole number of at least 1\nUsage: obsreplay timeline <journal> [--session <n>] [--key <key>] [--owner <type>] [--kind <kind> ...] [--from <seq>] [--to <seq>] [--limit <n>] [--json]\n  See 'obsreplay timeline --help' for more information.\n"),
 ])
 func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) throws {

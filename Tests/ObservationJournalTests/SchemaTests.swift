@@ -73,6 +73,63 @@ import Testing
         #expect(again.from == 2 && again.to == 2)
     }
 
+    /// Schema 2 rebuilds `events` (its kind CHECK gains `cancelAfterAutoRemoval`; new columns
+    /// main_queue, cpu_ns, waits): a schema-1 journal's rows, triggers and views survive.
+    @Test func schemaOneJournalKeepsItsEventsTriggersAndViewsThroughSchemaTwo() throws {
+        let scratch = Scratch()
+        let path = scratch.path()
+        let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        try JournalMigrator.migrate(database, migrations: [JournalSchema.embeddedMigrations[0]])
+        try database.execute("""
+            INSERT INTO sessions (id, label, process, pid, host, started_at, start_ns, library_version)
+                VALUES (1, 'old', 'app', 7, 'host', '2026-01-01T00:00:00Z', 0, '0.1.0');
+            INSERT INTO strings (id, value) VALUES (1, 'Player'), (2, 'rate'), (3, 'Screen'), (4, 'Screen.swift'), (5, 'f()');
+            INSERT INTO call_sites (id, file_id, line, function_id) VALUES (1, 4, 5, 5);
+            INSERT INTO objects (session_id, id, type_id, first_seq) VALUES (1, 1, 1, 1), (1, 2, 3, 1);
+            INSERT INTO channels (session_id, id, subject_id, key_id, policy, first_seq) VALUES (1, 1, 1, 2, 'multicast', 1);
+            INSERT INTO registrations (session_id, id, channel_id, owner_id, call_site_id, options, expects_main, registered_seq)
+                VALUES (1, 1, 1, 2, 1, 'new', 0, 1);
+            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id)
+                VALUES (1, 1, 10, 'registered', 1, 1, 1, 1, 2);
+            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, live_count, old_value, new_value)
+                VALUES (1, 2, 20, 'changed', 1, 1, 1, 1, '1', '2');
+            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, duration_ns)
+                VALUES (1, 3, 30, 'delivered', 2, 0, 1, 1, 2, 1500);
+            """)
+        let upgraded = try JournalMigrator.migrate(database)
+        #expect(upgraded.from == 1 && upgraded.to == JournalSchema.latestVersion)
+        let log = try database.prepare("""
+            SELECT seq || '|' || kind || '|' || COALESCE(channel, '') || '|' || COALESCE(owner, '') || '|' || is_main || '|'
+                || COALESCE(duration_ns, '') || '|' || COALESCE(main_queue, 'NULL') || '|' || COALESCE(cpu_ns, 'NULL')
+                || '|' || COALESCE(waits, 'NULL')
+            FROM event_log ORDER BY seq
+            """)
+        var rows: [String] = []
+        while try log.step() { rows.append(log.text(0)) }
+        #expect(rows == [
+            "1|registered|Player#1.rate|Screen#2|1||NULL|NULL|NULL",
+            "2|changed|Player#1.rate||1||NULL|NULL|NULL",
+            "3|delivered|Player#1.rate|Screen#2|0|1500|NULL|NULL|NULL",
+        ])
+        #expect(try database.scalarInt("SELECT events FROM session_summary WHERE id = 1") == 3)
+        // Still append-only, and the new kind and columns are accepted, checked.
+        #expect(throws: SQLiteError.self) { try database.execute("UPDATE events SET time_ns = 0 WHERE seq = 1") }
+        #expect(throws: SQLiteError.self) { try database.execute("DELETE FROM events WHERE seq = 1") }
+        try database.execute("""
+            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, registration_id, reason, main_queue, cpu_ns, waits)
+                VALUES (1, 4, 40, 'cancelAfterAutoRemoval', 1, 1, 1, 'ownerDeallocated', 1, 25, 0)
+            """)
+        #expect(throws: SQLiteError.self) {
+            try database.execute("INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main) VALUES (1, 5, 50, 'bogus', 1, 1)")
+        }
+        #expect(throws: SQLiteError.self) {
+            try database.execute("INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, main_queue) VALUES (1, 5, 50, 'gap', 1, 1, 2)")
+        }
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'events'") == 2)
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'events_v2'") == 0)
+        #expect(try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") == 0)
+    }
+
     /// A migration that fails leaves the journal at the version before it, whole.
     @Test func failingMigrationRollsBackToThePreviousVersion() throws {
         let scratch = Scratch()

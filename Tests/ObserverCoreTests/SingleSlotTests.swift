@@ -123,3 +123,67 @@ import Testing
     #expect(token.registration.id == 2)
     withExtendedLifetime(screen) {}
 }
+
+// Issue 11 point 4: a token released in its owner's deinit (the weak owner already reads
+// nil there) records the owner's deallocation at once, for callback properties too, so a
+// replaced owner that goes away is seen deallocated.
+@Test func anAssignTokenKeptByItsOwnerRecordsTheOwnersDeallocation() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let slot = CallbackProperty<Int>(subject: player, key: "delegate", registry: registry)
+    let received = Received()
+    let list = Screen("list")
+    list.tokens.append(slot.assign(owner: list) { owner, value in received.append("\(owner.name):\(value)") })
+    do {
+        let detail = Screen("detail")
+        detail.tokens.append(slot.assign(owner: detail) { owner, value in received.append("\(owner.name):\(value)") })
+        slot.call(1)
+        list.tokens.append(slot.assign(owner: list) { owner, value in received.append("\(owner.name):\(value)") })
+    }
+    slot.call(2)
+    #expect(received.all == ["detail:1", "list:2"])
+    // The detail screen was replaced (nothing to remove) and then went: its deallocation
+    // is recorded (ownerGone), and the list's slot is untouched.
+    #expect(sink.kinds == [.registered, .replaced, .changed, .delivered, .replaced, .ownerGone, .changed, .delivered])
+    withExtendedLifetime(list) {}
+}
+
+@Test func anOwnerHoldingTheSlotThatGoesEmptiesItAtOnce() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let slot = CallbackProperty<Int>(subject: player, key: "delegate", registry: registry)
+    do {
+        let screen = Screen("gone")
+        screen.tokens.append(slot.assign(owner: screen) { _, _ in })
+    }
+    // Recorded when the screen went, not at the next call.
+    #expect(sink.kinds == [.registered, .removed])
+    #expect(sink.events(.removed).map(\.removalReason) == [.ownerDeallocated])
+    slot.call(1)
+    #expect(sink.events(.changed).map(\.liveCount) == [0])
+}
+
+// The hand-over of a delegate: a pushed screen takes the slot, the previous one re-takes
+// it when the pushed one is popped; the popped screen, already replaced, goes with its
+// token, and its deallocation is recorded (`ownerGone`) so it is not a live victim.
+@Test func aReplacedOwnerThatGoesWithItsTokenIsRecordedAsGone() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let slot = CallbackProperty<Int>(subject: player, key: "delegate", registry: registry)
+    let list = Screen("list")
+    list.tokens.append(slot.assign(owner: list) { _, _ in })
+    do {
+        let detail = Screen("detail")
+        detail.tokens.append(slot.assign(owner: detail) { _, _ in })
+        list.tokens.append(slot.assign(owner: list) { _, _ in })
+    }
+    #expect(sink.kinds == [.registered, .replaced, .replaced, .ownerGone])
+    let gone = sink.events(.ownerGone)[0]
+    #expect(gone.registration?.owner.description == "Screen#3")
+    #expect(gone.registration?.id == 2)
+    #expect(gone.channel == slot.channelInfo)
+    withExtendedLifetime(list) {}
+}

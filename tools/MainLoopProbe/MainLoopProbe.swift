@@ -80,11 +80,14 @@ final class Program: @unchecked Sendable {
     static let backgroundChanges = 400
 
     func start() {
+        posting.enter()
         tokens.append(progress.observe(owner: bar, queue: .main) { [self] _, _ in delivered() })
         remaining = Self.changes
         if mode == .dispatchMainOffMain {
             // Declares the main thread but is called on whichever thread posts: a bug.
-            tokens.append(progress.observe(owner: logger, expectsMainThread: true) { _, _ in })
+            // Counted too, so the program cannot finish before its last delivery.
+            tokens.append(progress.observe(owner: logger, expectsMainThread: true) { [self] _, _ in delivered() })
+            remaining += Self.changes
         }
         if mode == .backgroundLoad {
             startBurners()
@@ -111,9 +114,13 @@ final class Program: @unchecked Sendable {
         }
     }
 
+    /// Left when every change was posted (and so every inline delivery recorded).
+    let posting = DispatchGroup()
+
     /// Posts the main-queue observer's changes from a worker thread.
     func post() {
         for value in 1...Self.changes { progress.value = value }
+        posting.leave()
     }
 
     func delivered() {
@@ -126,6 +133,7 @@ final class Program: @unchecked Sendable {
     }
 
     func finish() {
+        posting.wait()
         stop.store(true, ordering: .relaxed)
         tokens.removeAll()
         recording.close()

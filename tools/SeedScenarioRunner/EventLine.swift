@@ -74,7 +74,7 @@ public struct EventLine: Sendable, Equatable, CustomStringConvertible {
             if let replaced = event.replaced {
                 words.append("replacing r\(replaced.id) \(replaced.owner) by \(replaced.callSite.function)")
             }
-        case .removed, .cancelAfterAutoRemoval:
+        case .removed, .cancelAfterAutoRemoval, .ownerGone:
             if let reason = event.removalReason { words.append(reason.rawValue) }
         case .removeUnregistered:
             if let owner = event.owner, event.registration == nil { words.append("owner \(owner)") }

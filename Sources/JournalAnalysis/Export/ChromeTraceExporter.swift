@@ -186,6 +186,8 @@ struct SessionTrace {
                         ("reason", .text(event.reason)), ("call_site", .text(catalog.callSiteName(event.callSiteID))),
                     ])
                     if let id = event.registrationID { end(id, event.reason ?? "removed") }
+                case .ownerGone:
+                    instant("owner gone \(catalog.objectName(event.ownerID) ?? "?")", [("registration", .number(event.registrationID))])
                 case .cancelAfterAutoRemoval:
                     instant("cancel after auto-removal", [
                         ("registration", .number(event.registrationID)), ("reason", .text(event.reason)),

@@ -88,9 +88,15 @@ final class LastCallbackWinsChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext) -> [Finding] {
-        // A victim that came back (or went away) before the channel changed missed nothing:
-        // the hand-over of a delegate between screens.
-        victims.filter { $0.missed > 0 || $0.active }.map { victim in
+        // Hand-overs of a delegate between screens: a victim that went away before the
+        // channel changed missed nothing; one that took the slot back later (a screen
+        // re-taking the delegate when it is shown again) left the changes in between to
+        // the screen in front. A callback replaced by its own owner's stays reported.
+        victims.filter { victim in
+            if victim.active { return true }
+            if victim.endReason == "assigned again" && !victim.bySameOwner { return false }
+            return victim.missed > 0
+        }.map { victim in
             let channel = context.channel(victim.channelID)
             let owner = context.owner(victim.registration.ownerID)
             let site = context.site(victim.registration.callSiteID)

@@ -54,7 +54,10 @@ enum ReplayCommand {
             context.line("live registrations:")
         }
         for channel in state.channels {
-            context.line("  \(channel.channel) (\(channel.policy), \(channel.registrations.count) live)")
+            // Registrations of dead owners wait to be swept: counted apart, not as observers.
+            let gone = channel.registrations.filter { !$0.ownerAlive }.count
+            let goneText = gone == 0 ? "" : ", \(gone) of them owner gone"
+            context.line("  \(channel.channel) (\(channel.policy), \(channel.registrations.count) live\(goneText))")
             for entry in channel.registrations {
                 var text = "    reg \(entry.registrationID)  \(entry.owner)  \(entry.callSite)  since seq \(entry.registeredSeq)  "
                 text += entry.ownerAlive ? "alive" : "owner gone, not yet swept"

@@ -99,7 +99,7 @@ enum TimelineCommand {
             if let other = event.otherRegistrationID {
                 parts.append("replaces reg \(other) of \(old.owner ?? "?") (\(old.site ?? "?"))")
             }
-        case .removed?, .cancelAfterAutoRemoval?:
+        case .removed?, .cancelAfterAutoRemoval?, .ownerGone?:
             var owner = catalog.objectName(event.ownerID)
             if owner == nil { owner = try registrationSite(event.registrationID).owner }
             parts = [channel, owner, event.registrationID.map { "reg \($0)" }, event.reason, event.callSiteID.map { "at \(catalog.callSiteName($0) ?? "?")" }]
