@@ -118,6 +118,9 @@ let expectedFindings: [String: [ExpectedFinding]] = [
         // ep-102 observed twice; the other tasks once each, from the same call site.
         ExpectedFinding(code: "OJ002", severity: .warning, owners: ["DownloadsScreen"], sites: ["did-finish"]),
     ],
+    "playlist-table": [
+        ExpectedFinding(code: "OJ003", severity: .warning, owners: ["PlaylistTable"], sites: ["remove-deinit-all"]),
+    ],
     "driver-heartbeat": [
         ExpectedFinding(code: "OJ007", severity: .info, sites: ["heartbeat"]),
     ],
