@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The field corpus (Sources/FieldCorpus) under CPU load from other processes: every correct
-# twin RUNS times (default 20) and every buggy app BUGGY_RUNS times (default 5), each run in
+# twin RUNS times (default 20) and every buggy app BUGGY_RUNS times (default 2), each run in
 # its own FieldCorpusRunner process, while one busy loop per core competes for the CPU.
 # Prints the false alarms (twin runs with any finding at warning or above) and the recall
 # (buggy runs diagnosed with every code their bug must get); exits 1 unless both are perfect.
@@ -21,7 +21,7 @@ done
 
 start=$SECONDS
 status=0
-FIELD_CORPUS_RUNS="${RUNS:-20}" FIELD_CORPUS_BUGGY_RUNS="${BUGGY_RUNS:-5}" \
+FIELD_CORPUS_RUNS="${RUNS:-20}" FIELD_CORPUS_BUGGY_RUNS="${BUGGY_RUNS:-2}" FIELD_CORPUS_JOBS="${JOBS:-4}" \
     swift test --skip-build --filter fieldCorpusUnderLoad 2>&1 | grep -E '^field-corpus|^(✔|✘) Test run' || status=1
 echo "field-corpus-load: $((SECONDS - start)) s"
 exit "$status"

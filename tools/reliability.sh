@@ -3,7 +3,7 @@
 #
 #   tools/reliability.sh ci      what CI runs after `swift test` (which already runs the short
 #                                form of every harness): a 5-second soak, the field corpus under
-#                                CPU load (tools/field-corpus-load.sh, about 2 minutes), then the
+#                                CPU load (tools/field-corpus-load.sh, about 3 minutes), then the
 #                                concurrency tests and a soak under ThreadSanitizer
 #   tools/reliability.sh long    the long forms, printing the figures RELIABILITY.md records
 #                                (about 45 minutes on the 2-core machine)
@@ -46,7 +46,7 @@ ci)
     swift build --product JournalStress
     "$(swift build --show-bin-path)/JournalStress" soak --seconds 5 --threads 8
 
-    step "field corpus under CPU load: correct twins 20 runs each, buggy apps 5 runs each"
+    step "field corpus under CPU load: correct twins 20 runs each, buggy apps 2 runs each"
     tools/field-corpus-load.sh
 
     step "ThreadSanitizer: $tsan_filter"

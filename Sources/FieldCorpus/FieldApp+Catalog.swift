@@ -26,5 +26,6 @@ extension FieldApp {
         PriceFilterApp.app,
         PhotoThumbnailApp.app,
         DownloadListApp.app,
+        PlaylistTableApp.app,
     ]
 }

@@ -23,12 +23,14 @@ private struct Outcome: Sendable {
 @Test(.enabled(if: environment["FIELD_CORPUS_RUNS"] != nil))
 func fieldCorpusUnderLoad() throws {
     let twinRuns = Int(environment["FIELD_CORPUS_RUNS"] ?? "") ?? 20
-    let buggyRuns = Int(environment["FIELD_CORPUS_BUGGY_RUNS"] ?? "") ?? 5
+    let buggyRuns = Int(environment["FIELD_CORPUS_BUGGY_RUNS"] ?? "") ?? 2
     let runs = FieldRun.all.flatMap { run in Array(repeating: run, count: run.variant == .correct ? twinRuns : buggyRuns) }
     let outcomes = Mutex<[Outcome]>([])
     let next = Atomic<Int>(0)
-    // Two runner processes at a time: the load comes from elsewhere.
-    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+    // A few runner processes at a time (FIELD_CORPUS_JOBS, default 4): each spends part of
+    // its life starting up and waiting on its journal, and the load comes from elsewhere.
+    let jobs = max(1, Int(environment["FIELD_CORPUS_JOBS"] ?? "") ?? 4)
+    DispatchQueue.concurrentPerform(iterations: jobs) { _ in
         while true {
             let index = next.add(1, ordering: .relaxed).oldValue
             guard index < runs.count else { return }

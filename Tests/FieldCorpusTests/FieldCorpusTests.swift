@@ -64,3 +64,13 @@ func runnerRejectsBadArgumentsWithUsage(_ arguments: [String]) throws {
     #expect(result.error.hasPrefix("FieldCorpusRunner: usage: FieldCorpusRunner "))
     #expect(!FileManager.default.fileExists(atPath: "x.sqlite"))
 }
+
+@Test func runnerReportsAJournalItCannotOpenInOneLine() throws {
+    let missing = FileManager.default.temporaryDirectory
+        .appendingPathComponent("field-corpus-missing-\(UUID().uuidString)/journal.sqlite").path
+    let result = try runRunner(["chat-unread-badge", "buggy", missing])
+    #expect(result.status == 1)
+    #expect(result.error.hasPrefix("FieldCorpusRunner: "))
+    #expect(result.error.split(separator: "\n").count == 1)
+    #expect(!FileManager.default.fileExists(atPath: missing))
+}
