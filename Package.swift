@@ -43,6 +43,12 @@ let package = Package(
             path: "tools/JournalBenchmark", swiftSettings: strict
         ),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
+        // Written as an app would be, against the public API only: the README's adoption
+        // snippets, a main-actor view model, async loops, a NotificationCenter app.
+        .testTarget(
+            name: "AdoptionTests", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis"],
+            swiftSettings: strict
+        ),
         .target(name: "JournalAnalysis", dependencies: ["ObservationJournal"], swiftSettings: strict),
         .target(name: "JournalReport", dependencies: ["JournalAnalysis"], swiftSettings: strict),
         .target(

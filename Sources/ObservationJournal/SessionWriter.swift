@@ -438,6 +438,7 @@ final class SessionWriter: @unchecked Sendable {
         case .tokenReleased: return "tokenReleased"
         case .ownerDeallocated: return "ownerDeallocated"
         case .subjectDeallocated: return "subjectDeallocated"
+        case .streamEnded: return "streamEnded"
         }
     }
 

@@ -115,6 +115,9 @@ public enum RemovalReason: String, Sendable, Hashable, CaseIterable {
     case ownerDeallocated
     /// The observed subject was found deallocated.
     case subjectDeallocated
+    /// The consumer of a `changes()` sequence stopped: its loop exited, its task was
+    /// cancelled, or the sequence was dropped.
+    case streamEnded
 }
 
 /// Why a live registration was not called for a change.

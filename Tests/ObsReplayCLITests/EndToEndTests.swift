@@ -1,12 +1,14 @@
 import Foundation
+import JournalAnalysis
 import JournalFixtures
+import ObservationJournal
 import Testing
 
 // Each test runs the built `obsreplay` binary and compares stdout, stderr and the exit
 // status exactly.
 
 @Test func versionAndHelp() throws {
-    #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.1.0 (journal schema 1)\n", stderr: "", status: 0))
+    #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.1.0 (journal schema 3)\n", stderr: "", status: 0))
     let help = try obsreplay(["--help"])
     #expect(help.status == 0 && help.stderr.isEmpty)
     #expect(help.stdout.hasPrefix("OVERVIEW: Read observation journals: sessions, timelines, replay, diagnosis and export.\n"))
@@ -284,4 +286,15 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
         {"schema_version":1,"supported_version":1,"application_id":"0x4F4A524E","integrity":["ok"],"unclean_sessions":[1],"recorded_gaps":[{"session_id":1,"seq":2,"detail":"dropped=40"}],"seq_gaps":[{"session_id":1,"from":3,"to":5}],"healthy":false}
 
         """)
+}
+
+/// One version: what `obsreplay --version` prints is what a recorded session stores.
+@Test func versionIsTheRecordedLibraryVersion() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("version.sqlite").path
+    try Journal.open(path: path).startSession(label: "version").close()
+    let recorded = try JournalReader(path: path).sessions().map(\.libraryVersion)
+    let printed = try obsreplay(["--version"]).stdout.split(separator: " ")[1]
+    #expect(recorded == [String(printed)])
 }

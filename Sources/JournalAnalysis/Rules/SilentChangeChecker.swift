@@ -24,7 +24,7 @@ final class SilentChangeChecker: RuleChecker {
     }
 
     /// Removal reasons that mean the owner asked to stop.
-    static let deliberate: Set<String> = ["explicit", "ownerRemovedAll", "tokenCancelled"]
+    static let deliberate: Set<String> = ["explicit", "ownerRemovedAll", "tokenCancelled", "streamEnded"]
 
     /// Per channel, the owners whose last registration there ended without their asking,
     /// with that ending. An owner leaves it when it registers again or removes deliberately.
