@@ -3,11 +3,12 @@
 /// registrations and records their posts and deliveries, but never calls them itself.
 extension ObserverRegistry {
     /// Records a post on `channel` (a `changed` event with `value` as its new value), under
-    /// the lock like a dispatch, so it is ordered with the registrations around it.
+    /// the lock like a dispatch, so it is ordered with the registrations around it. `value`
+    /// runs before the lock is taken: it may ask the registry to name objects.
     func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite) {
         guard let sink else { return }
+        let text = value()
         state.withLock { _ in
-            let text = value()
             emit(sink, .changed) {
                 $0.channel = channel.info
                 $0.new = EventValue(text)

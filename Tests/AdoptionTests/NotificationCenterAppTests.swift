@@ -1,0 +1,149 @@
+import Foundation
+import ObservationJournal
+import ObserverCore
+import Testing
+
+// A small app written only against NotificationCenter's block-based API, switched to the
+// recording center by the one line below. It has the classic bugs: an observer added on
+// every appearance and never removed, a misspelled name, a token removed twice, and the
+// removal of an object that never observed. The findings name the app's lines.
+
+typealias AppNotificationCenter = RecordingNotificationCenter   // the one line; was NotificationCenter
+
+extension Notification.Name {
+    static let downloadFinished = Notification.Name("DownloadFinished")
+}
+
+final class DownloadManager {
+    let center: AppNotificationCenter
+    init(center: AppNotificationCenter) { self.center = center }
+
+    func finish(_ file: String) {
+        center.post(name: .downloadFinished, object: self, userInfo: ["file": file, "bytes": 1024])
+    }
+}
+
+final class DownloadsScreen: @unchecked Sendable {
+    let center: AppNotificationCenter
+    var finished: [String] = []
+    var observers: [any NSObjectProtocol] = []
+    init(center: AppNotificationCenter) { self.center = center }
+
+    func viewWillAppear() {
+        // Bug: added on every appearance, never removed.
+        observers.append(center.addObserver(forName: .downloadFinished, object: nil, queue: nil) { [weak self] note in
+            self?.finished.append(note.userInfo?["file"] as? String ?? "?")
+        })
+    }
+}
+
+final class BadgeView: @unchecked Sendable {
+    let center: AppNotificationCenter
+    var token: (any NSObjectProtocol)?
+    var badge = 0
+    init(center: AppNotificationCenter) { self.center = center }
+
+    func start() {
+        // Bug: misspelled, so it never fires.
+        token = center.addObserver(forName: Notification.Name("DownlaodFinished"), object: nil, queue: nil) { [weak self] _ in
+            self?.badge += 1
+        }
+    }
+
+    func stop() {
+        if let token { center.removeObserver(token) }
+    }
+
+    func tearDown() {
+        stop()                        // Bug: stop() already removed it.
+        center.removeObserver(self)   // Bug: self never observed (only its token did).
+    }
+}
+
+@Test func theRecordedNotificationAppIsDiagnosedAtItsOwnCallSites() throws {
+    let scratch = Scratch()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "downloads app")
+    let center = AppNotificationCenter(registry: recording.registry)
+    let manager = DownloadManager(center: center)
+    let screen = DownloadsScreen(center: center)
+    let badge = BadgeView(center: center)
+    screen.viewWillAppear()
+    badge.start()
+    manager.finish("a.zip")
+    screen.viewWillAppear()
+    manager.finish("b.zip")
+    badge.stop()
+    badge.tearDown()
+    recording.close()
+
+    // Foundation delivered as always: the second observer doubles every later delivery.
+    #expect(screen.finished == ["a.zip", "b.zip", "b.zip"])
+    #expect(badge.badge == 0)
+    #expect(try findings(scratch.path()) == [
+        "OJ004 leaked-registration: 2 registrations on *.DownloadFinished from NotificationCenterAppTests.swift:34 were still registered when the session ended.",
+        "OJ003 remove-unregistered: Removal at NotificationCenterAppTests.swift:54 in stop() (seq 10) matched no live registration: NotificationToken#2's last registration (on *.DownlaodFinished) was already removed at seq 9 (explicit, at NotificationCenterAppTests.swift:54 in stop()).",
+        "OJ005 never-posted-key: NotificationToken#2 observed *.DownlaodFinished (NotificationCenterAppTests.swift:48), which was never posted; notification posted \"DownloadFinished\", 2 edits away: a typo?",
+        "OJ003 remove-unregistered: Removal at NotificationCenterAppTests.swift:59 in tearDown() (seq 11) matched no live registration: BadgeView#5 had never registered anything.",
+    ])
+    // Posts carry the sender as an object and the userInfo keys; deliveries come in
+    // Foundation's own order.
+    #expect(try rows(scratch.path(), "select seq, kind, channel, owner, new_value, reason, call_site from event_log order by seq") == [
+        "1|registered|*.DownloadFinished|NotificationToken#1|NULL|NULL|NULL",
+        "2|registered|*.DownlaodFinished|NotificationToken#2|NULL|NULL|NULL",
+        "3|changed|*.DownloadFinished|NULL|object: DownloadManager#3; userInfo: bytes, file|NULL|AdoptionTests/NotificationCenterAppTests.swift:22",
+        "4|delivered|*.DownloadFinished|NotificationToken#1|NULL|NULL|NULL",
+        "5|registered|*.DownloadFinished|NotificationToken#4|NULL|NULL|NULL",
+        "6|changed|*.DownloadFinished|NULL|object: DownloadManager#3; userInfo: bytes, file|NULL|AdoptionTests/NotificationCenterAppTests.swift:22",
+        "7|delivered|*.DownloadFinished|NotificationToken#4|NULL|NULL|NULL",
+        "8|delivered|*.DownloadFinished|NotificationToken#1|NULL|NULL|NULL",
+        "9|removed|*.DownlaodFinished|NotificationToken#2|NULL|explicit|AdoptionTests/NotificationCenterAppTests.swift:54",
+        "10|removeUnregistered|NULL|NotificationToken#2|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:54",
+        "11|removeUnregistered|NULL|BadgeView#5|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:59",
+    ])
+}
+
+/// A screen that names itself as the owner of its observers (`owner:`, the recording
+/// center's one addition to the API).
+final class OwnedScreen: @unchecked Sendable {
+    let center: RecordingNotificationCenter
+    var tokens: [any NSObjectProtocol] = []
+    init(center: RecordingNotificationCenter) { self.center = center }
+
+    func viewWillAppear() {
+        tokens.append(center.addObserver(forName: .downloadFinished, object: nil, queue: nil, owner: self) { _ in })
+    }
+
+    func viewDidDisappear() {
+        for token in tokens { center.removeObserver(token) }
+        tokens = []
+    }
+}
+
+@Test func anOwnerAddingTheSameObserverOnEveryAppearanceIsADuplicateRegistration() throws {
+    let scratch = Scratch()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "owned")
+    let center = RecordingNotificationCenter(registry: recording.registry)
+    let screen = OwnedScreen(center: center)
+    screen.viewWillAppear()
+    screen.viewWillAppear()
+    center.post(name: .downloadFinished, object: nil)
+    screen.viewDidDisappear()
+    recording.close()
+    #expect(try findings(scratch.path()).map { String($0.prefix(while: { $0 != ":" })) } == ["OJ002 duplicate-registration"])
+    #expect(try findings(scratch.path())[0].contains("NotificationCenterAppTests.swift:113"))
+}
+
+@Test func anOwnerThatAppearsOnceAndRemovesItsObserverIsClean() throws {
+    let scratch = Scratch()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "owned, fixed")
+    let center = RecordingNotificationCenter(registry: recording.registry)
+    let screen = OwnedScreen(center: center)
+    screen.viewWillAppear()
+    center.post(name: .downloadFinished, object: nil)
+    screen.viewDidDisappear()
+    screen.viewWillAppear()
+    center.post(name: .downloadFinished, object: nil)
+    screen.viewDidDisappear()
+    recording.close()
+    #expect(try findings(scratch.path()) == [])
+}
