@@ -98,7 +98,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "RegistryBenchmark", dependencies: ["ObserverCore"], path: "tools/RegistryBenchmark",
+            name: "RegistryBenchmark", dependencies: ["ObserverCore", "ObservationJournal"], path: "tools/RegistryBenchmark",
             swiftSettings: strict
         ),
     ],
