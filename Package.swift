@@ -22,13 +22,12 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "ObserverCore", swiftSettings: strict),
-        .target(
-            name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict,
-            plugins: ["MigrationsPlugin"]
-        ),
-        // Build tool: Migrations/NNNN_name.sql → Swift string constants in ObservationJournal.
+        // Its schema, Migrations/NNNN_name.sql, is embedded as checked-in generated code
+        // (EmbeddedMigrations.swift; SchemaTests checks it against the folder), not by a
+        // build-tool plugin that every user of the package would have to trust.
+        .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict),
+        // Regenerates EmbeddedMigrations.swift from Migrations/ (see its header).
         .executableTarget(name: "MigrationsCompiler", path: "tools/MigrationsCompiler", swiftSettings: strict),
-        .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsCompiler"]),
         .executableTarget(
             name: "JournalCrashHelper", dependencies: ["ObservationJournal", "ObserverCore"],
             path: "tools/JournalCrashHelper", swiftSettings: strict
@@ -89,12 +88,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Depends on JournalCrashHelper and JournalStress only so that `swift test` builds
-        // them: the crash, full-disk and two-process tests run the binaries (found next to
-        // the test bundle).
+        // Depends on JournalCrashHelper, JournalStress and MigrationsCompiler only so that
+        // `swift test` builds them: the crash, full-disk, two-process and schema tests run
+        // the binaries (found next to the test bundle).
         .testTarget(
             name: "ObservationJournalTests",
-            dependencies: ["ObservationJournal", "ObserverCore", "JournalCrashHelper", "JournalStress"],
+            dependencies: ["ObservationJournal", "ObserverCore", "JournalCrashHelper", "JournalStress", "MigrationsCompiler"],
             swiftSettings: strict
         ),
         .executableTarget(
