@@ -10,6 +10,10 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "ObservationJournal",
+    // The floor is set by `Synchronization` (`Atomic`, `Mutex`), used by the registry and the
+    // recorder: macOS 15, iOS 18 and their siblings. Linux has no floor here. Only Linux is
+    // built and tested (see README).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ObserverCore", targets: ["ObserverCore"]),
         .library(name: "ObservationJournal", targets: ["ObservationJournal"]),
@@ -21,11 +25,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "ObserverCore", swiftSettings: strict),
+        // The one libc shim (Glibc, Musl or Darwin); every module imports it, none imports
+        // a C library directly.
+        .target(name: "SystemShim", swiftSettings: strict),
+        .target(name: "ObserverCore", dependencies: ["SystemShim"], swiftSettings: strict),
         // Its schema, Migrations/NNNN_name.sql, is embedded as checked-in generated code
         // (EmbeddedMigrations.swift; SchemaTests checks it against the folder), not by a
         // build-tool plugin that every user of the package would have to trust.
-        .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict),
+        .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore", "SystemShim"], swiftSettings: strict),
         // Regenerates EmbeddedMigrations.swift from Migrations/ (see its header).
         .executableTarget(name: "MigrationsCompiler", path: "tools/MigrationsCompiler", swiftSettings: strict),
         .executableTarget(
@@ -34,11 +41,11 @@ let package = Package(
         ),
         // Child processes and the soak of the reliability harnesses (RELIABILITY.md).
         .executableTarget(
-            name: "JournalStress", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis"],
+            name: "JournalStress", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis", "SystemShim"],
             path: "tools/JournalStress", swiftSettings: strict
         ),
         .executableTarget(
-            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore"],
+            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "SystemShim"],
             path: "tools/JournalBenchmark", swiftSettings: strict
         ),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
@@ -51,7 +58,8 @@ let package = Package(
         .target(name: "JournalAnalysis", dependencies: ["ObservationJournal"], swiftSettings: strict),
         .target(name: "JournalReport", dependencies: ["JournalAnalysis"], swiftSettings: strict),
         .target(
-            name: "ObsReplayCLI", dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "SeedScenarios"],
+            name: "ObsReplayCLI",
+            dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "SeedScenarios", "SystemShim"],
             swiftSettings: strict
         ),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
