@@ -17,6 +17,8 @@ let package = Package(
     products: [
         .library(name: "ObserverCore", targets: ["ObserverCore"]),
         .library(name: "ObservationJournal", targets: ["ObservationJournal"]),
+        // For an app's tests: fail a recorded UI test on the findings of its journal.
+        .library(name: "ObservationJournalTesting", targets: ["ObservationJournalTesting"]),
         .executable(name: "obsreplay", targets: ["obsreplay"]),
     ],
     targets: [
@@ -52,11 +54,13 @@ let package = Package(
         // Written as an app would be, against the public API only: the README's adoption
         // snippets, a main-actor view model, async loops, a NotificationCenter app.
         .testTarget(
-            name: "AdoptionTests", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis"],
+            name: "AdoptionTests",
+            dependencies: ["ObservationJournal", "ObservationJournalTesting", "ObserverCore", "JournalAnalysis"],
             swiftSettings: strict
         ),
         .target(name: "JournalAnalysis", dependencies: ["ObservationJournal"], swiftSettings: strict),
         .target(name: "JournalReport", dependencies: ["JournalAnalysis"], swiftSettings: strict),
+        .target(name: "ObservationJournalTesting", dependencies: ["JournalAnalysis"], swiftSettings: strict),
         .target(
             name: "ObsReplayCLI",
             dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "SeedScenarios", "SystemShim"],
