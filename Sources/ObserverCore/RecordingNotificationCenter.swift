@@ -67,6 +67,17 @@ public final class RecordingNotificationCenter: Sendable {
         file: String = #fileID, line: Int = #line, function: String = #function,
         using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
+        addRecordedObserver(
+            forName: name, object: object, queue: queue, owner: owner,
+            callSite: CallSite(file: file, line: line, function: function), using: block
+        )
+    }
+
+    /// `addObserver`, returning the token as its own type.
+    private func addRecordedObserver(
+        forName name: Notification.Name?, object: Any?, queue: OperationQueue?, owner: AnyObject?, callSite: CallSite,
+        using block: @escaping @Sendable (Notification) -> Void
+    ) -> NotificationToken {
         let key = name?.rawValue ?? "*"
         let channel = registry.channel(subject: nil, key: key, policy: .multicast, payload: Notification.self)
         let token = NotificationToken(name: name)
@@ -74,7 +85,7 @@ public final class RecordingNotificationCenter: Sendable {
         let entry = registry.register(
             on: channel, owner: owner ?? token, payload: Notification.self, options: [.new],
             queue: Self.label(of: queue), expectsMainThread: queue === OperationQueue.main, sender: sender,
-            scope: nil, callSite: CallSite(file: file, line: line, function: function)
+            scope: nil, callSite: callSite
         ) { _, notification in
             block(notification.assumingMemoryBound(to: Notification.self).pointee)
         }
@@ -151,6 +162,57 @@ public final class RecordingNotificationCenter: Sendable {
         file: String = #fileID, line: Int = #line, function: String = #function
     ) {
         remove(observer, name: name, object: object, callSite: CallSite(file: file, line: line, function: function))
+    }
+
+    /// The notifications named `name` as an async sequence, recorded like `changes()`: one
+    /// registration at the call site (the loop's line), owned by a `ChangeStream` object,
+    /// removed with the reason `streamEnded` when the loop exits, its task is cancelled or
+    /// the sequence is dropped. (Foundation on Linux has no `notifications(named:)`; this is
+    /// the same idea, recorded.)
+    ///
+    /// Buffering: unbounded, like Apple's `notifications(named:object:)`: notifications are
+    /// events, not states, so none is dropped; a consumer that stops reading should end
+    /// its loop.
+    /// - Parameters:
+    ///   - name: the notification to observe.
+    ///   - object: only notifications from this sender; `nil` for any.
+    ///   - file: the call site, for the journal; leave the default.
+    ///   - line: the call site, for the journal; leave the default.
+    ///   - function: the call site, for the journal; leave the default.
+    /// - Returns: a sequence that never finishes by itself: it ends when its consumer stops.
+    public func notifications(
+        named name: Notification.Name, object: Any? = nil,
+        file: String = #fileID, line: Int = #line, function: String = #function
+    ) -> AsyncStream<Notification> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Notification.self, bufferingPolicy: .unbounded)
+        let owner = ChangeStream()
+        let token = addRecordedObserver(
+            forName: name, object: object, queue: nil, owner: owner,
+            callSite: CallSite(file: file, line: line, function: function)
+        ) { note in
+            // `Notification` is not `Sendable` (its `object` and `userInfo` are `Any`), yet
+            // handing it to another thread is what NotificationCenter does with every
+            // queue-delivered notification. This value is this observer's own copy and is
+            // not touched after the hand-over, so the transfer is safe.
+            nonisolated(unsafe) let handedOver = note
+            continuation.yield(handedOver)
+        }
+        // Keeps the owner (and so the registration) alive exactly as long as the sequence.
+        continuation.onTermination = { [self] _ in
+            end(token, reason: .streamEnded)
+            withExtendedLifetime(owner) {}
+        }
+        return stream
+    }
+
+    /// Removes a token's observer because its sequence ended (no removal was asked for, so
+    /// nothing is reported if it is already gone).
+    private func end(_ token: NotificationToken, reason: RemovalReason) {
+        guard let registration = token.registration else { return }
+        if let forwarded = live.withLock({ $0.removeValue(forKey: ObjectIdentifier(token)) })?.forwarded {
+            forwardingCenter.removeObserver(forwarded)
+        }
+        registry.remove(registrationID: registration.id, info: registration, reason: reason, callSite: nil, reportMissing: false)
     }
 
     private func remove(_ observer: Any, name: Notification.Name?, object: Any?, callSite: CallSite) {

@@ -150,3 +150,34 @@ final class OwnedScreen: @unchecked Sendable {
     recording.close()
     #expect(try findings(scratch.path()) == [])
 }
+
+@Test func aLoopOverNotificationsIsRecordedAtItsLineAndEndsAsStreamEnded() async throws {
+    let scratch = Scratch()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "notification loop")
+    let center = RecordingNotificationCenter(registry: recording.registry)
+    let waiting = Task {
+        var files: [String] = []
+        for await note in center.notifications(named: .downloadFinished) {
+            files.append(note.userInfo?["file"] as? String ?? "?")
+            if files.count == 2 { break }
+        }
+        return files
+    }
+    while recording.registry.statistics.registrations == 0 { await Task.yield() }
+    center.post(name: .downloadFinished, object: nil, userInfo: ["file": "a.zip"])
+    center.post(name: .downloadFinished, object: nil, userInfo: ["file": "b.zip"])
+    #expect(await waiting.value == ["a.zip", "b.zip"])
+    center.post(name: .downloadFinished, object: nil, userInfo: ["file": "c.zip"])
+    recording.close()
+    #expect(try rows(scratch.path(), "select seq, kind, owner, reason from event_log order by seq") == [
+        "1|registered|ChangeStream#1|NULL",
+        "2|changed|NULL|NULL", "3|delivered|ChangeStream#1|NULL",
+        "4|changed|NULL|NULL", "5|delivered|ChangeStream#1|NULL",
+        "6|removed|ChangeStream#1|streamEnded",
+        "7|changed|NULL|NULL",
+    ])
+    #expect(try rows(scratch.path(), "select call_site from registration_log") == [
+        "AdoptionTests/NotificationCenterAppTests.swift:160",
+    ])
+    #expect(try findings(scratch.path()) == [])
+}
