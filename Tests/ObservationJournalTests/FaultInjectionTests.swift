@@ -77,7 +77,8 @@ import Testing
         var options = Journal.Options(batchDelayMilliseconds: 60_000)
         // The migration and the session row use some of these statements before recording:
         // count only from the first batch on by matching the writer's exact statements.
-        let nth = statement == "BEGIN IMMEDIATE" || statement == "COMMIT" ? 3 : 1
+        // One transaction per migration, one for the session row, then the first batch.
+        let nth = statement == "BEGIN IMMEDIATE" || statement == "COMMIT" ? JournalSchema.latestVersion + 2 : 1
         options.faults = SQLiteFaultPlan(failing: nth, at: .step, sqlContains: statement, with: SQLITE_FULL, persists: true)
         let journal = try Journal.open(path: path, options: options)
         let recording = try journal.startSession(label: "batch")
