@@ -79,7 +79,9 @@ extension HardeningRegressionTests {
         let scratch = Scratch()
         let path = scratch.path()
         var options = Journal.Options(batchDelayMilliseconds: 60_000)
-        options.faults = SQLiteFaultPlan(failing: 3, at: .step, sqlContains: "BEGIN IMMEDIATE", with: SQLITE_BUSY, persists: true)
+        // The first write transaction after one per migration and the session's own row.
+        let firstBatch = JournalSchema.latestVersion + 2
+        options.faults = SQLiteFaultPlan(failing: firstBatch, at: .step, sqlContains: "BEGIN IMMEDIATE", with: SQLITE_BUSY, persists: true)
         let recording = try Journal.open(path: path, options: options).startSession(label: "busy")
         recording.registry.beginScope("never").end()
         recording.flush()
