@@ -16,6 +16,8 @@
 /// exactly once. For `Equatable` values, registrations may use `.onlyWhenChanged`.
 ///
 /// Only for classes (the enclosing instance is needed); in a struct it does not compile.
+/// The wrapper is `Sendable` and thread-safe, but like every property wrapper its backing
+/// storage is a `var`, so a class declaring `Sendable` conformance needs `@unchecked`.
 @propertyWrapper
 public final class Observed<Value: Sendable>: Sendable {
     private enum State {

@@ -78,8 +78,7 @@ public final class RecordingNotificationCenter: Sendable {
         forName name: Notification.Name?, object: Any?, queue: OperationQueue?, owner: AnyObject?, callSite: CallSite,
         using block: @escaping @Sendable (Notification) -> Void
     ) -> NotificationToken {
-        let key = name?.rawValue ?? "*"
-        let channel = registry.channel(subject: nil, key: key, policy: .multicast, payload: Notification.self)
+        let channel = channel(for: name?.rawValue ?? "*")
         let token = NotificationToken(name: name)
         let sender = object.flatMap(Self.asObject)
         let entry = registry.register(
@@ -108,9 +107,7 @@ public final class RecordingNotificationCenter: Sendable {
     ///   - function: the call site, for the journal; leave the default.
     public func post(_ notification: Notification, file: String = #fileID, line: Int = #line, function: String = #function) {
         if registry.hasSink {
-            let channel = registry.channel(
-                subject: nil, key: notification.name.rawValue, policy: .multicast, payload: Notification.self
-            )
+            let channel = channel(for: notification.name.rawValue)
             registry.recordForwardedPost(
                 on: channel, value: { describe(notification) }, callSite: CallSite(file: file, line: line, function: function)
             )
@@ -238,6 +235,17 @@ public final class RecordingNotificationCenter: Sendable {
         } else {
             registry.reportForwardedUnregistered(object: token, key: name?.rawValue, callSite: callSite)
         }
+    }
+
+    /// The channel of a notification name. If the same registry already uses that name for
+    /// its own notifications (`observe(notification:)`, whose payload is another type), the
+    /// center records on `NotificationCenter:<name>` instead, so the two never mix payloads.
+    private func channel(for key: String) -> Channel {
+        let channel = registry.channel(subject: nil, key: key, policy: .multicast, payload: Notification.self)
+        if channel.payloadType == ObjectIdentifier(Notification.self) { return channel }
+        return registry.channel(
+            subject: nil, key: "NotificationCenter:" + key, policy: .multicast, payload: Notification.self
+        )
     }
 
     /// The sender and `userInfo` keys as the journal's value text:

@@ -181,3 +181,45 @@ final class OwnedScreen: @unchecked Sendable {
     ])
     #expect(try findings(scratch.path()) == [])
 }
+
+// A name the registry already uses for its own notifications (another payload type) is
+// recorded beside it, never mixed with it.
+@Test func aNameTheRegistryAlreadyUsesIsRecordedOnItsOwnChannel() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let listener = OwnedScreen(center: RecordingNotificationCenter(registry: registry))
+    let own = registry.observe(notification: "DownloadFinished", owner: listener) { _, _ in }
+    let center = RecordingNotificationCenter(registry: registry)
+    let token = center.addObserver(forName: .downloadFinished, object: nil, queue: nil) { _ in }
+    center.post(name: .downloadFinished, object: nil)
+    registry.post(notification: "DownloadFinished")
+    #expect(sink.events.map { "\($0.kind) \($0.channel?.description ?? "-")" } == [
+        "registered *.DownloadFinished",
+        "registered *.NotificationCenter:DownloadFinished",
+        "changed *.NotificationCenter:DownloadFinished",
+        "delivered *.NotificationCenter:DownloadFinished",
+        "changed *.DownloadFinished",
+        "delivered *.DownloadFinished",
+    ])
+    center.removeObserver(token)
+    withExtendedLifetime(own) {}
+}
+
+// Many threads adding, posting and removing at once: every observer added is removed
+// once, every post is recorded, and nothing is reported as removed twice.
+@Test func theRecordingCenterIsSafeFromManyThreads() {
+    let sink = InMemoryEventSink()
+    let center = RecordingNotificationCenter(registry: ObserverRegistry(sink: sink))
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+        for round in 0..<50 {
+            let name = Notification.Name("n\((thread + round) % 3)")
+            let token = center.addObserver(forName: name, object: nil, queue: nil) { _ in }
+            center.post(name: name, object: nil, userInfo: ["round": round])
+            center.removeObserver(token)
+        }
+    }
+    #expect(sink.events.filter { $0.kind == .registered }.count == 400)
+    #expect(sink.events.filter { $0.kind == .removed }.count == 400)
+    #expect(sink.events.filter { $0.kind == .changed }.count == 400)
+    #expect(sink.events.filter { $0.kind == .removeUnregistered }.isEmpty)
+}
