@@ -10,9 +10,15 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "ObservationJournal",
+    // The floor is set by `Synchronization` (`Atomic`, `Mutex`), used by the registry and the
+    // recorder: macOS 15, iOS 18 and their siblings. Linux has no floor here. Only Linux is
+    // built and tested (see README).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ObserverCore", targets: ["ObserverCore"]),
         .library(name: "ObservationJournal", targets: ["ObservationJournal"]),
+        // For an app's tests: fail a recorded UI test on the findings of its journal.
+        .library(name: "ObservationJournalTesting", targets: ["ObservationJournalTesting"]),
         .executable(name: "obsreplay", targets: ["obsreplay"]),
     ],
     targets: [
@@ -21,37 +27,48 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "ObserverCore", swiftSettings: strict),
-        .target(
-            name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore"], swiftSettings: strict,
-            plugins: ["MigrationsPlugin"]
-        ),
-        // Build tool: Migrations/NNNN_name.sql → Swift string constants in ObservationJournal.
+        // The one libc shim (Glibc, Musl or Darwin); every module imports it, none imports
+        // a C library directly.
+        .target(name: "SystemShim", swiftSettings: strict),
+        .target(name: "ObserverCore", dependencies: ["SystemShim"], swiftSettings: strict),
+        // Its schema, Migrations/NNNN_name.sql, is embedded as checked-in generated code
+        // (EmbeddedMigrations.swift; SchemaTests checks it against the folder), not by a
+        // build-tool plugin that every user of the package would have to trust.
+        .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore", "SystemShim"], swiftSettings: strict),
+        // Regenerates EmbeddedMigrations.swift from Migrations/ (see its header).
         .executableTarget(name: "MigrationsCompiler", path: "tools/MigrationsCompiler", swiftSettings: strict),
-        .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsCompiler"]),
         .executableTarget(
             name: "JournalCrashHelper", dependencies: ["ObservationJournal", "ObserverCore"],
             path: "tools/JournalCrashHelper", swiftSettings: strict
         ),
         // Child processes and the soak of the reliability harnesses (RELIABILITY.md).
         .executableTarget(
-            name: "JournalStress", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis"],
+            name: "JournalStress", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis", "SystemShim"],
             path: "tools/JournalStress", swiftSettings: strict
         ),
         .executableTarget(
-            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore"],
+            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "SystemShim"],
             path: "tools/JournalBenchmark", swiftSettings: strict
         ),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
-        .target(name: "JournalAnalysis", dependencies: ["ObservationJournal"], swiftSettings: strict),
+        // Written as an app would be, against the public API only: the README's adoption
+        // snippets, a main-actor view model, async loops, a NotificationCenter app.
+        .testTarget(
+            name: "AdoptionTests",
+            dependencies: ["ObservationJournal", "ObservationJournalTesting", "ObserverCore", "JournalAnalysis"],
+            swiftSettings: strict
+        ),
+        .target(name: "JournalAnalysis", dependencies: ["ObservationJournal", "SystemShim"], swiftSettings: strict),
         // The page's script and stylesheet are real files, compiled into the module as
         // byte arrays (`PackageResources.report_js`): the report stays one self-contained file.
         .target(
             name: "JournalReport", dependencies: ["JournalAnalysis"],
             resources: [.embedInCode("Resources/report.js"), .embedInCode("Resources/report.css")], swiftSettings: strict
         ),
+        .target(name: "ObservationJournalTesting", dependencies: ["JournalAnalysis"], swiftSettings: strict),
         .target(
-            name: "ObsReplayCLI", dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "SeedScenarios"],
+            name: "ObsReplayCLI",
+            dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "SeedScenarios", "SystemShim"],
             swiftSettings: strict
         ),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
@@ -71,7 +88,7 @@ let package = Package(
         ),
         // Small apps written against the public API with planted observer bugs and correct
         // twins (issue 11's field corpus); each variant runs in its own runner process.
-        .target(name: "FieldCorpus", dependencies: ["ObserverCore"], swiftSettings: strict),
+        .target(name: "FieldCorpus", dependencies: ["ObserverCore", "SystemShim"], swiftSettings: strict),
         .executableTarget(
             name: "FieldCorpusRunner", dependencies: ["FieldCorpus", "ObservationJournal"],
             path: "tools/FieldCorpusRunner", swiftSettings: strict
@@ -107,16 +124,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Depends on JournalCrashHelper and JournalStress only so that `swift test` builds
-        // them: the crash, full-disk and two-process tests run the binaries (found next to
-        // the test bundle).
+        // Depends on JournalCrashHelper, JournalStress and MigrationsCompiler only so that
+        // `swift test` builds them: the crash, full-disk, two-process and schema tests run
+        // the binaries (found next to the test bundle).
         .testTarget(
             name: "ObservationJournalTests",
-            dependencies: ["ObservationJournal", "ObserverCore", "JournalCrashHelper", "JournalStress"],
+            dependencies: ["ObservationJournal", "ObserverCore", "JournalCrashHelper", "JournalStress", "MigrationsCompiler"],
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "RegistryBenchmark", dependencies: ["ObserverCore"], path: "tools/RegistryBenchmark",
+            name: "RegistryBenchmark", dependencies: ["ObserverCore", "ObservationJournal"], path: "tools/RegistryBenchmark",
             swiftSettings: strict
         ),
     ],

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemShim
 import Synchronization
 
 /// Stand-ins for the work real callbacks do, so the apps' slow paths are really slow.

@@ -1,6 +1,7 @@
 /// How a registration's lane ends on the report's chart; each has its own colour.
 package enum LaneEnd: Int, Sendable, CaseIterable {
-    /// Removed explicitly (`explicit`, `ownerRemovedAll`).
+    /// Removed explicitly (`explicit`, `ownerRemovedAll`, or `streamEnded`: the loop over
+    /// a `changes()` sequence stopped).
     case explicit = 0
     /// Its token was cancelled or released.
     case token = 1
@@ -17,7 +18,7 @@ package enum LaneEnd: Int, Sendable, CaseIterable {
     package init(reason: String?) {
         switch reason {
         case nil: self = .live
-        case "explicit", "ownerRemovedAll": self = .explicit
+        case "explicit", "ownerRemovedAll", "streamEnded": self = .explicit
         case "tokenCancelled", "tokenReleased": self = .token
         case "ownerDeallocated", "subjectDeallocated": self = .deallocated
         case "replaced": self = .replaced

@@ -1,18 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemShim
 import JournalAnalysis
 import ObservationJournal
 
 /// The `obsreplay` command-line tool: parses arguments, runs a command, returns its exit
 /// code. `main.swift` only calls `ObsReplay.main`.
 package enum ObsReplay {
-    /// The tool's version.
-    package static let version = "0.1.0"
+    /// The tool's version: the library's, so `obsreplay --version` and every session's
+    /// `library_version` always agree (one number to bump, in `Journal.libraryVersion`).
+    package static var version: String { Journal.libraryVersion }
 
     /// A subcommand: its spec (for parsing and help) and what it does.
     package struct Command: Sendable {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemShim
 import Foundation
 import Synchronization
 
@@ -47,6 +41,6 @@ final class Progress: Sendable {
 
     private static func write(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        _ = bytes.withUnsafeBytes { systemWrite(2, $0.baseAddress!, $0.count) }
     }
 }

@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CSQLite
+import SystemShim
 import Foundation
 
 /// A journal file: the SQLite flight recorder of everything an observer registry does.
@@ -151,11 +145,7 @@ public final class Journal: Sendable {
     /// - Returns: `false` if another opener's journal got there first.
     private static func create(_ path: String, options: Options) throws(JournalError) -> Bool {
         let temporary = CreationLitter.temporaryName(for: path)
-        #if canImport(Darwin)
-        let descriptor = Darwin.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        #else
-        let descriptor = Glibc.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        #endif
+        let descriptor = systemOpen(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw .sqlite(path: path, detail: "cannot create: \(String(cString: strerror(errno)))")
         }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemShim
 
 /// A mutex with condition variables: what the event buffer needs to let producers, the
 /// writer thread and `flush()` wait for each other. `Synchronization.Mutex` has no

@@ -463,6 +463,7 @@ final class SessionWriter: @unchecked Sendable {
         case .ownerDeallocated: return "ownerDeallocated"
         case .subjectDeallocated: return "subjectDeallocated"
         case .replaced: return "replaced"
+        case .streamEnded: return "streamEnded"
         }
     }
 

@@ -13,7 +13,7 @@ import Synchronization
 public final class ObservableValue<Value: Sendable>: Sendable {
     /// A pthread mutex, not `Synchronization.Mutex`, so ThreadSanitizer sees the locking.
     private let storage: Protected<Value>
-    private let registry: ObserverRegistry
+    let registry: ObserverRegistry
     private let channel: Channel
     private let isEqual: (@Sendable (Value, Value) -> Bool)?
 

@@ -144,6 +144,9 @@ public enum RemovalReason: String, Sendable, Hashable, CaseIterable {
     /// Another assignment took its single slot. Recorded by the `replaced` event, never by
     /// a `removed` one; appears as the reason of `cancelAfterAutoRemoval`.
     case replaced
+    /// The consumer of a `changes()` sequence stopped: its loop exited, its task was
+    /// cancelled, or the sequence was dropped.
+    case streamEnded
 }
 
 /// Why a live registration was not called for a change.

@@ -36,6 +36,59 @@ import Testing
         }
     }
 
+    /// The checked-in `EmbeddedMigrations.swift` is exactly what `MigrationsCompiler` makes
+    /// of the folder: after changing `Migrations/`, regenerate it (see its header).
+    @Test func checkedInMigrationsCodeIsGeneratedFromTheFolder() throws {
+        let scratch = Scratch()
+        let files = try FileManager.default.contentsOfDirectory(atPath: migrationsFolder)
+            .filter { $0.hasSuffix(".sql") }.sorted().map { "\(migrationsFolder)/\($0)" }
+        let output = scratch.path("EmbeddedMigrations.swift")
+        try run(try CrashSafetyTests.helperPath("MigrationsCompiler"), [output] + files)
+        let checkedIn = "\(migrationsFolder)/../Sources/ObservationJournal/EmbeddedMigrations.swift"
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == (try String(contentsOfFile: checkedIn, encoding: .utf8)))
+    }
+
+    /// The schema version is the number of migrations, so their numbers must run 1, 2, 3…
+    @Test func migrationNumbersWithAGapAreRefused() throws {
+        let scratch = Scratch()
+        for name in ["0001_initial.sql", "0003_later.sql"] {
+            try "SELECT 1;\n".write(toFile: scratch.path(name), atomically: true, encoding: .utf8)
+        }
+        let output = scratch.path("Out.swift")
+        #expect {
+            try run(try CrashSafetyTests.helperPath("MigrationsCompiler"), [output, scratch.path("0001_initial.sql"), scratch.path("0003_later.sql")])
+        } throws: { error in
+            (error as? ToolFailure)?.stderr == "MigrationsCompiler: \(scratch.path("0003_later.sql")): expected migration number 2, found 3\n"
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    /// 0003 loosens the removal-reason CHECK in place: a journal made at schema 1 and
+    /// upgraded accepts `streamEnded`, and still refuses a reason nobody defined.
+    @Test func upgradedJournalAcceptsTheStreamEndedReason() throws {
+        let scratch = Scratch()
+        let path = scratch.path()
+        let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        try JournalMigrator.migrate(database, migrations: [JournalSchema.embeddedMigrations[0]])
+        try JournalMigrator.migrate(database)
+        let fresh = try SQLiteDatabase(path: path, mode: .readWrite)
+        let insert = """
+            INSERT INTO registrations (session_id, id, channel_id, owner_id, call_site_id, options, expects_main,
+                                       registered_seq, removed_seq, removal_reason)
+            VALUES (1, ?1, 1, 1, 1, 'new', 0, 1, 2, ?2)
+            """
+        try fresh.execute("PRAGMA foreign_keys = OFF")
+        let statement = try fresh.prepare(insert)
+        try statement.bind(1, at: 1)
+        try statement.bind("streamEnded", at: 2)
+        try statement.run()
+        let wrong = try fresh.prepare(insert)
+        try wrong.bind(2, at: 1)
+        try wrong.bind("streamStopped", at: 2)
+        #expect(throws: SQLiteError.self) { try wrong.run() }
+        #expect(try fresh.scalarInt("SELECT count(*) FROM registrations WHERE removal_reason = 'streamEnded'") == 1)
+    }
+
     @Test func newJournalIdentifiesItselfAndRecordsItsMigrations() throws {
         let scratch = Scratch()
         let path = scratch.path()

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemShim
 import Foundation
 import ObservationJournal
 import ObserverCore

@@ -5,14 +5,24 @@ import ObserverCore
 /// NotificationCenter, register-then-remove scaling, and the cost of the in-memory sink.
 /// Prints tables of ratios; see BENCHMARKS.md for the recorded figures.
 ///
-/// Run: `swift run -c release RegistryBenchmark`
+/// Run: `swift run -c release RegistryBenchmark`; `--notification-center` measures
+/// `RecordingNotificationCenter` against `NotificationCenter` instead.
 @main
 enum Benchmark {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == "--help" || arguments.first == "-h" {
-            print("usage: RegistryBenchmark [--profile fanout|closures|register|counting|sink [N]]")
+            print("usage: RegistryBenchmark [--profile fanout|closures|register|counting|sink [N]] [--notification-center]")
             print("Without arguments: the registry's fan-out, register/remove and sink benchmarks.")
+            return
+        }
+        if arguments.first == "--notification-center" {
+            do {
+                try RecordingCenter.run()
+            } catch {
+                FileHandle.standardError.write(Data("RegistryBenchmark: \(error)\n".utf8))
+                exit(1)
+            }
             return
         }
         if arguments.first == "--profile" {
@@ -25,7 +35,7 @@ enum Benchmark {
             case "register": print("register+remove: \(RegisterRemove.registry(count: size ?? 100_000)) s")
             case "counting": print("counting sink: \(millions(FanOut.race([FanOut.registry(fanOut: 100, sink: CountingSink(), posts: 2_000)], deliveriesPerPost: 100, rounds: 3)[0]))")
             case "sink": print("in-memory sink: \(millions(FanOut.race([FanOut.registry(fanOut: 100, sink: InMemoryEventSink(), posts: 2_000)], deliveriesPerPost: 100, rounds: 3)[0]))")
-            default: print("usage: RegistryBenchmark [--profile fanout|closures|register|counting|sink [N]]")
+            default: print("usage: RegistryBenchmark [--notification-center | --profile fanout|closures|register|counting|sink [N]]")
             }
             return
         }

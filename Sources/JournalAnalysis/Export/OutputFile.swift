@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemShim
 
 /// A file named by `-o`, opened so that writing it can damage nothing.
 ///
@@ -73,7 +67,7 @@ package final class OutputFile {
             let mode = exists ? status.st_mode & 0o777 : 0o600
             return try replacing(target, displayPath: path, mode: mode)
         case S_IFIFO, S_IFCHR:
-            let descriptor = Glibc.open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            let descriptor = systemOpen(path, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0)
             guard descriptor >= 0 else { throw .output(path: path, detail: errorText()) }
             return OutputFile(path: path, descriptor: descriptor, replacement: nil)
         case S_IFDIR:
@@ -98,7 +92,7 @@ package final class OutputFile {
     package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 return errno
@@ -191,7 +185,7 @@ package final class OutputFile {
         for _ in 0..<8 {
             let random = String((generator.next() as UInt64) & 0xFFFF_FFFF, radix: 16)
             let temporary = "\(directory.isEmpty ? "" : directory)/.\(name).tmp-\(getpid())-\(random)"
-            let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            let descriptor = systemOpen(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if descriptor >= 0 {
                 return OutputFile(path: displayPath, descriptor: descriptor, replacement: (temporary, target, mode))
             }

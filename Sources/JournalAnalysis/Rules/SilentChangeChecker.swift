@@ -27,7 +27,7 @@ final class SilentChangeChecker: RuleChecker {
 
     /// Removal reasons that mean the owner asked to stop, or went away.
     static let deliberate: Set<String> = [
-        "explicit", "ownerRemovedAll", "tokenCancelled", "ownerDeallocated", "subjectDeallocated",
+        "explicit", "ownerRemovedAll", "tokenCancelled", "ownerDeallocated", "subjectDeallocated", "streamEnded",
     ]
 
     /// Per channel, the owners whose last registration there ended without their asking,

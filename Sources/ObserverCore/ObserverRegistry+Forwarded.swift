@@ -1,0 +1,55 @@
+/// Support for channels whose deliveries another dispatcher makes (Foundation's
+/// `NotificationCenter`, behind `RecordingNotificationCenter`): the registry keeps their
+/// registrations and records their posts and deliveries, but never calls them itself.
+extension ObserverRegistry {
+    /// Records a post on `channel` (a `changed` event with `value` as its new value), under
+    /// the lock like a dispatch, so it is ordered with the registrations around it. `value`
+    /// runs before the lock is taken: it may ask the registry to name objects.
+    func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite) {
+        guard let sink else { return }
+        let text = value()
+        state.withLock { _ in
+            emit(sink, .changed) {
+                $0.channel = channel.info
+                $0.new = EventValue(text)
+                $0.liveCount = channel.liveCount
+                $0.callSite = callSite
+            }
+        }
+    }
+
+    /// Runs `entry`'s callback with `payload` for the other dispatcher, timed and recorded
+    /// as a delivery when a sink is installed. `carrier` is passed as the callback's owner
+    /// argument (the entry's own owner is held weakly and may be gone: the other dispatcher
+    /// still calls, and the journal then shows a delivery after the owner went).
+    func deliverForwarded<Payload>(_ entry: RegistrationEntry, carrier: AnyObject, payload: Payload) {
+        withUnsafePointer(to: payload) { pointer in
+            guard hasSink else {
+                entry.call(carrier, UnsafeRawPointer(pointer))
+                return
+            }
+            invokeRecorded(
+                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, initial: nil
+            )
+        }
+    }
+
+    /// Reports a removal of `object` that matched none of its registrations (it was never
+    /// added), naming the channel `key` when the request named one.
+    func reportForwardedUnregistered(object: AnyObject, key: String?, callSite: CallSite) {
+        guard sink != nil else { return }
+        state.withLock { state in
+            let ref = state.identities.ref(for: object)
+            let channel = key.map { key in
+                state.channels[ChannelKey(subject: ObjectRef.any.id, key: key)]?.info
+                    ?? ChannelInfo(id: 0, subject: .any, key: key, policy: .multicast)
+            }
+            reportUnregisteredLocked(channel: channel, registration: nil, owner: ref, callSite: callSite)
+        }
+    }
+
+    /// `Type#N` for `object`, as the journal names it.
+    func describe(_ object: AnyObject) -> String {
+        state.withLock { $0.identities.ref(for: object).description }
+    }
+}
