@@ -37,8 +37,8 @@ func run(
 ) throws -> RunResult {
     let scratch = try temporaryDirectory()
     let out = scratch.appendingPathComponent("stdout"), err = scratch.appendingPathComponent("stderr")
-    FileManager.default.createFile(atPath: out.path, contents: nil)
-    FileManager.default.createFile(atPath: err.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments

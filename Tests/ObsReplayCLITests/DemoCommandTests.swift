@@ -209,7 +209,7 @@ private func expectRefused(_ name: String, in directory: URL, stderr: String) th
         var result: [String: Data?] = [:]
         for name in try files(in: directory) {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
             result[name] = isDirectory.boolValue ? nil : try Data(contentsOf: directory.appendingPathComponent(name))
         }
         return result

@@ -270,6 +270,6 @@ struct JournalMutator {
             bytes.append(contentsOf: extra)
             applied.append("\(name): \(extra.count) bytes appended")
         }
-        FileManager.default.createFile(atPath: path, contents: bytes)
+        _ = FileManager.default.createFile(atPath: path, contents: bytes)
     }
 }

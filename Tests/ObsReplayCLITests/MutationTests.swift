@@ -127,11 +127,11 @@ import Testing
             try? FileManager.default.removeItem(at: caseDirectory)
             try? FileManager.default.createDirectory(at: caseDirectory, withIntermediateDirectories: true)
             let path = caseDirectory.appendingPathComponent("journal.sqlite").path
-            for (suffix, data) in base.files { FileManager.default.createFile(atPath: path + suffix, contents: data) }
+            for (suffix, data) in base.files { _ = FileManager.default.createFile(atPath: path + suffix, contents: data) }
             mutator.mutate(path)
             let name = "case \(index) (OBSREPLAY_MUTATION_FIRST=\(index) OBSREPLAY_MUTATION_CASES=1), base \(base.name), \(mutator.applied.joined(separator: "; "))"
             let before = Snapshot(path)
-            FileManager.default.createFile(atPath: currentCaseFile, contents: Data((name + "\n").utf8))
+            _ = FileManager.default.createFile(atPath: currentCaseFile, contents: Data((name + "\n").utf8))
             let asProcess = settings.processEvery > 0 && index % settings.processEvery == 0
             for command in commands {
                 let arguments = command.map { $0 == journal ? path : $0 }
@@ -209,8 +209,8 @@ import Testing
         try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
