@@ -1,7 +1,8 @@
 import Foundation
 
 /// The call sites the apps mark in their source with `// [site:NAME]`, as findings name
-/// them (`ChatUnreadBadgeApp.swift:55`), so expectations survive edits to the apps.
+/// them in structured output (`FieldCorpus/ChatUnreadBadgeApp.swift:55`, the
+/// `Module/File.swift:line` spelling of findings, views and exports), so expectations survive edits to the apps.
 enum SiteMarkers {
     static let sites: [String: String] = {
         let sources = URL(fileURLWithPath: #filePath)
@@ -14,7 +15,7 @@ enum SiteMarkers {
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 guard let start = line.range(of: "// [site:") else { continue }
                 let name = line[start.upperBound...].prefix { $0 != "]" }
-                sites[String(name)] = "\(file):\(index + 1)"
+                sites[String(name)] = "FieldCorpus/\(file):\(index + 1)"
             }
         }
         return sites
