@@ -107,7 +107,9 @@ public final class Journal: Sendable {
         } catch let error as SQLiteError {
             // The session's row is written once, waiting one busy timeout at most: this is
             // the app's thread, and the option says how long a write may wait.
-            if error.primaryCode == SQLITE_BUSY { throw .busy(path: path, milliseconds: options.busyTimeoutMilliseconds) }
+            if error.primaryCode == SQLITE_BUSY && error.sql == "BEGIN IMMEDIATE" {
+                throw .busy(path: path, milliseconds: options.busyTimeoutMilliseconds)
+            }
             throw JournalFile.classify(error, path: path)
         } catch {
             throw .sqlite(path: path, detail: "\(error)")
