@@ -27,15 +27,19 @@ public final class Journal: Sendable {
     ///
     /// A new journal is created with mode 0600 (journals may hold user data), built beside
     /// `path` and linked into place complete, so several openers racing to create it all
-    /// end up with the same journal. An existing file is first checked read-only; a file
-    /// that is not a journal is refused and left byte for byte as it was.
+    /// end up with the same journal; what a creator killed mid-way left beside the path
+    /// (`NAME.new-PID-RANDOM`, see `CreationLitter`) is removed once its process is gone.
+    /// An existing file is first checked read-only; a file that is not a journal is
+    /// refused and left byte for byte as it was, and so is a journal whose `-wal`, `-shm`
+    /// or `-journal` is not a regular, single-link file of the journal's owner (one
+    /// planted by someone else would be applied to it).
     /// - Parameters:
     ///   - path: the journal's file.
     ///   - options: whether to create it, and how its sessions record.
     /// - Throws: `JournalError` naming the file and the reason: no such file, an empty
     ///   file (unless `options.creation` is `.createIfMissingOrEmpty`), not SQLite,
-    ///   another application's database, a damaged file, a newer schema, or an SQLite
-    ///   failure while creating or upgrading.
+    ///   another application's database, a damaged file, a newer schema, an unsafe side
+    ///   file (`unsafeSideFile`), or an SQLite failure while creating or upgrading.
     public static func open(path: String, options: Options = Options()) throws(JournalError) -> Journal {
         var version = 0
         CreationLitter.removeStale(besides: path)
@@ -101,7 +105,9 @@ public final class Journal: Sendable {
         } catch let error as SQLiteError {
             // The session's row is written once, waiting one busy timeout at most: this is
             // the app's thread, and the option says how long a write may wait.
-            if error.primaryCode == SQLITE_BUSY { throw .busy(path: path, milliseconds: options.busyTimeoutMilliseconds) }
+            if error.primaryCode == SQLITE_BUSY && error.sql == "BEGIN IMMEDIATE" {
+                throw .busy(path: path, milliseconds: options.busyTimeoutMilliseconds)
+            }
             throw JournalFile.classify(error, path: path)
         } catch {
             throw .sqlite(path: path, detail: "\(error)")

@@ -99,7 +99,7 @@ final class SessionWriter: @unchecked Sendable {
         // The session's row comes last: a session that fails to start (a statement that
         // cannot be prepared: out of memory, I/O error) leaves no row behind it. Written on
         // the caller's thread (`startSession`), so busy waits one timeout, not twelve.
-        sessionID = try database.writeTransaction(busyRetries: 0) { () throws(SQLiteError) -> Int64 in
+        sessionID = try database.writeTransaction(withinOneBusyTimeout: true) { () throws(SQLiteError) -> Int64 in
             let insert = try database.cached("""
                 INSERT INTO sessions (label, process, pid, host, started_at, start_ns, library_version)
                 VALUES (?, ?, ?, ?, ?, ?, ?)

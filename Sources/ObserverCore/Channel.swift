@@ -66,6 +66,10 @@ final class Channel: @unchecked Sendable {
     /// cycle that would otherwise keep both alive.
     func drain() -> [RegistrationEntry] {
         let live = liveEntries
+        // The registry removes a channel's registrations before draining it. Should one
+        // still be listed, marking it removed makes a later cancel a no-op instead of an
+        // index into the emptied array.
+        for entry in live { entry.removed.store(true, ordering: .releasing) }
         entries = []
         liveCount = 0
         emptySlots = 0

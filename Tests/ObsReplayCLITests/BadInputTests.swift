@@ -153,7 +153,7 @@ func writeBadInputs(in directory: URL) throws {
     #expect(timeline.stdout.contains("a → \\u{1B}[31mred\\u{9B}"))
     #expect(try obsreplay(["sessions", path]).stdout.contains("evil\\u{1B}]0;owned\\u{7}"))
     // Data formats keep the value, escaped the way the format escapes.
-    #expect(try obsreplay(["timeline", path, "--json", "--kind", "changed"]).stdout.contains("\"new_value\":\"\\u001b[31mred\u{9B}\""))
+    #expect(try obsreplay(["timeline", path, "--json", "--kind", "changed"]).stdout.contains("\"new_value\":\"\\u001b[31mred\\u009b\""))
 }
 
 /// A session that ended cleanly without a single event has an empty timeline and an

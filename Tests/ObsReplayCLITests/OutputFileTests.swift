@@ -75,6 +75,12 @@ private func permissions(_ path: String) -> mode_t {
         for item in cases {
             #expect(try obsreplay(item.command) == RunResult(stdout: "", stderr: "error: \(item.stderr)\n", status: 2))
         }
+        // Standard output appending to the WAL (`>> live.sqlite-wal`), named as /dev/stdout.
+        let sh = URL(fileURLWithPath: "/bin/sh")
+        let appended = try run(sh, ["-c", "'\(try obsreplayBinary().path)' export '\(journal)' --what events --format csv -o /dev/stdout >> '\(journal)-wal'"])
+        #expect(appended == RunResult(
+            stdout: "", stderr: "error: /dev/stdout: refusing to write the export over the journal's write-ahead log (\(journal)-wal)\n", status: 2
+        ))
         #expect(try bytes() == before.0 && shm() == before.1)
         #expect(!FileManager.default.fileExists(atPath: journal + "-journal"))
         #expect(fileType(link) == S_IFLNK)

@@ -49,9 +49,14 @@ package final class OutputFile {
         if let inherited = inheritedDescriptor(path) {
             let descriptor = dup(inherited)
             guard descriptor >= 0 else { throw .output(path: path, detail: errorText()) }
-            return OutputFile(path: path, descriptor: descriptor, replacement: nil)
+            let output = OutputFile(path: path, descriptor: descriptor, replacement: nil)
+            // `> journal.sqlite-wal` on the shell, then `-o /dev/stdout`: still refused.
+            var status = stat()
+            let identity = fstat(descriptor, &status) == 0 ? [UInt64(status.st_dev), UInt64(status.st_ino)] : nil
+            try refuseJournalFiles(path, identity: identity, name: nil, journalPath: journalPath, what: what)
+            return output
         }
-        try refuseJournalFiles(path, journalPath: journalPath, what: what)
+        try refuseJournalFiles(path, identity: identity(of: path), name: resolvedName(path), journalPath: journalPath, what: what)
 
         var link = stat()
         let exists = lstat(path, &link) == 0
@@ -153,22 +158,23 @@ package final class OutputFile {
         }
     }
 
-    /// Refuses `path` if it is the journal or one of its side files, by identity (through
-    /// symlinks and hard links) or, for a side file that does not exist now, by name.
-    static func refuseJournalFiles(_ path: String, journalPath: String, what: String) throws(AnalysisError) {
+    /// Refuses `path` if it is the journal or one of its side files, by identity (device
+    /// and inode of what `path` reaches: through symlinks and hard links) or, for a side
+    /// file that does not exist now, by canonical name.
+    static func refuseJournalFiles(
+        _ path: String, identity target: [UInt64]?, name targetName: String?, journalPath: String, what: String
+    ) throws(AnalysisError) {
         let sideFiles = [
             ("", "the journal"),
             ("-wal", "the journal's write-ahead log"),
             ("-shm", "the journal's shared-memory index"),
             ("-journal", "the journal's rollback journal"),
         ]
-        let target = identity(of: path)
-        let targetName = resolvedName(path)
         let journalName = resolved(journalPath)
         for (suffix, name) in sideFiles {
             let sidePath = journalPath + suffix
             let sameFile = target != nil && target == identity(of: sidePath)
-            let sameName = journalName != nil && targetName == journalName! + suffix
+            let sameName = journalName != nil && targetName != nil && targetName == journalName! + suffix
             if sameFile || sameName {
                 let named = suffix.isEmpty ? name : "\(name) (\(sidePath))"
                 throw .outputRefused(path: path, reason: "write the \(what) over \(named)")

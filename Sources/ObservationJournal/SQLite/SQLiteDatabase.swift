@@ -31,6 +31,8 @@ package final class SQLiteDatabase {
     package let path: String
     /// Failures to inject into this connection's calls (debug builds only).
     let faults: SQLiteFaultPlan?
+    /// How long one call waits for another connection's lock.
+    package let busyTimeoutMilliseconds: Int32
     /// Statements compiled once and reused, by SQL text.
     private var cache: [String: SQLiteStatement] = [:]
     /// The work budget of each statement, on connections that read untrusted files
@@ -78,6 +80,7 @@ package final class SQLiteDatabase {
         self.handle = db
         self.path = path
         self.faults = faults
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
     }
@@ -158,12 +161,13 @@ package final class SQLiteDatabase {
     /// is taken (waiting up to the busy timeout) before anything is read, and a busy
     /// database makes the transaction wait instead of failing halfway. Commits if `body`
     /// returns, rolls back if it throws or the commit fails.
-    /// - Parameter busyRetries: how many more busy timeouts `BEGIN IMMEDIATE` may wait;
-    ///   0 on a caller's thread, which must never wait longer than one timeout.
+    /// - Parameter withinOneBusyTimeout: give up on a busy database once one busy timeout
+    ///   has passed in all (a caller's thread, which must not wait longer than the option
+    ///   says), instead of after `busyRetries` more timeouts (the writer's own thread).
     package func writeTransaction<Result>(
-        busyRetries: Int = SQLiteDatabase.busyRetries, _ body: () throws(SQLiteError) -> Result
+        withinOneBusyTimeout: Bool = false, _ body: () throws(SQLiteError) -> Result
     ) throws(SQLiteError) -> Result {
-        try beginImmediate(busyRetries: busyRetries)
+        try beginImmediate(withinOneBusyTimeout: withinOneBusyTimeout)
         do {
             let result = try body()
             try cached("COMMIT").run()
@@ -181,13 +185,17 @@ package final class SQLiteDatabase {
     package static let busyRetries = 11
 
     /// `BEGIN IMMEDIATE`, tried again while the database stays busy.
-    private func beginImmediate(busyRetries: Int) throws(SQLiteError) {
-        var retries = busyRetries
+    private func beginImmediate(withinOneBusyTimeout: Bool) throws(SQLiteError) {
+        var retries = Self.busyRetries
+        let deadline = ContinuousClock.now + .milliseconds(busyTimeoutMilliseconds)
         while true {
             do {
                 try cached("BEGIN IMMEDIATE").run()
                 return
-            } catch where error.primaryCode == SQLITE_BUSY && retries > 0 {
+            } catch where error.primaryCode == SQLITE_BUSY {
+                // A busy that returned early (SQLite gives up at once on a deadlock, or an
+                // injected fault) is tried again while the deadline allows.
+                if withinOneBusyTimeout ? ContinuousClock.now >= deadline : retries == 0 { throw error }
                 retries -= 1
             }
         }
