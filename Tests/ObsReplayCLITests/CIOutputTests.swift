@@ -285,3 +285,28 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         #expect(text.contains("\n\n== fleet/b.sqlite\nfile size "))
     }
 }
+
+@Test func exportOfManyJournalsIsOneTableWithAJournalColumn() throws {
+    try withDirectory { directory in
+        let fleet = directory.appendingPathComponent("fleet")
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        try replacedCallbackJournal(fleet.appendingPathComponent("a.sqlite").path)
+        try replacedCallbackJournal(fleet.appendingPathComponent("b.sqlite").path, line: 32)
+        let csv = try obsreplay(["export", "fleet", "--what", "registrations", "--format", "csv"], in: directory)
+        #expect(csv == RunResult(stdout: [
+            "journal,session_id,id,channel_id,channel,policy,owner_id,owner,call_site,function,options,queue,expects_main,sender,scope_id,scope,registered_seq,removed_seq,removal_reason",
+            "fleet/a.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:31,f(),new,,false,,,,1,2,replaced",
+            "fleet/a.sqlite,1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,2,,",
+            "fleet/b.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:32,f(),new,,false,,,,1,2,replaced",
+            "fleet/b.sqlite,1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,2,,",
+            "",
+        ].joined(separator: "\r\n"), stderr: "", status: 0), "\(csv)")
+        let jsonl = try obsreplay(["export", "fleet/b.sqlite", "fleet/a.sqlite", "--what", "findings", "--format", "jsonl"], in: directory)
+        let lines = jsonl.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.map { $0.hasPrefix("{\"journal\":\"fleet/b.sqlite\",") } == [true, true, false, false])
+        #expect(lines.allSatisfy { $0.contains("\"fingerprint\":\"") })
+        #expect(try obsreplay(["export", "fleet", "--what", "events", "--format", "chrome-trace"], in: directory).stderr
+            .hasPrefix("error: '--format chrome-trace' exports one journal\n"))
+    }
+}
