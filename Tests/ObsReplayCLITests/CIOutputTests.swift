@@ -256,6 +256,12 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
             == [["OJ001", "2", "2", "3"], ["OJ001", "1", "1", "3"], ["OJ004", "3", "3", "3"]])
         #expect(try obsreplay(["diagnose", "fleet", "--session", "1"], in: directory).stderr
             .hasPrefix("error: '--session' needs exactly one journal file\n"))
+        // A gate that read nothing does not pass.
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        #expect(try obsreplay(["diagnose", "empty", "fleet/notes.sqlite", "--json"], in: directory) == RunResult(
+            stdout: "", stderr: "note: skipped fleet/notes.sqlite: not a journal (not an SQLite database)\nerror: no journal found in empty, fleet/notes.sqlite\n",
+            status: 2
+        ))
     }
 }
 

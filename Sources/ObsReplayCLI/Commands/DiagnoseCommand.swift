@@ -126,6 +126,10 @@ enum DiagnoseCommand {
         )
         try diagnose(paths, sessionID: sessionID, options: options, configuration: configuration, context: context,
                      quiet: mode != .text && mode != .grouped, into: output)
+        if output.journals == 0 && !output.failed {
+            // A gate that read nothing must not pass.
+            throw .input("no journal found in \(paths.joined(separator: ", "))")
+        }
         output.finish()
         if let path = arguments.value("write-baseline") {
             try writeBaseline(output.baselineDocument(), to: path)
