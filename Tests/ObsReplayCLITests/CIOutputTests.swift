@@ -316,3 +316,21 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
             .hasPrefix("error: '--format chrome-trace' exports one journal\n"))
     }
 }
+
+@Test func aDamagedJournalAmongManyIsAnErrorNotASkip() throws {
+    try withDirectory { directory in
+        let fleet = directory.appendingPathComponent("fleet")
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        try replacedCallbackJournal(fleet.appendingPathComponent("a.sqlite").path)
+        let bytes = try Data(contentsOf: fleet.appendingPathComponent("a.sqlite"))
+        try bytes.prefix(bytes.count / 2).write(to: fleet.appendingPathComponent("half.sqlite"))
+        let damaged = "error: fleet/half.sqlite: journal is damaged (database disk image is malformed)\n"
+        let result = try obsreplay(["diagnose", "fleet", "--format", "short", "--fail-on", "never"], in: directory)
+        #expect(result == RunResult(stdout: """
+            App/FloatingWindow.swift:31: error: [OJ001] 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
+            App/VideoScreen.swift:20: info: [OJ004] VideoScreen#3's registration on Player#1.isPlayingChanged (VideoScreen.swift:20) was still registered when the session ended.
+
+            """, stderr: damaged, status: 2), "\(result)")
+        #expect(try obsreplay(["sessions", "fleet"], in: directory) == RunResult(stdout: "", stderr: damaged, status: 2))
+    }
+}
