@@ -15,7 +15,8 @@ enum DiagnoseCommand {
                 the sessions the verdict covers. Exit code 1 when a finding (not in --baseline) is
                 at or above --fail-on.
                 Several journals and directories (searched for *.sqlite) may be given; they are
-                read in parallel, and files that are not journals are skipped with a notice.
+                read in parallel, files that are not journals are skipped with a notice, and a
+                damaged journal is an error (exit 2) after the others are reported.
                 Settings come from .obsreplay.json (in the current directory or above) or
                 --config FILE: keys rules (code → {enabled, severity}), budget-ms,
                 ignore-call-sites (path globs).
