@@ -23,7 +23,7 @@ package enum HTMLReport {
         let reader = try JournalReader(path: journalPath)
         let path = outputPath ?? defaultPath(forJournal: journalPath)
         // Opened before rendering so a refused path fails fast, and never with a partial file.
-        let file = try OutputFile.open(path, protecting: journalPath, what: "report")
+        let file = try OutputFile.open(path, protecting: [journalPath], what: "report")
         try file.write(try render(reader, sessions: sessions, options: options, window: window))
         try file.commit()
         return path

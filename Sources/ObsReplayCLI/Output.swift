@@ -68,11 +68,11 @@ final class CommandOutput {
 extension CommandContext {
     /// The output the `output` option names (standard output without one, or with `-`),
     /// for `what` (`export`) made from the journal at `journal`.
-    func output(_ arguments: ParsedArguments, journal: String, what: String) throws(CLIError) -> CommandOutput {
+    func output(_ arguments: ParsedArguments, journals: [String], what: String) throws(CLIError) -> CommandOutput {
         guard let path = arguments.value("output"), path != "-" else {
             return CommandOutput(buffer: out, file: nil, isTerminal: isatty(out.descriptor) == 1)
         }
-        let file = try analysing { () throws(AnalysisError) in try OutputFile.open(path, protecting: journal, what: what) }
+        let file = try analysing { () throws(AnalysisError) in try OutputFile.open(path, protecting: journals, what: what) }
         return CommandOutput(
             buffer: FileOutput(descriptor: file.descriptor, name: path), file: file,
             isTerminal: isatty(file.descriptor) == 1

@@ -256,6 +256,12 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
             == [["OJ001", "2", "2", "3"], ["OJ001", "1", "1", "3"], ["OJ004", "3", "3", "3"]])
         #expect(try obsreplay(["diagnose", "fleet", "--session", "1"], in: directory).stderr
             .hasPrefix("error: '--session' needs exactly one journal file\n"))
+        // A gate that read nothing does not pass.
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        #expect(try obsreplay(["diagnose", "empty", "fleet/notes.sqlite", "--json"], in: directory) == RunResult(
+            stdout: "", stderr: "note: skipped fleet/notes.sqlite: not a journal (not an SQLite database)\nerror: no journal found in empty, fleet/notes.sqlite\n",
+            status: 2
+        ))
     }
 }
 
@@ -283,5 +289,48 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         let text = try obsreplay(["stats", "fleet/a.sqlite", "fleet/b.sqlite"], in: directory).stdout
         #expect(text.hasPrefix("== fleet/a.sqlite\nfile size "))
         #expect(text.contains("\n\n== fleet/b.sqlite\nfile size "))
+    }
+}
+
+@Test func exportOfManyJournalsIsOneTableWithAJournalColumn() throws {
+    try withDirectory { directory in
+        let fleet = directory.appendingPathComponent("fleet")
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        try replacedCallbackJournal(fleet.appendingPathComponent("a.sqlite").path)
+        try replacedCallbackJournal(fleet.appendingPathComponent("b.sqlite").path, line: 32)
+        let csv = try obsreplay(["export", "fleet", "--what", "registrations", "--format", "csv"], in: directory)
+        #expect(csv == RunResult(stdout: [
+            "journal,session_id,id,channel_id,channel,policy,owner_id,owner,call_site,function,options,queue,expects_main,sender,scope_id,scope,registered_seq,removed_seq,removal_reason",
+            "fleet/a.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:31,f(),new,,false,,,,1,2,replaced",
+            "fleet/a.sqlite,1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,2,,",
+            "fleet/b.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:32,f(),new,,false,,,,1,2,replaced",
+            "fleet/b.sqlite,1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,2,,",
+            "",
+        ].joined(separator: "\r\n"), stderr: "", status: 0), "\(csv)")
+        let jsonl = try obsreplay(["export", "fleet/b.sqlite", "fleet/a.sqlite", "--what", "findings", "--format", "jsonl"], in: directory)
+        let lines = jsonl.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.map { $0.hasPrefix("{\"journal\":\"fleet/b.sqlite\",") } == [true, true, false, false])
+        #expect(lines.allSatisfy { $0.contains("\"fingerprint\":\"") })
+        #expect(try obsreplay(["export", "fleet", "--what", "events", "--format", "chrome-trace"], in: directory).stderr
+            .hasPrefix("error: '--format chrome-trace' exports one journal\n"))
+    }
+}
+
+@Test func aDamagedJournalAmongManyIsAnErrorNotASkip() throws {
+    try withDirectory { directory in
+        let fleet = directory.appendingPathComponent("fleet")
+        try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
+        try replacedCallbackJournal(fleet.appendingPathComponent("a.sqlite").path)
+        let bytes = try Data(contentsOf: fleet.appendingPathComponent("a.sqlite"))
+        try bytes.prefix(bytes.count / 2).write(to: fleet.appendingPathComponent("half.sqlite"))
+        let damaged = "error: fleet/half.sqlite: journal is damaged (database disk image is malformed)\n"
+        let result = try obsreplay(["diagnose", "fleet", "--format", "short", "--fail-on", "never"], in: directory)
+        #expect(result == RunResult(stdout: """
+            App/FloatingWindow.swift:31: error: [OJ001] 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
+            App/VideoScreen.swift:20: info: [OJ004] VideoScreen#3's registration on Player#1.isPlayingChanged (VideoScreen.swift:20) was still registered when the session ended.
+
+            """, stderr: damaged, status: 2), "\(result)")
+        #expect(try obsreplay(["sessions", "fleet"], in: directory) == RunResult(stdout: "", stderr: damaged, status: 2))
     }
 }

@@ -73,10 +73,13 @@ private func shell(_ line: String, in directory: URL) throws -> RunResult {
     try run(URL(fileURLWithPath: "/bin/sh"), ["-c", line], in: directory)
 }
 
-/// Output lines as compared: trailing spaces cut, call sites' line numbers as `#`.
+/// Output lines as compared: trailing spaces cut, call sites' line numbers as `#` (also in
+/// GitHub annotations' `line=`), fingerprints (which hash the line numbers) as `#`.
 private func comparable(_ text: String) -> [String] {
     text.components(separatedBy: "\n").map { line in
         var line = FindingShape.normalized(line)
+            .replacingOccurrences(of: #",line=[0-9]+,"#, with: ",line=#,", options: .regularExpression)
+            .replacingOccurrences(of: #"fingerprint [0-9a-f]{32}"#, with: "fingerprint #", options: .regularExpression)
         while line.last == " " { line.removeLast() }
         return line
     }

@@ -62,7 +62,7 @@ import Testing
     #expect(events.count { $0["ph"] as? String == "b" } == 2 && events.count { $0["ph"] as? String == "e" } == 2)
     #expect(try obsreplay(["export", journal, "--what", "findings", "--format", "chrome-trace"]) == RunResult(
         stdout: "",
-        stderr: "error: '--format chrome-trace' exports events only: use '--what events'\nUsage: obsreplay export <journal> --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n",
+        stderr: "error: '--format chrome-trace' exports events only: use '--what events'\nUsage: obsreplay export <journal> ... --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n",
         status: 64
     ))
 }

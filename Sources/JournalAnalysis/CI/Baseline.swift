@@ -7,6 +7,7 @@ import Foundation
 /// "fingerprints": [...]}`) or from a previous `diagnose --json` (an array of findings,
 /// or of `--group-by fingerprint` groups, each with a `fingerprint`).
 package struct Baseline: Sendable, Equatable {
+    /// The accepted fingerprints.
     package var fingerprints: Set<String>
 
     package init(fingerprints: Set<String>) {

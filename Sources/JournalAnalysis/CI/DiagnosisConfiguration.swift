@@ -23,9 +23,13 @@ package struct DiagnosisConfiguration: Sendable, Equatable {
     /// The keys of one rule's settings.
     package static let ruleKeys = ["enabled", "severity"]
 
+    /// Rules turned off (`"enabled": false`): their findings are dropped.
     package var disabled: Set<Rule> = []
+    /// Rules whose findings get another severity (`"severity": "info"`).
     package var severities: [Rule: Severity] = [:]
+    /// The slow-callback budget; `--budget-ms` on the command line wins.
     package var budgetMs: Int64?
+    /// `fnmatch` globs on `Module/File.swift` (or `Module/File.swift:42`).
     package var ignoredCallSites: [String] = []
     /// Where it was read from (nil: no file).
     package var path: String?

@@ -20,7 +20,6 @@ package enum SARIFLog {
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1, $0) })
         let driver = JSONValue.object([
             ("name", .string("obsreplay")), ("version", .string(toolVersion)),
-            ("informationUri", .string("https://github.com/observation-journal/observation-journal")),
             ("rules", .array(rules.map { rule($0, severity: severities[$0] ?? $0.severities[0]) })),
         ])
         let rootURI = URL(fileURLWithPath: locator.root).standardizedFileURL.absoluteString

@@ -2,6 +2,7 @@
 /// print and editors and `grep` understand. A finding with no call site starts with its
 /// journal and session instead.
 package enum ShortFormat {
+    /// One line per finding, its first call site located under the locator's root.
     package static func lines(_ findings: [JournalFinding], locator: SourceLocator) -> [String] {
         findings.map { item in
             let finding = item.finding

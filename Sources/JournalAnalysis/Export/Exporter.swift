@@ -33,17 +33,21 @@ package enum Exporter {
     }
 
     /// Writes `subject` of `session` (all sessions when `nil`) to `output`. The
-    /// `chromeTrace` format writes events only (`subject` must be `.events`).
+    /// `chromeTrace` format writes events only (`subject` must be `.events`). With
+    /// `journal`, rows start with a `journal` column of that value, and `header: false`
+    /// leaves out the CSV header (the second and later journals of one export).
     package static func export(
         _ subject: ExportSubject, from reader: JournalReader, session: Int64?, format: ExportFormat, raw: Bool,
-        options: DiagnosisOptions = DiagnosisOptions(), to output: any TextOutput
+        options: DiagnosisOptions = DiagnosisOptions(), to output: any TextOutput, journal: String? = nil, header: Bool = true
     ) throws(AnalysisError) {
         if format == .chromeTrace {
             precondition(subject == .events, "chrome-trace exports events only; the caller checks --what")
             try ChromeTraceExporter.export(from: reader, session: session, to: output)
             return
         }
-        let table = TableWriter(columns: columns(for: subject), format: format, raw: raw, output: output)
+        let table = TableWriter(
+            columns: columns(for: subject), format: format, raw: raw, output: output, journal: journal, header: header
+        )
         var sessions: [SessionSummary]
         if let session { sessions = [try reader.session(session)] } else { sessions = try reader.sessions() }
         // Sessions with no rows have none to export: a journal may hold hundreds of

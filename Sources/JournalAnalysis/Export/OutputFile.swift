@@ -38,14 +38,14 @@ package final class OutputFile {
 
     deinit { if !finished { discard() } }
 
-    /// Opens `path` for output made from the journal at `journalPath`.
+    /// Opens `path` for output made from the journals at `journalPaths`.
     /// - Parameters:
     ///   - path: the `-o` path. `-` is the caller's business (standard output).
-    ///   - journalPath: the journal being read; it and its side files are never written.
+    ///   - journalPaths: the journals being read; they and their side files are never written.
     ///   - what: what is written, for messages (`report`, `export`).
     /// - Throws: `AnalysisError.outputRefused` naming the reason, or `.output` when the
     ///   file cannot be created.
-    package static func open(_ path: String, protecting journalPath: String, what: String) throws(AnalysisError) -> OutputFile {
+    package static func open(_ path: String, protecting journalPaths: [String], what: String) throws(AnalysisError) -> OutputFile {
         if let inherited = inheritedDescriptor(path) {
             let descriptor = dup(inherited)
             guard descriptor >= 0 else { throw .output(path: path, detail: errorText()) }
@@ -53,10 +53,15 @@ package final class OutputFile {
             // `> journal.sqlite-wal` on the shell, then `-o /dev/stdout`: still refused.
             var status = stat()
             let identity = fstat(descriptor, &status) == 0 ? [UInt64(status.st_dev), UInt64(status.st_ino)] : nil
-            try refuseJournalFiles(path, identity: identity, name: nil, journalPath: journalPath, what: what)
+            for journalPath in journalPaths {
+                try refuseJournalFiles(path, identity: identity, name: nil, journalPath: journalPath, what: what)
+            }
             return output
         }
-        try refuseJournalFiles(path, identity: identity(of: path), name: resolvedName(path), journalPath: journalPath, what: what)
+        let target = identity(of: path), targetName = resolvedName(path)
+        for journalPath in journalPaths {
+            try refuseJournalFiles(path, identity: target, name: targetName, journalPath: journalPath, what: what)
+        }
 
         var link = stat()
         let exists = lstat(path, &link) == 0

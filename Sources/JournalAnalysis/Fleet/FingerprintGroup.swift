@@ -44,6 +44,7 @@ package struct FingerprintGrouper: Sendable {
 
     package init() {}
 
+    /// Counts one finding in its fingerprint's group (the first one is the example).
     package mutating func add(_ item: JournalFinding) {
         let key = item.finding.fingerprint
         let journal = journalNumbers[item.journal] ?? journalNumbers.count

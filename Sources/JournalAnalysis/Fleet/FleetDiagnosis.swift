@@ -11,9 +11,9 @@ package enum FleetDiagnosis {
     package enum Outcome: Sendable {
         /// Read: its sessions and findings (configuration applied).
         case diagnosed(sessions: [Int64], findings: [Finding])
-        /// Not opened: not a journal (or not readable); skipped with a notice.
+        /// Not a journal (see `AnalysisError.isNotAJournal`); skipped with a notice.
         case skipped(AnalysisError)
-        /// Opened but could not be read to the end (damaged).
+        /// A journal that could not be read (damaged, another schema version, unreadable).
         case failed(AnalysisError)
     }
 
@@ -72,7 +72,7 @@ package enum FleetDiagnosis {
         do {
             reader = try JournalReader(path: path)
         } catch {
-            return .skipped(error)
+            return error.isNotAJournal ? .skipped(error) : .failed(error)
         }
         do {
             let sessions = try reader.sessions()

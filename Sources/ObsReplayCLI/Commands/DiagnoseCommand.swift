@@ -15,7 +15,8 @@ enum DiagnoseCommand {
                 the sessions the verdict covers. Exit code 1 when a finding (not in --baseline) is
                 at or above --fail-on.
                 Several journals and directories (searched for *.sqlite) may be given; they are
-                read in parallel, and files that are not journals are skipped with a notice.
+                read in parallel, files that are not journals are skipped with a notice, and a
+                damaged journal is an error (exit 2) after the others are reported.
                 Settings come from .obsreplay.json (in the current directory or above) or
                 --config FILE: keys rules (code → {enabled, severity}), budget-ms,
                 ignore-call-sites (path globs).
@@ -126,6 +127,10 @@ enum DiagnoseCommand {
         )
         try diagnose(paths, sessionID: sessionID, options: options, configuration: configuration, context: context,
                      quiet: mode != .text && mode != .grouped, into: output)
+        if output.journals == 0 && !output.failed {
+            // A gate that read nothing must not pass.
+            throw .input("no journal found in \(paths.joined(separator: ", "))")
+        }
         output.finish()
         if let path = arguments.value("write-baseline") {
             try writeBaseline(output.baselineDocument(), to: path)

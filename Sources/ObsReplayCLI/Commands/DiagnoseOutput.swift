@@ -25,7 +25,8 @@ final class DiagnoseOutput {
     var failed = false
     /// A finding not in the baseline is at or above `--fail-on`.
     private(set) var failing = false
-    private var journals = 0
+    /// How many journals were read.
+    private(set) var journals = 0
     private var sessionIDs: [Int64] = []
     private var sessionCount = 0
     private var lastJournal = ""
@@ -36,6 +37,7 @@ final class DiagnoseOutput {
     private var firsts: [String: Finding] = [:]
     private var written = 0
     private var sarifSuffix = ""
+    private var started = false
 
     init(
         mode: Mode, context: CommandContext, baseline: Baseline?, baselinePath: String?, keepBaseline: Bool,
@@ -50,14 +52,17 @@ final class DiagnoseOutput {
         self.sourceRoot = sourceRoot
         self.configuration = configuration
         self.manyJournals = manyJournals
-        start()
     }
 
     private func isNew(_ finding: Finding) -> Bool { baseline.map { !$0.fingerprints.contains(finding.fingerprint) } ?? true }
 
     // MARK: - Streaming
 
+    /// Writes what comes before the first finding (`[`, the SARIF log's head), once, when
+    /// there is something to write: a journal that cannot be read leaves stdout empty.
     private func start() {
+        guard !started else { return }
+        started = true
         switch mode {
         case .json: context.out.write("[")
         case .sarif:
@@ -74,6 +79,7 @@ final class DiagnoseOutput {
 
     /// One journal's sessions and findings (configuration applied).
     func add(journal: String, sessions: [Int64], findings: [Finding]) {
+        start()
         journals += 1
         lastJournal = journal
         sessionCount += sessions.count
@@ -104,6 +110,7 @@ final class DiagnoseOutput {
     }
 
     func finish() {
+        start()
         switch mode {
         case .text:
             context.line(summary(noun: "finding", count: fresh, counts: counts))

@@ -12,14 +12,15 @@ enum ExportCommand {
                 CSV follows RFC 4180 (header row, CRLF, quoting, UTF-8). Text cells starting with
                 =, +, -, @, tab or carriage return get a leading ' so spreadsheets do not evaluate
                 them; --raw turns that off. JSON Lines: one object per row, keys as the CSV header.
-                Without --session, every session is exported.
+                Without --session, every session is exported. Several journals or a directory:
+                one table, each row starting with a journal column.
                 --format chrome-trace writes the Trace Event Format that Perfetto and
                 chrome://tracing open, and takes --what events only: a session is a process,
                 each registry thread a thread, deliveries complete events with their duration,
                 changes and removals instant events, registration lifetimes async spans named
                 after their channel; timestamps in microseconds from the session's start.
                 """,
-            arguments: [CommonOptions.journal],
+            arguments: [CommonOptions.journals],
             options: [
                 CommandSpec.Option("what", value: "table", help: "events, registrations, deliveries or findings.", required: true,
                                    choices: ExportSubject.allCases.map(\.rawValue)),
@@ -42,15 +43,21 @@ enum ExportCommand {
         }
         let sessionID = try context.integer(arguments, "session")
         let options = try context.slowCallbackBudget(arguments)
-        let reader = try context.openJournal(arguments)
+        let (readers, many) = try context.openJournals(arguments)
+        if many && sessionID != nil { throw context.usageError("'--session' needs exactly one journal file") }
+        if many && format == .chromeTrace { throw context.usageError("'--format chrome-trace' exports one journal") }
         // Resolve the session first so an unknown one fails before any file is created.
-        if let sessionID { _ = try analysing { () throws(AnalysisError) in try reader.session(sessionID) } }
-        let output = try context.output(arguments, journal: reader.path, what: "export")
+        if let sessionID, let reader = readers.first {
+            _ = try analysing { () throws(AnalysisError) in try reader.session(sessionID) }
+        }
+        let output = try context.output(arguments, journals: readers.map(\.path), what: "export")
         try analysing { () throws(AnalysisError) in
-            try Exporter.export(
-                subject, from: reader, session: sessionID, format: format, raw: arguments.flag("raw"),
-                options: options, to: output.text
-            )
+            for (index, reader) in readers.enumerated() {
+                try Exporter.export(
+                    subject, from: reader, session: sessionID, format: format, raw: arguments.flag("raw"),
+                    options: options, to: output.text, journal: many ? reader.path : nil, header: index == 0
+                )
+            }
             try output.commit()
         }
         return ExitCode.success

@@ -11,7 +11,8 @@ extension CommonOptions {
 extension CommandContext {
     /// The journals the `journal` arguments name, opened read-only. One file: as always,
     /// its error is the command's (exit 2). Several paths or a directory: expanded, and a
-    /// file that is not a journal is skipped with a one-line notice. `many` says which.
+    /// file that is not a journal is skipped with a one-line notice; a damaged journal is
+    /// an error (exit 2). `many` says which.
     func openJournals(_ arguments: ParsedArguments) throws(CLIError) -> (readers: [JournalReader], many: Bool) {
         let paths = arguments.arguments("journal")
         var isDirectory: ObjCBool = false
@@ -23,9 +24,11 @@ extension CommandContext {
             do {
                 readers.append(try JournalReader(path: path))
             } catch {
+                guard error.isNotAJournal else { throw .analysis(error) }
                 message("note: skipped \(error.description)")
             }
         }
+        if readers.isEmpty { throw .input("no journal found in \(paths.joined(separator: ", "))") }
         return (readers, true)
     }
 }
