@@ -4,11 +4,12 @@
 --                    whichever thread drained it: under dispatchMain() on Linux that is
 --                    not the main thread, so is_main alone cannot tell a `queue: .main`
 --                    delivery that was on main. NULL: not recorded (schema 1 rows, gaps).
--- events.cpu_ns      delivered: thread CPU time the callback used (CLOCK_THREAD_CPUTIME_ID),
+-- events.cpu_ns      delivered: thread CPU time the callback used (the CLOCK_THREAD_CPUTIME_ID
+--                    clock; on Linux read with getrusage(RUSAGE_THREAD), to the microsecond),
 --                    next to its wall time duration_ns; preemption does not count.
--- events.waits       delivered on the main thread or queue: voluntary context switches of
---                    its thread during the callback (it slept, waited for a lock or I/O);
---                    NULL elsewhere and where the system does not count them.
+-- events.waits       delivered: voluntary context switches of its thread during the callback
+--                    (it slept, waited for a lock or I/O); NULL where the system does not
+--                    count them per thread.
 -- events.kind        gains 'cancelAfterAutoRemoval': a token cancelled after the registry had
 --                    removed its registration by itself (reason: how it had gone); a no-op;
 --                    and 'ownerGone': the owner of a registration already replaced in a single
@@ -48,7 +49,7 @@ CREATE TABLE events_v2 (
     detail          TEXT,                   -- free text; gap: 'dropped=N'
     main_queue      INTEGER CHECK (main_queue IN (0, 1)),  -- on the main queue; NULL: not recorded
     cpu_ns          INTEGER,                -- delivered: thread CPU time of the callback
-    waits           INTEGER,                -- delivered on main: voluntary context switches
+    waits           INTEGER,                -- delivered: voluntary context switches
     PRIMARY KEY (session_id, seq)
 ) STRICT, WITHOUT ROWID;
 

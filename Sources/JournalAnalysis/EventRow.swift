@@ -26,7 +26,7 @@ package struct EventRow: Sendable, Equatable {
     package var durationNs: Int64?
     /// `delivered`: the thread CPU time the callback used; `nil` when not recorded.
     package var cpuNs: Int64?
-    /// `delivered` on main: voluntary context switches during the callback; `nil` when not recorded.
+    /// `delivered`: voluntary context switches during the callback; `nil` when not recorded.
     package var waits: Int64?
     package var isPrior: Bool
     package var oldValue: String?

@@ -237,8 +237,8 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
                 The budget is 16 ms by default (one frame at 60 Hz; diagnose --budget-ms MS changes
                 it). Wall time alone is not enough: a microsecond callback preempted on a busy
                 machine can take 20 ms of wall time. Each delivery records its thread CPU time
-                (CLOCK_THREAD_CPUTIME_ID) next to its wall time, and, on main, how often it gave up
-                the CPU voluntarily (slept, waited for a lock or I/O; counted on Linux).
+                (CLOCK_THREAD_CPUTIME_ID) next to its wall time, and how often it gave up the CPU
+                voluntarily (slept, waited for a lock or I/O; counted on Linux).
 
                 warning: a callback on main (the main thread or the main queue) whose wall time was
                 over the budget and that *blocked*: its own CPU time was at least half the budget,

@@ -22,7 +22,7 @@ public struct ObserverEvent: Sendable {
         /// `isPrior`, `depth`, `liveCount`, `callSite` (where posted, when known).
         case changed
         /// A callback ran. `channel`, `registration`, `duration` (wall), `cpuDuration`,
-        /// `waits` (on the main thread or queue, Linux), `depth`, `isMainQueue`.
+        /// `waits` (Linux), `depth`, `isMainQueue`.
         case delivered
         /// A live registration was not called for a change. `channel`, `registration`,
         /// `skipReason`.
@@ -84,12 +84,13 @@ public struct ObserverEvent: Sendable {
     /// For `.delivered`: how long the callback ran, in nanoseconds (wall clock).
     public var duration: UInt64?
     /// For `.delivered`: the CPU time the delivering thread spent in the callback, in
-    /// nanoseconds (`CLOCK_THREAD_CPUTIME_ID`); unlike `duration`, time the thread was
-    /// preempted or waiting does not count.
+    /// nanoseconds (the thread CPU clock, `CLOCK_THREAD_CPUTIME_ID`; read through
+    /// `getrusage(RUSAGE_THREAD)` on Linux, to the microsecond); unlike `duration`, time
+    /// the thread was preempted or waiting does not count.
     public var cpuDuration: UInt64?
-    /// For `.delivered` on the main thread or main queue: how many times the callback's
-    /// thread gave up the CPU voluntarily while it ran (sleep, lock, I/O); `nil` elsewhere
-    /// and where the system does not count it (Linux only).
+    /// For `.delivered`: how many times the callback's thread gave up the CPU voluntarily
+    /// while it ran (sleep, lock, I/O); `nil` where the system does not count it per
+    /// thread (it does on Linux).
     public var waits: UInt64?
     /// For scope events: the scope.
     public var scope: ScopeInfo?

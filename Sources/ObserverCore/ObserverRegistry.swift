@@ -494,25 +494,23 @@ public final class ObserverRegistry: Sendable {
         let savedDepth = context.depth
         context.depth = depth + 1
         let onMainQueue = MainQueue.isCurrent
-        // Only a callback on main can drop a frame by waiting, so only there is the
-        // (costlier) count of voluntary context switches taken.
-        let onMain = context.isMain || onMainQueue
-        let waitsStart = onMain ? voluntaryContextSwitches() : nil
+        let usageStart = ThreadUsage.current
         let start = monotonicNanoseconds()
-        let cpuStart = threadCPUNanoseconds()
         entry.call(owner, payload)
-        let cpuEnd = threadCPUNanoseconds()
         let end = monotonicNanoseconds()
-        let waitsEnd = onMain ? voluntaryContextSwitches() : nil
+        let usageEnd = ThreadUsage.current
         context.depth = savedDepth
         // The most frequent event: built in one initialisation (filling a default event
         // field by field copied it several times), stamped with the call's end.
         var event = ObserverEvent(
             kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
             channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
-            duration: end &- start, cpuDuration: cpuEnd &- cpuStart, isMainQueue: onMainQueue
+            duration: end &- start, cpuDuration: usageEnd.cpuNanoseconds &- usageStart.cpuNanoseconds,
+            isMainQueue: onMainQueue
         )
-        if let waitsStart, let waitsEnd { event.waits = waitsEnd &- waitsStart }
+        if let before = usageStart.voluntarySwitches, let after = usageEnd.voluntarySwitches {
+            event.waits = after &- before
+        }
         sink.record(event)
     }
 
