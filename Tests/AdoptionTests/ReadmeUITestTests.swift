@@ -53,7 +53,7 @@ final class NowPlayingScreen {
     #expect(findings.map(\.description) == [
         "warning[OJ002] duplicate-registration: NowPlayingScreen#2 registered Player#1.isPlaying twice from ReadmeUITestTests.swift:15 (seq 1 and seq 2); its callback ran twice for 1 change.",
     ])
-    #expect(findings.first?.callSites == ["ReadmeUITestTests.swift:15"])
+    #expect(findings.first?.callSites == ["AdoptionTests/ReadmeUITestTests.swift:15"])
     #expect(try JournalDiagnosis.findings(inJournalAt: recording.path, session: recording.sessionID, minimum: .error) == [])
 }
 

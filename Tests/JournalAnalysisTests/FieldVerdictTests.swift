@@ -26,7 +26,7 @@ private func sameOwnerTwoSites(_ s: FixtureSession) throws {
     ])
     let finding = try #require(found.first)
     #expect(finding.severity == .error)
-    #expect(finding.callSites == ["PlayerScreen.swift:14", "PlayerScreen.swift:40"])
+    #expect(finding.callSites == ["App/PlayerScreen.swift:14", "App/PlayerScreen.swift:40"])
     #expect(finding.owners == ["PlayerScreen#2"])
     #expect(finding.count == 2)
     #expect(finding.evidence == [
@@ -157,7 +157,7 @@ private func sameOwnerTwoSites(_ s: FixtureSession) throws {
     #expect(finding.severity == .info)
     #expect(finding.seqs == [1, 4, 5])
     #expect(finding.owners == ["EditorScreen#2", "Document#1", "Document#3"])
-    #expect(finding.callSites == ["EditorScreen.swift:30"])
+    #expect(finding.callSites == ["App/EditorScreen.swift:30"])
     #expect(finding.evidence == [
         "seq 1: EditorScreen#2 registered on Document#1.title at EditorScreen.swift:30",
         "seq 4: Document#3 appeared (Document#3.title), of the same type Document",

@@ -135,9 +135,9 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("journal.sqlite").path
     try JournalFixture(path: path).finish()
-    #expect(try JournalSchemaObjects.difference(JournalFile.openForReading(path: path), version: 1, path: path) == nil)
+    #expect(try JournalSchemaObjects.difference(JournalFile.openForReading(path: path), version: 3, path: path) == nil)
     try SQLiteDatabase(path: path, mode: .readWrite).execute("CREATE INDEX extra ON events (kind)")
-    #expect(throws: JournalError.refused(path: path, reason: "refused: it has an index 'extra' that journal schema 1 does not have (the schema was changed outside ObservationJournal)")) {
+    #expect(throws: JournalError.refused(path: path, reason: "refused: it has an index 'extra' that journal schema 3 does not have (the schema was changed outside ObservationJournal)")) {
         try JournalFile.openForReading(path: path)
     }
 }

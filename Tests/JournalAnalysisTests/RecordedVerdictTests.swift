@@ -40,7 +40,7 @@ private func diagnoseRecording(_ program: (ObserverRegistry) -> Void) throws -> 
         isPlayingChanged.call(false)
         withExtendedLifetime(screen) {}
     }
-    let site = "RecordedVerdictTests.swift"
+    let site = "JournalAnalysisTests/RecordedVerdictTests.swift"
     #expect(findings.map(\.rule) == [.lastCallbackWins])
     #expect(findings.first?.callSites == ["\(site):\(firstLine)", "\(site):\(secondLine)"])
     #expect(findings.first?.count == 2)

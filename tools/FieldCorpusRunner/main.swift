@@ -27,6 +27,13 @@ func usage() -> Never {
 }
 
 func runnerMain(_ arguments: [String]) -> Never {
+    if arguments == ["--help"] || arguments == ["-h"] {
+        let names = FieldApp.all.map(\.name).joined(separator: "|")
+        print("usage: FieldCorpusRunner \(names) buggy|correct JOURNAL [--main-loop run-loop|dispatch-main]")
+        print("       FieldCorpusRunner --list")
+        print("Runs one field-corpus app variant in this process and records it into JOURNAL.")
+        exit(0)
+    }
     if arguments == ["--list"] {
         for app in FieldApp.all {
             print("\(app.name)\t\(app.expectedCodes.joined(separator: ","))\t\(app.mainLoops.map(\.rawValue).joined(separator: ","))")

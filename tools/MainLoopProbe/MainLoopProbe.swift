@@ -21,6 +21,11 @@ import ObserverCore
 enum MainLoopProbe {
     static func main() {
         let arguments = CommandLine.arguments
+        if arguments.count == 2 && (arguments[1] == "--help" || arguments[1] == "-h") {
+            print("usage: MainLoopProbe runloop|dispatchmain|dispatchmain-off-main|background-load JOURNAL")
+            print("Records a small program under RunLoop.main.run() or dispatchMain() into JOURNAL.")
+            return
+        }
         guard arguments.count == 3, let mode = Mode(rawValue: arguments[1]) else {
             fail("usage: MainLoopProbe runloop|dispatchmain|dispatchmain-off-main|background-load JOURNAL")
         }
