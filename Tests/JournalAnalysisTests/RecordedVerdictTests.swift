@@ -101,3 +101,28 @@ private func diagnoseRecording(_ program: (ObserverRegistry) -> Void) throws -> 
     }
     #expect(findings.map(\.rule) == [])
 }
+
+private final class Document: Sendable {}
+
+@Test func aRecordedObserverLeftOnAReplacedDocumentIsSubjectReplaced() throws {
+    var line = 0
+    let findings = try diagnoseRecording { registry in
+        let editor = Screen("editor")
+        var document: Document? = Document()
+        let title = ObservableValue("a", subject: document!, key: "title", registry: registry)
+        line = #line + 1
+        editor.tokens.append(title.observe(owner: editor) { _, _ in })
+        title.value = "b"
+        // The app opens another document and drops the first; the editor is not told.
+        let next = Document()
+        let nextTitle = ObservableValue("x", subject: next, key: "title", registry: registry)
+        nextTitle.value = "y"
+        document = nil
+        registry.sweep()  // the registry notices the dead subject while the editor lives
+        withExtendedLifetime((editor, next)) {}
+    }
+    #expect(findings.map(\.rule) == [.subjectReplaced])
+    #expect(findings.first?.severity == .info)
+    #expect(findings.first?.owners == ["Screen#2", "Document#1", "Document#3"])
+    #expect(findings.first?.callSites == ["RecordedVerdictTests.swift:\(line)"])
+}
