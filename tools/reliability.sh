@@ -3,7 +3,7 @@
 #
 #   tools/reliability.sh ci      what CI runs after `swift test` (which already runs the short
 #                                form of every harness): a 5-second soak, the field corpus under
-#                                CPU load (tools/field-corpus-load.sh, about 3 minutes), then the
+#                                CPU load (tools/field-corpus-load.sh, 1 to 3 minutes), then the
 #                                concurrency tests and a soak under ThreadSanitizer
 #   tools/reliability.sh long    the long forms, printing the figures RELIABILITY.md records
 #                                (about 45 minutes on the 2-core machine)
