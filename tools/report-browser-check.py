@@ -31,7 +31,6 @@ import sys
 import time
 import zlib
 
-from playwright.sync_api import sync_playwright
 
 WIDTH, HEIGHT = 1500, 1000
 
@@ -476,6 +475,8 @@ def main():
     parser.add_argument("--measure", action="store_true", help="only time loading and drawing the reports given")
     parser.add_argument("reports", nargs="*")
     args = parser.parse_args()
+    # Imported after the arguments, so `--help` answers where Playwright is not installed yet.
+    from playwright.sync_api import sync_playwright
     os.makedirs(args.shots, exist_ok=True)
     checker = Checker()
     with sync_playwright() as playwright:

@@ -87,10 +87,10 @@ final class BadgeView: @unchecked Sendable {
     ])
     // Posts carry the sender as an object and the userInfo keys.
     #expect(try rows(scratch.path(), "select seq, kind, channel, owner, new_value, reason, call_site from event_log where kind != 'delivered' order by seq") == [
-        "1|registered|*.DownloadFinished|NotificationToken#1|NULL|NULL|NULL",
-        "2|registered|*.DownlaodFinished|NotificationToken#2|NULL|NULL|NULL",
+        "1|registered|*.DownloadFinished|NotificationToken#1|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:34",
+        "2|registered|*.DownlaodFinished|NotificationToken#2|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:48",
         "3|changed|*.DownloadFinished|NULL|object: DownloadManager#3; userInfo: bytes, file|NULL|AdoptionTests/NotificationCenterAppTests.swift:22",
-        "5|registered|*.DownloadFinished|NotificationToken#4|NULL|NULL|NULL",
+        "5|registered|*.DownloadFinished|NotificationToken#4|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:34",
         "6|changed|*.DownloadFinished|NULL|object: DownloadManager#3; userInfo: bytes, file|NULL|AdoptionTests/NotificationCenterAppTests.swift:22",
         "9|removed|*.DownlaodFinished|NotificationToken#2|NULL|explicit|AdoptionTests/NotificationCenterAppTests.swift:54",
         "10|removeUnregistered|NULL|NotificationToken#2|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:54",
