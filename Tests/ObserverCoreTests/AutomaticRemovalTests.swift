@@ -102,3 +102,53 @@ import Testing
     #expect(sink.events(.removed).map(\.removalReason) == [.ownerDeallocated, .ownerDeallocated])
     #expect(sink.events(.changed).map(\.liveCount) == [0, 0])
 }
+
+/// A subject that owns its observable state, as apps write it: the state goes with it.
+/// The subject is `self`, which the initialiser cannot pass before its stored properties are
+/// set; so the state is created lazily in a box the subject owns.
+private final class OwnedItem: @unchecked Sendable {
+    var status: ObservableValue<Int>!
+    var onEnd: CallbackProperty<Bool>!
+    init(registry: ObserverRegistry) {
+        status = ObservableValue(0, subject: self, key: "status", registry: registry)
+        onEnd = CallbackProperty(subject: self, key: "onEnd", registry: registry)
+    }
+}
+
+@Test func aSubjectsDeathRemovesItsObserversAtOnceWithoutASweep() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let screen = Screen("stays")
+    var item: OwnedItem? = OwnedItem(registry: registry)
+    screen.tokens.append(item!.status.observe(owner: screen) { _, _ in })
+    item!.onEnd.assign(owner: screen) { _, _ in }
+    #expect(registry.statistics.channels == 2)
+    // Nothing is ever posted on the dead item's channels again: its state's deinit is
+    // where the registry learns of its death.
+    item = nil
+    #expect(sink.kinds == [.registered, .registered, .removed, .removed])
+    #expect(sink.events(.removed).map(\.removalReason) == [.subjectDeallocated, .subjectDeallocated])
+    #expect(sink.events(.removed).map { $0.registration!.id } == [1, 2])
+    #expect(registry.statistics.registrations == 0)
+    #expect(registry.statistics.channels == 0)
+    // The screen's token goes later: nothing left to remove, nothing reported.
+    screen.tokens.removeAll()
+    registry.sweep()
+    #expect(sink.kinds == [.registered, .registered, .removed, .removed])
+}
+
+@Test func releasingStateWhoseSubjectLivesRemovesNothing() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let screen = Screen("stays")
+    let player = Player()
+    do {
+        // A second handle on the same channel, dropped while the subject lives on.
+        let isPlaying = ObservableValue(false, subject: player, key: "isPlaying", registry: registry)
+        screen.tokens.append(isPlaying.observe(owner: screen) { _, _ in })
+    }
+    #expect(sink.kinds == [.registered])
+    #expect(registry.statistics.registrations == 1)
+    #expect(registry.statistics.channels == 1)
+    withExtendedLifetime(player) {}
+}
