@@ -124,7 +124,7 @@ private final class Document: Sendable {}
     #expect(findings.map(\.rule) == [.subjectReplaced])
     #expect(findings.first?.severity == .info)
     #expect(findings.first?.owners == ["Screen#2", "Document#1", "Document#3"])
-    #expect(findings.first?.callSites == ["RecordedVerdictTests.swift:\(line)"])
+    #expect(findings.first?.callSites == ["JournalAnalysisTests/RecordedVerdictTests.swift:\(line)"])
 }
 
 /// A player item that owns its observable state, as apps write it.

@@ -318,3 +318,17 @@ import Testing
         "seq 3: PriceFilter#1.maxPrice was posted (2 times in all)",
     ])
 }
+
+@Test func aKeyOneSlipFromOneTheOwnerAlsoObservesIsStillATypo() throws {
+    let found = try findings(.neverPostedKey) { s in
+        let scrollView = try s.object("ScrollView")
+        let header = try s.object("Header")
+        try s.register(try s.channel(scrollView, "contentOffset"), owner: header, at: "Header.swift:10")  // seq 1
+        try s.register(try s.channel(scrollView, "contenOffset"), owner: header, at: "Header.swift:20")  // seq 2
+        try s.post(try s.channel(scrollView, "contentOffset"), old: "0", new: "10")
+    }
+    #expect(found.map(\.message) == [
+        "Header#2 observed ScrollView#1.contenOffset (Header.swift:20), which was never posted; ScrollView posted \"contentOffset\", 1 edit away: a typo?",
+    ])
+    #expect(found.map(\.severity) == [.warning])
+}
