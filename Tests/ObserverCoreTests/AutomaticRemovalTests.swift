@@ -152,3 +152,29 @@ private final class OwnedItem: @unchecked Sendable {
     #expect(registry.statistics.channels == 1)
     withExtendedLifetime(player) {}
 }
+
+@Test func aSubjectDyingInsideACallbackReleasesWhatItsObserversHeldOutsideTheLock() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let screen = Screen("stays")
+    let player = Player()
+    let currentItemChanged = ObservableValue(0, subject: player, key: "currentItem", registry: registry)
+    final class Holder: @unchecked Sendable { var item: OwnedItem? }
+    let holder = Holder()
+    holder.item = OwnedItem(registry: registry)
+    // The item's observer holds a token: released with the registration, after the lock
+    // (taking the lock again from under it would deadlock).
+    do {
+        let inner = registry.observe(notification: "tick", owner: screen) { _, _ in }
+        screen.tokens.append(holder.item!.status.observe(owner: screen) { _, _ in _ = inner })
+    }
+    // The player drops the item from a callback: the item dies mid-dispatch.
+    screen.tokens.append(currentItemChanged.observe(owner: screen) { _, _ in holder.item = nil })
+    currentItemChanged.value = 1
+    #expect(holder.item == nil)
+    let removed = sink.events(.removed)
+    #expect(removed.map(\.removalReason) == [.subjectDeallocated, .tokenReleased])
+    #expect(removed.map { $0.registration!.id } == [2, 1])
+    #expect(registry.statistics.registrations == 1)  // the player's observer lives on
+    #expect(registry.statistics.channels == 2)  // the player's and tick: both of the item's went with it
+}
