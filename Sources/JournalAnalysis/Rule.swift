@@ -67,7 +67,7 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
         case .lastCallbackWins:
             return "On a single-slot channel a live owner's callback was replaced by another owner's, or by its own from another call site; the replaced callback silently missed every later change."
         case .duplicateRegistration:
-            return "The same owner registered the same call site twice on one channel while the first was live: its callback runs twice per change."
+            return "The same owner registered the same call site twice on one channel, with the same sender filter, while the first was live: its callback runs twice per change."
         case .removeUnregistered:
             return "A removal was asked for that matched no live registration (never made, or already removed)."
         case .leakedRegistration:
@@ -169,6 +169,11 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
                 usually a registration made in a method that runs more than once (viewWillAppear)
                 without removing the previous one. The finding gives both registrations and how
                 many changes were delivered twice.
+
+                Not reported: registrations with different sender filters (one per object, as
+                addObserver(forName:object:) in a loop over tasks): each hears its own sender,
+                so they are different observations. Changes from another sender, which neither
+                of a duplicate pair heard, are not counted as delivered twice.
                 """
         case .removeUnregistered:
             body = """
@@ -202,6 +207,13 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
                 or two edits away was posted on the same kind of subject, the observed key is very
                 likely a typo (warning, with the hint). Without such a key the channel may just not
                 have changed in this recording (info).
+
+                Sibling keys are not typos: when the same owner observes the posted key too, on
+                the same subject (minPrice and maxPrice, only the maximum moved), it knows both
+                spellings, and the finding is info, unless the two are one slip apart (a letter
+                missing, extra, wrong, or two swapped: contenOffset beside contentOffset). A
+                posted key hints only for the never-posted keys closest to it: with minPrice and
+                maxPirce observed and maxPrice posted, maxPirce (one swap) gets the hint.
                 """
         case .deliveryAfterOwnerGone:
             body = """
@@ -260,7 +272,9 @@ package enum Rule: String, Sendable, Hashable, CaseIterable {
             body = """
                 An owner registered on a subject (a player, a document), the subject was deallocated
                 while the owner lived on (the registry removed the registration with reason
-                subjectDeallocated, which it only does for a live owner), and a new subject of the
+                subjectDeallocated, which it only does for a live owner, when the state the subject
+                owns - an ObservableValue, a CallbackProperty - went with it, or at the latest
+                when the session ended), and a new subject of the
                 same type with the same key appeared after the owner's registration; the owner never
                 registered on it. The owner is told nothing more and keeps showing the old subject's
                 state. Info: sometimes the owner only cared about the old subject. The finding

@@ -95,7 +95,7 @@ package final class FixtureSession {
     @discardableResult
     package func register(
         _ channel: Int64, owner: Int64, at site: String, options: String = "new", queue: String? = nil,
-        expectsMain: Bool = false, scope: Int64? = nil, function: String = "f()"
+        expectsMain: Bool = false, scope: Int64? = nil, function: String = "f()", sender: Int64? = nil
     ) throws -> Int64 {
         let registration = nextRegistration
         nextRegistration += 1
@@ -111,12 +111,12 @@ package final class FixtureSession {
             """
             INSERT INTO registrations (session_id, id, channel_id, owner_id, call_site_id, options, queue_id, expects_main,
                 sender_id, scope_id, registered_seq)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, NULL, ?9, ?10)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?11, ?9, ?10)
             """,
             [
                 .int(id), .int(registration), .int(channel), .int(owner), .int(try fixture.callSite(site, function: function)),
                 .text(options), try queue.map { .int(try fixture.string($0)) } ?? .null, .int(expectsMain ? 1 : 0),
-                .optional(scope), .int(seq + 1),
+                .optional(scope), .int(seq + 1), .optional(sender),
             ]
         )
         if let replaced {

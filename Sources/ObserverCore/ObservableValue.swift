@@ -184,6 +184,13 @@ public final class ObservableValue<Value: Sendable>: Sendable {
         registry.removeAll(on: channel, callSite: CallSite(file: file, line: line, function: function))
     }
 
+    /// Owned by its subject, so this runs when the subject dies: its observers' registrations
+    /// are removed now (`subjectDeallocated`) and the journal records the subject's death,
+    /// even though nothing is ever posted on its channel again.
+    deinit {
+        registry.subjectStateReleased(channel)
+    }
+
     /// The channel this value posts on.
     public var channelInfo: ChannelInfo { channel.info }
 }

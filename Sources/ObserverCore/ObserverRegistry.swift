@@ -296,6 +296,36 @@ public final class ObserverRegistry: Sendable {
         withExtendedLifetime(garbage) {}  // released here, after the lock
     }
 
+    /// The state object holding `channel` for its subject (an `ObservableValue`, a
+    /// `CallbackProperty`) is being deallocated. When that is because the subject died (its
+    /// weak reference already reads `nil`: the subject owns the object, so its deallocation
+    /// runs this), the channel's registrations are removed now, as `sweep()` would remove
+    /// them (`subjectDeallocated`, or `ownerDeallocated` for an owner that is gone too),
+    /// and the channel is forgotten. Without this a dead subject nobody posts on again is
+    /// only seen by the sweep at the end of the session, after its observers were gone.
+    ///
+    /// Safe from any thread; like a token's release, never called under the registry's
+    /// lock (entries and channels are released after it).
+    func subjectStateReleased(_ channel: Channel) {
+        guard channel.hasSubject, channel.subject == nil else { return }
+        var garbage: [RegistrationEntry] = []
+        var dropped: Channel?
+        state.withLock { state in
+            for entry in channel.liveEntries {
+                let reason: RemovalReason = entry.owner == nil ? .ownerDeallocated : .subjectDeallocated
+                removeLocked(entry, reason: reason, callSite: nil, state: &state, garbage: &garbage)
+            }
+            let key = ChannelKey(subject: channel.info.subject.id, key: channel.info.key)
+            if state.channels[key] === channel {
+                state.channels[key] = nil
+                dropped = channel
+            }
+            garbage.append(contentsOf: channel.drain())
+        }
+        withExtendedLifetime(garbage) {}  // released here, after the lock
+        withExtendedLifetime(dropped) {}
+    }
+
     /// Removes every registration of a channel.
     func removeAll(on channel: Channel, callSite: CallSite) {
         var garbage: [RegistrationEntry] = []

@@ -126,3 +126,49 @@ private final class Document: Sendable {}
     #expect(findings.first?.owners == ["Screen#2", "Document#1", "Document#3"])
     #expect(findings.first?.callSites == ["JournalAnalysisTests/RecordedVerdictTests.swift:\(line)"])
 }
+
+/// A player item that owns its observable state, as apps write it.
+private final class PlayerItem: @unchecked Sendable {
+    var status: ObservableValue<Int>!
+    init(registry: ObserverRegistry) {
+        status = ObservableValue(0, subject: self, key: "status", registry: registry)
+    }
+}
+
+@Test func aReplacedItemNobodyTouchesAgainIsSeenDeadAndSubjectReplaced() throws {
+    var line = 0
+    let findings = try diagnoseRecording { registry in
+        var screen: Screen? = Screen("now playing")
+        var item = PlayerItem(registry: registry)
+        line = #line + 1
+        screen!.tokens.append(item.status.observe(owner: screen!) { _, _ in })
+        item.status.value = 1
+        // The player replaces its item; the old one dies, and nothing is posted on it again.
+        item = PlayerItem(registry: registry)
+        item.status.value = 1
+        item.status.value = 2
+        screen = nil  // the screen closes before the session ends: no sweep saw the old item
+        withExtendedLifetime(item) {}
+    }
+    #expect(findings.map(\.rule) == [.subjectReplaced])
+    #expect(findings.first?.owners == ["Screen#2", "PlayerItem#1", "PlayerItem#3"])
+    #expect(findings.first?.callSites == ["JournalAnalysisTests/RecordedVerdictTests.swift:\(line)"])
+    // seq 1 registered, 2-3 changed and delivered, 4 removed (the old item's death, recorded
+    // when it died), 5 the new item's first change.
+    #expect(findings.first?.seqs == [1, 4, 5])
+}
+
+@Test func anObserverThatFollowsTheReplacedItemIsNotSubjectReplaced() throws {
+    let findings = try diagnoseRecording { registry in
+        var screen: Screen? = Screen("now playing")
+        var item = PlayerItem(registry: registry)
+        screen!.tokens.append(item.status.observe(owner: screen!) { _, _ in })
+        item.status.value = 1
+        item = PlayerItem(registry: registry)
+        screen!.tokens.append(item.status.observe(owner: screen!) { _, _ in })  // follows the new item
+        item.status.value = 1
+        screen = nil
+        withExtendedLifetime(item) {}
+    }
+    #expect(findings.map(\.rule) == [])
+}

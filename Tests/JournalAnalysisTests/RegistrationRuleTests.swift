@@ -232,3 +232,103 @@ import Testing
     }
     #expect(found.map(\.severity) == [.info])
 }
+
+// MARK: - OJ002 with sender filters
+
+@Test func perSenderRegistrationsAreNotDuplicatesButTheSameSenderTwiceIs() throws {
+    let found = try findings(.duplicateRegistration) { s in
+        let screen = try s.object("DownloadsScreen")
+        let first = try s.object("DownloadTask")
+        let second = try s.object("DownloadTask")
+        let finished = try s.channel(0, "DownloadDidFinish")
+        let a = try s.register(finished, owner: screen, at: "Downloads.swift:20", sender: first)  // seq 1
+        let b = try s.register(finished, owner: screen, at: "Downloads.swift:20", sender: second)  // seq 2
+        let retry = try s.register(finished, owner: screen, at: "Downloads.swift:20", sender: first)  // seq 3
+        // The first task finishes: both of its registrations run.
+        try s.change(finished, new: "first")  // seq 4
+        try s.deliver(a)
+        try s.skip(b, reason: "senderMismatch")
+        try s.deliver(retry)
+        // The second task finishes: only its own registration runs.
+        try s.change(finished, new: "second")  // seq 8
+        try s.skip(a, reason: "senderMismatch")
+        try s.deliver(b)
+        try s.skip(retry, reason: "senderMismatch")
+    }
+    #expect(found.count == 1)
+    let finding = try #require(found.first)
+    #expect(finding.message == "DownloadsScreen#1 registered *.DownloadDidFinish twice from Downloads.swift:20 (seq 1 and seq 3); its callback ran twice for 1 change.")
+    #expect(finding.evidence == [
+        "seq 1: registration 1 by DownloadsScreen#1 at Downloads.swift:20",
+        "seq 3: registration 3 by DownloadsScreen#1 at Downloads.swift:20 while 1 was live",
+        "1 change reached both registrations",
+    ])
+    #expect(finding.count == 1)
+}
+
+@Test func oneRegistrationPerSenderFromOneCallSiteIsNotADuplicate() throws {
+    let found = try findings(.duplicateRegistration) { s in
+        let screen = try s.object("DownloadsScreen")
+        let first = try s.object("DownloadTask")
+        let second = try s.object("DownloadTask")
+        let finished = try s.channel(0, "DownloadDidFinish")
+        let a = try s.register(finished, owner: screen, at: "Downloads.swift:20", sender: first)
+        let b = try s.register(finished, owner: screen, at: "Downloads.swift:20", sender: second)
+        try s.change(finished, new: "first")
+        try s.deliver(a)
+        try s.skip(b, reason: "senderMismatch")
+    }
+    #expect(found.isEmpty)
+}
+
+// MARK: - OJ005 with sibling keys
+
+@Test func aSiblingKeyTheOwnerAlsoObservesIsNoTypoHint() throws {
+    let found = try findings(.neverPostedKey) { s in
+        let filter = try s.object("PriceFilter")
+        let list = try s.object("ResultsList")
+        try s.register(try s.channel(filter, "minPrice"), owner: list, at: "List.swift:10")
+        try s.register(try s.channel(filter, "maxPrice"), owner: list, at: "List.swift:11")
+        // Only the maximum moves in this session.
+        try s.post(try s.channel(filter, "maxPrice"), old: "100", new: "80")
+    }
+    #expect(found.map(\.message) == [
+        "ResultsList#2 observed PriceFilter#1.minPrice (List.swift:10), which was never posted in this session.",
+    ])
+    #expect(found.map(\.severity) == [.info])
+}
+
+@Test func aMisspelledSiblingTakesTheTypoHintAndTheOtherSiblingStaysInfo() throws {
+    let found = try findings(.neverPostedKey) { s in
+        let filter = try s.object("PriceFilter")
+        let list = try s.object("ResultsList")
+        try s.register(try s.channel(filter, "minPrice"), owner: list, at: "List.swift:10")  // seq 1
+        try s.register(try s.channel(filter, "maxPirce"), owner: list, at: "List.swift:11")  // seq 2
+        try s.change(try s.channel(filter, "maxPrice"), old: "100", new: "80")  // seq 3
+        try s.change(try s.channel(filter, "maxPrice"), old: "80", new: "60")  // seq 4
+    }
+    // Both are two Levenshtein edits from maxPrice; maxPirce is one swap of adjacent letters.
+    #expect(found.map(\.message) == [
+        "ResultsList#2 observed PriceFilter#1.minPrice (List.swift:10), which was never posted in this session.",
+        "ResultsList#2 observed PriceFilter#1.maxPirce (List.swift:11), which was never posted; PriceFilter posted \"maxPrice\", 2 edits away: a typo?",
+    ])
+    #expect(found.map(\.severity) == [.info, .warning])
+    #expect(found.last?.evidence == [
+        "seq 2: ResultsList#2 registered PriceFilter#1.maxPirce at List.swift:11",
+        "seq 3: PriceFilter#1.maxPrice was posted (2 times in all)",
+    ])
+}
+
+@Test func aKeyOneSlipFromOneTheOwnerAlsoObservesIsStillATypo() throws {
+    let found = try findings(.neverPostedKey) { s in
+        let scrollView = try s.object("ScrollView")
+        let header = try s.object("Header")
+        try s.register(try s.channel(scrollView, "contentOffset"), owner: header, at: "Header.swift:10")  // seq 1
+        try s.register(try s.channel(scrollView, "contenOffset"), owner: header, at: "Header.swift:20")  // seq 2
+        try s.post(try s.channel(scrollView, "contentOffset"), old: "0", new: "10")
+    }
+    #expect(found.map(\.message) == [
+        "Header#2 observed ScrollView#1.contenOffset (Header.swift:20), which was never posted; ScrollView posted \"contentOffset\", 1 edit away: a typo?",
+    ])
+    #expect(found.map(\.severity) == [.warning])
+}

@@ -1,4 +1,6 @@
-/// OJ002: the same owner and call site registered twice on one channel, both live.
+/// OJ002: the same owner and call site registered twice on one channel with the same sender
+/// filter, both live. Registrations with different sender filters (one per sender, as
+/// `addObserver(forName:object:)` per object) are different observations, not duplicates.
 final class DuplicateRegistrationChecker: RuleChecker {
     struct Duplicate {
         var first: RegistrationRow
@@ -15,7 +17,8 @@ final class DuplicateRegistrationChecker: RuleChecker {
         case .registered:
             guard let channel = event.channelID, let new = try context.registration(event.registrationID),
                   let first = context.live.live(on: channel).first(where: {
-                      $0.ownerID == new.ownerID && $0.callSiteID == new.callSiteID && $0.id != new.id
+                      $0.ownerID == new.ownerID && $0.callSiteID == new.callSiteID && $0.senderID == new.senderID
+                          && $0.id != new.id
                   })
             else { return }
             duplicates.append(Duplicate(first: first, second: new))
@@ -31,6 +34,15 @@ final class DuplicateRegistrationChecker: RuleChecker {
                 }
             }
             activeByChannel[channel] = indexes.filter { duplicates[$0].active }
+        case .skipped:
+            // A change from another sender reached neither of a sender-filtered pair (both
+            // are skipped `senderMismatch`): it was not delivered twice. Counted once, on the
+            // pair's second registration.
+            guard event.reason == "senderMismatch", let registration = event.registrationID,
+                  let channel = event.channelID, let indexes = activeByChannel[channel] else { return }
+            for index in indexes where duplicates[index].second.id == registration && duplicates[index].doubled > 0 {
+                duplicates[index].doubled -= 1
+            }
         default:
             break
         }

@@ -1,5 +1,6 @@
 /// OJ005: a channel observed but never posted; a typo when a key one or two edits away
-/// was posted on the same type of subject.
+/// was posted on the same type of subject, unless the same owner observes that key too on that
+/// subject and it is more than one slip away (`minPrice` and `maxPrice`: sibling keys).
 final class NeverPostedKeyChecker: RuleChecker {
     /// A key on a type of subject (`*` for notifications): `Player.isPlaying`.
     struct TypedKey: Hashable, Comparable {
@@ -12,6 +13,8 @@ final class NeverPostedKeyChecker: RuleChecker {
         var first: RegistrationRow
         var registrations = 0
         var channels: Set<Int64> = []
+        /// Who observed it on what: [subject id (0 for notifications), owner id].
+        var observers: Set<[Int64]> = []
     }
 
     struct Posted {
@@ -39,6 +42,7 @@ final class NeverPostedKeyChecker: RuleChecker {
             }
             observed[key]!.registrations += 1
             observed[key]!.channels.insert(channel)
+            observed[key]!.observers.insert([context.catalog.channels[channel]?.subjectID ?? 0, event.ownerID ?? 0])
         case .changed:
             guard let channel = event.channelID, let key = typedKey(channel, context) else { return }
             if posted[key] == nil { posted[key] = Posted(firstSeq: event.seq, channelID: channel) }
@@ -48,16 +52,49 @@ final class NeverPostedKeyChecker: RuleChecker {
         }
     }
 
+    /// For each observed, never-posted key: the posted key it is likely a typo of, and how
+    /// many edits away. When the owner that observed the never-posted key observes the posted
+    /// one too, on the same subject, it knows both spellings: they are sibling keys
+    /// (`minPrice` and `maxPrice`, two edits apart) and no typo hint, unless they are one
+    /// slip apart (a letter missing, extra, wrong or swapped: `contenOffset` next to
+    /// `contentOffset` is the same key typed twice). A posted key is a hint
+    /// only for the never-posted key(s) closest to it (a typo stands for one intended key: with
+    /// `minPrice` and `maxPirce` observed and `maxPrice` posted, the hint goes to `maxPirce`,
+    /// an adjacent swap, and `minPrice` is just not posted in this session).
+    private func typoHints() -> [TypedKey: (TypedKey, Int)] {
+        struct Candidate { var observed: TypedKey; var posted: TypedKey; var distance: Int; var rank: (Int, Int) }
+        var candidates: [Candidate] = []
+        for (key, entry) in observed where posted[key] == nil {
+            for other in posted.keys where other.type == key.type {
+                guard let distance = editDistance(key.key, other.key, limit: 2) else { continue }
+                let slips = editDistance(key.key, other.key, limit: 2, transpositions: true) ?? distance
+                let alsoObserved = !(observed[other]?.observers.isDisjoint(with: entry.observers) ?? true)
+                if alsoObserved && slips > 1 { continue }
+                candidates.append(Candidate(observed: key, posted: other, distance: distance, rank: (distance, slips)))
+            }
+        }
+        var best: [TypedKey: (Int, Int)] = [:]
+        for candidate in candidates where best[candidate.posted].map({ candidate.rank < $0 }) ?? true {
+            best[candidate.posted] = candidate.rank
+        }
+        var hints: [TypedKey: (TypedKey, Int)] = [:]
+        for candidate in candidates where candidate.rank == best[candidate.posted]! {
+            if let current = hints[candidate.observed],
+               (current.1, current.0.key) <= (candidate.distance, candidate.posted.key) { continue }
+            hints[candidate.observed] = (candidate.posted, candidate.distance)
+        }
+        return hints
+    }
+
     func finish(_ context: DiagnosisContext) -> [Finding] {
         var findings: [Finding] = []
+        let hints = typoHints()
         for (key, entry) in observed.sorted(by: { $0.key < $1.key }) where posted[key] == nil {
             let first = entry.first
             let owner = context.owner(first.ownerID)
             let channel = context.channel(first.channelID)
             let site = context.site(first.callSiteID)
-            let near = posted.keys.filter { $0.type == key.type && $0.key != key.key }
-                .compactMap { other in editDistance(key.key, other.key, limit: 2).map { (other, $0) } }
-                .min { ($0.1, $0.0.key) < ($1.1, $1.0.key) }
+            let near = hints[key]
             var evidence = ["seq \(first.registeredSeq): \(owner) registered \(channel) at \(site)"]
             if entry.registrations > 1 {
                 evidence.append("\(entry.registrations) registrations on \(plural(entry.channels.count, "channel")) with key \(quoted(key.key)), none ever posted")
