@@ -42,6 +42,20 @@ tsan() {
 
 case "$mode" in
 ci)
+    # swift test runs 200 mutation cases so it stays a developer's every-change command;
+    # CI runs the 1,000-case form here.
+    step "mutation harness, 1,000 cases"
+    swift build --build-tests
+    log="$(mktemp)"
+    if ! OBSREPLAY_MUTATION_CASES=1000 swift test --skip-build --filter MutationTests >"$log" 2>&1; then
+        grep -E '^✘|↳' "$log" | head -n 60
+        rm -f "$log"
+        echo "reliability: the mutation harness failed" >&2
+        exit 1
+    fi
+    grep -E '^(✔|✘) Test run' "$log"
+    rm -f "$log"
+
     step "soak, 5 seconds"
     swift build --product JournalStress
     "$(swift build --show-bin-path)/JournalStress" soak --seconds 5 --threads 8
