@@ -50,12 +50,15 @@ let package = Package(
             name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "SystemShim"],
             path: "tools/JournalBenchmark", swiftSettings: strict
         ),
-        .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
+        // What the tests share (scratch directories that remove themselves, the child-process
+        // runner, SQLite row helpers, SplitMix64 from JournalFixtures, the tags); package-only.
+        .target(name: "TestSupport", dependencies: ["JournalFixtures", "ObservationJournal", "SystemShim"], swiftSettings: strict),
+        .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore", "TestSupport"], swiftSettings: strict),
         // Written as an app would be, against the public API only: the README's adoption
         // snippets, a main-actor view model, async loops, a NotificationCenter app.
         .testTarget(
             name: "AdoptionTests",
-            dependencies: ["ObservationJournal", "ObservationJournalTesting", "ObserverCore", "JournalAnalysis"],
+            dependencies: ["ObservationJournal", "ObservationJournalTesting", "ObserverCore", "JournalAnalysis", "TestSupport"],
             swiftSettings: strict
         ),
         .target(name: "JournalAnalysis", dependencies: ["ObservationJournal", "SystemShim"], swiftSettings: strict),
@@ -80,7 +83,7 @@ let package = Package(
         ),
         .target(name: "SeedScenarios", dependencies: ["ObserverCore"], swiftSettings: strict),
         .testTarget(
-            name: "SeedScenariosTests", dependencies: ["SeedScenarios", "SeedScenarioRunner"], swiftSettings: strict
+            name: "SeedScenariosTests", dependencies: ["SeedScenarios", "SeedScenarioRunner", "TestSupport"], swiftSettings: strict
         ),
         .executableTarget(
             name: "SeedScenarioRunner", dependencies: ["ObserverCore", "SeedScenarios"],
@@ -94,14 +97,14 @@ let package = Package(
             path: "tools/FieldCorpusRunner", swiftSettings: strict
         ),
         .testTarget(
-            name: "FieldCorpusTests", dependencies: ["FieldCorpus", "FieldCorpusRunner", "JournalAnalysis"],
+            name: "FieldCorpusTests", dependencies: ["FieldCorpus", "FieldCorpusRunner", "JournalAnalysis", "TestSupport"],
             swiftSettings: strict
         ),
         // Depends on MainLoopProbe only so that `swift test` builds it: the main-loop and
         // load tests run it as a child process (found next to the test bundle).
         .testTarget(
             name: "JournalAnalysisTests",
-            dependencies: ["JournalAnalysis", "JournalFixtures", "ObservationJournal", "MainLoopProbe"],
+            dependencies: ["JournalAnalysis", "JournalFixtures", "ObservationJournal", "MainLoopProbe", "TestSupport"],
             swiftSettings: strict
         ),
         // Records small programs under RunLoop.main.run() or dispatchMain() (issue 11).
@@ -110,7 +113,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "JournalReportTests", dependencies: ["JournalReport", "JournalAnalysis", "JournalFixtures"],
+            name: "JournalReportTests", dependencies: ["JournalReport", "JournalAnalysis", "JournalFixtures", "TestSupport"],
             swiftSettings: strict
         ),
         // Writes the journals tools/report-browser-check.sh renders in headless Chromium.
@@ -120,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "ObsReplayCLITests",
             dependencies: [
-                "ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "SeedScenarios", "obsreplay",
+                "ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "SeedScenarios", "obsreplay", "TestSupport",
             ],
             swiftSettings: strict
         ),
@@ -129,11 +132,13 @@ let package = Package(
         // the binaries (found next to the test bundle).
         .testTarget(
             name: "ObservationJournalTests",
-            dependencies: ["ObservationJournal", "ObserverCore", "JournalCrashHelper", "JournalStress", "MigrationsCompiler"],
+            dependencies: [
+                "ObservationJournal", "ObserverCore", "JournalCrashHelper", "JournalStress", "MigrationsCompiler", "TestSupport",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "RegistryBenchmark", dependencies: ["ObserverCore", "ObservationJournal"], path: "tools/RegistryBenchmark",
+            name: "RegistryBenchmark", dependencies: ["ObserverCore", "ObservationJournal", "JournalFixtures"], path: "tools/RegistryBenchmark",
             swiftSettings: strict
         ),
     ],

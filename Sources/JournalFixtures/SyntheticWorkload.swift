@@ -1,23 +1,3 @@
-/// A small deterministic generator (SplitMix64), so every run writes the same journal.
-package struct SplitMix64 {
-    package var state: UInt64
-
-    package init(state: UInt64) {
-        self.state = state
-    }
-
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    package mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-}
-
 /// A large journal with a realistic mix, the same every run (fixed seed): 220 channels
 /// (10% single-slot, 20 notifications), owners that come and go (removed by token,
 /// deallocated with or without automatic removal), scopes, posts with nested changes,

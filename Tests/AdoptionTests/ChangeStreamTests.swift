@@ -1,6 +1,7 @@
 import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 // `changes()`: the loop's call site, its end as `streamEnded`, the buffering policy, and
 // a loop still waiting at the session's end diagnosed as a leak.
@@ -96,7 +97,7 @@ private func lines(_ sink: InMemoryEventSink) -> [String] {
 }
 
 @Test func aLoopStillWaitingWhenTheSessionEndsIsALeakedRegistration() async throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "waiting loop")
     let subject = Counter()
     let value = ObservableValue(false, subject: subject, key: "isReady", registry: recording.registry)

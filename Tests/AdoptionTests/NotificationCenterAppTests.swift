@@ -2,6 +2,7 @@ import Foundation
 import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 // A small app written only against NotificationCenter's block-based API, switched to the
 // recording center by the one line below. It has the classic bugs: an observer added on
@@ -61,7 +62,7 @@ final class BadgeView: @unchecked Sendable {
 }
 
 @Test func theRecordedNotificationAppIsDiagnosedAtItsOwnCallSites() throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "downloads app")
     let center = AppNotificationCenter(registry: recording.registry)
     let manager = DownloadManager(center: center)
@@ -122,7 +123,7 @@ final class OwnedScreen: @unchecked Sendable {
 }
 
 @Test func anOwnerAddingTheSameObserverOnEveryAppearanceIsADuplicateRegistration() throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "owned")
     let center = RecordingNotificationCenter(registry: recording.registry)
     let screen = OwnedScreen(center: center)
@@ -137,7 +138,7 @@ final class OwnedScreen: @unchecked Sendable {
 }
 
 @Test func anOwnerThatAppearsOnceAndRemovesItsObserverIsClean() throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "owned, fixed")
     let center = RecordingNotificationCenter(registry: recording.registry)
     let screen = OwnedScreen(center: center)
@@ -152,7 +153,7 @@ final class OwnedScreen: @unchecked Sendable {
 }
 
 @Test func aLoopOverNotificationsIsRecordedAtItsLineAndEndsAsStreamEnded() async throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "notification loop")
     let center = RecordingNotificationCenter(registry: recording.registry)
     let waiting = Task {

@@ -3,6 +3,7 @@ import ObservationJournal
 import ObserverCore
 import Synchronization
 import Testing
+import TestSupport
 
 // `@Observed`: the key is the property's name, derived once; the first use is safe from
 // many threads at once; the whole ObservableValue API is there through `$`.
@@ -18,7 +19,7 @@ private final class Jukebox: ObservationSubject, @unchecked Sendable {
 private final class Listener {}
 
 @Test func theChannelIsNamedAfterTheProperty() throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "names")
     let player = Player(registry: recording.registry)
     let listener = Listener()

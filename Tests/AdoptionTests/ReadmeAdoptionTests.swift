@@ -2,6 +2,7 @@ import Foundation
 import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 // The README's adoption snippets, verbatim (ObsReplayCLITests' ReadmeTests checks that),
 // compiled in Swift 6 language mode with strict concurrency and run below.
@@ -52,7 +53,7 @@ func recordDownloads(into path: String) throws {
 
 @MainActor
 @Test func readmeViewModelFollowsThePlayerOnTheMainActor() async throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "view model")
     let player = Player(registry: recording.registry)
     let model = PlayerViewModel(player: player)
@@ -74,7 +75,7 @@ func recordDownloads(into path: String) throws {
 
 @MainActor
 @Test func readmeLoopEndsWhenThePlayerPlays() async throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "loop")
     let player = Player(registry: recording.registry)
     let waiting = Task { await waitUntilPlaying(player) }
@@ -91,7 +92,7 @@ func recordDownloads(into path: String) throws {
 }
 
 @Test func readmeNotificationCenterSwapIsRecorded() throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     try recordDownloads(into: scratch.path())
     #expect(try rows(scratch.path(), "select seq, kind, channel, owner, new_value, reason from event_log order by seq") == [
         "1|registered|*.DownloadFinished|NotificationToken#1|NULL|NULL",

@@ -3,6 +3,7 @@ import ObservationJournal
 import ObservationJournalTesting
 import ObserverCore
 import Testing
+import TestSupport
 
 // The README's recorded UI test, verbatim (ObsReplayCLITests' ReadmeTests checks that): it
 // runs here as the app's own test would, and the test after it shows it fails on findings.
@@ -40,7 +41,7 @@ final class NowPlayingScreen {
 // The same flow with the classic bug (the screen shown twice without hiding): the check
 // the README's test makes finds it.
 @Test func theRecordedUITestsCheckFindsABug() throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "UI test: playback, buggy")
     let player = Player(registry: recording.registry)
     let screen = NowPlayingScreen()

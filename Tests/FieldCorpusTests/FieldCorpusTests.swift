@@ -2,6 +2,7 @@ import FieldCorpus
 import Foundation
 import JournalAnalysis
 import Testing
+import TestSupport
 
 // Each app variant runs in its own FieldCorpusRunner process, its steps played on the
 // process's main queue under `RunLoop.main.run()` (and, for apps that touch the main
@@ -66,8 +67,8 @@ func runnerRejectsBadArgumentsWithUsage(_ arguments: [String]) throws {
 }
 
 @Test func runnerReportsAJournalItCannotOpenInOneLine() throws {
-    let missing = FileManager.default.temporaryDirectory
-        .appendingPathComponent("field-corpus-missing-\(UUID().uuidString)/journal.sqlite").path
+    let scratch = try ScratchDirectory("field-corpus-missing")
+    let missing = scratch.path("absent/journal.sqlite")
     let result = try runRunner(["chat-unread-badge", "buggy", missing])
     #expect(result.status == 1)
     #expect(result.error.hasPrefix("FieldCorpusRunner: "))

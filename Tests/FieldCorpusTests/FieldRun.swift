@@ -1,6 +1,7 @@
 import FieldCorpus
 import Foundation
 import JournalAnalysis
+import TestSupport
 import Testing
 
 /// One field-app variant, run in its own `FieldCorpusRunner` process under one main loop,
@@ -23,11 +24,8 @@ struct FieldRun: CustomStringConvertible, Sendable {
 
     /// Runs the variant and returns the findings of its session; the journal is deleted.
     func diagnose() throws -> [Finding] {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("field-corpus-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("journal.sqlite").path
+        let scratch = try ScratchDirectory("field-corpus")
+        let path = scratch.path("journal.sqlite")
         let result = try runRunner([app, variant.rawValue, path, "--main-loop", loop.rawValue])
         guard result.status == 0, result.error.isEmpty else {
             throw FieldRunError.runnerFailed(run: description, status: result.status, error: result.error)
@@ -60,27 +58,10 @@ struct RunnerResult {
     var error: String
 }
 
-/// Runs `FieldCorpusRunner` (built next to the test bundle) with `arguments`.
+/// Runs `FieldCorpusRunner` (built next to the test bundle) with `arguments`. Every app
+/// ends on its own; the time limit only guards the suite against a hung runner, whose
+/// output then fails the test.
 func runRunner(_ arguments: [String]) throws -> RunnerResult {
-    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let process = Process()
-    process.executableURL = directory.appendingPathComponent("FieldCorpusRunner")
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    // Every app ends on its own; this only guards the suite against a hung runner, whose
-    // output then fails the test.
-    DispatchQueue.global().asyncAfter(deadline: .now() + 120) { [process] in
-        if process.isRunning { process.terminate() }
-    }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return RunnerResult(
-        status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-        error: String(decoding: errorData, as: UTF8.self)
-    )
+    let result = try ChildProcess.run(try ChildProcess.built("FieldCorpusRunner"), arguments, timeout: 120)
+    return RunnerResult(status: result.status, output: result.stdout, error: result.stderr)
 }

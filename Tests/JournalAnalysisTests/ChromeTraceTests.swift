@@ -2,6 +2,7 @@ import Foundation
 import JournalAnalysis
 import JournalFixtures
 import Testing
+import TestSupport
 
 /// One trace event as `JSONSerialization` reads it.
 typealias TraceEvent = [String: Any]

@@ -1,6 +1,7 @@
 import Foundation
 import JournalAnalysis
 import Testing
+import TestSupport
 
 @Test func csvQuotesFieldsThatNeedItAndEndsLinesWithCRLF() {
     let csv = CSVWriter()
@@ -30,20 +31,12 @@ let awkwardValues = ["a,b", "say \"hi\"", "two\nlines", "crlf\r\nhere", "Grüße
 
 /// Loads `path` with Python's `csv` module and returns its rows.
 func pythonCSVRows(_ path: String) throws -> [[String]] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
+    let output = try ChildProcess.output(ChildProcess.env, [
         "python3", "-c",
         "import csv, json, sys\nwith open(sys.argv[1], newline='', encoding='utf-8') as f:\n    print(json.dumps(list(csv.reader(f, strict=True))))",
         path,
-    ]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    return try JSONSerialization.jsonObject(with: data) as? [[String]] ?? []
+    ])
+    return try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String]] ?? []
 }
 
 @Test(arguments: [false, true])

@@ -1,6 +1,7 @@
 import Foundation
 import JournalAnalysis
 import Testing
+import TestSupport
 
 // issue 15 §1-2, reached directly: what a fingerprint is made of, the configuration file's
 // rules, the baseline file.
@@ -29,9 +30,9 @@ private func finding(sessionID: Int64 = 1, line: Int = 31, owner: String = "Floa
 }
 
 @Test func configurationAppliesDisabledRulesSeveritiesAndIgnoredCallSites() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("obsreplay-config-\(UUID().uuidString)")
+    let scratch = try ScratchDirectory("config")
+    let directory = scratch.url
     try FileManager.default.createDirectory(at: directory.appendingPathComponent("a/b"), withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent(".obsreplay.json").path
     try Data(#"{"rules": {"OJ004": {"enabled": false}, "last-callback-wins": {"severity": "info"}}, "budget-ms": 33, "ignore-call-sites": ["Pods/*"]}"#.utf8)
         .write(to: URL(fileURLWithPath: path))

@@ -3,8 +3,18 @@ import JournalAnalysis
 import JournalFixtures
 import ObservationJournal
 import Testing
+import TestSupport
 
 /// Bugs the mutation harness found in the analysis of hostile journals (RELIABILITY.md).
+
+/// Writes a journal with one session built by `build` in `scratch`; returns its path.
+private func oneSessionJournal(in scratch: ScratchDirectory, _ build: (FixtureSession) throws -> Void = { _ in }) throws -> String {
+    let path = scratch.path()
+    let fixture = try JournalFixture(path: path)
+    try build(try fixture.session())
+    try fixture.finish()
+    return path
+}
 
 /// A change claiming a dispatch depth of 2³¹−1 made the feedback-loop rule fill its
 /// dispatch stack with two billion placeholders: `diagnose` ran out of time and memory.
@@ -64,12 +74,8 @@ import Testing
 /// Every read connection is set up for a file from elsewhere: no views, no attaching
 /// other files, functions in the schema not trusted, cell sizes checked, no mapping.
 @Test func theReadConnectionIsHardened() throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("journal.sqlite").path
-    let fixture = try JournalFixture(path: path)
-    _ = try fixture.session()
-    try fixture.finish()
+    let scratch = try ScratchDirectory()
+    let path = try oneSessionJournal(in: scratch)
     let database = try JournalFile.openForReading(path: path)
     #expect(try database.scalarInt("PRAGMA trusted_schema") == 0)
     #expect(try database.scalarInt("PRAGMA cell_size_check") == 1)
@@ -82,12 +88,8 @@ import Testing
 /// A statement that runs past its budget is stopped with a message that says so, and the
 /// journal is refused (exit 2 in the CLI) instead of hanging the command.
 @Test func aQueryPastItsBudgetIsStoppedWithAClearError() throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("journal.sqlite").path
-    let fixture = try JournalFixture(path: path)
-    _ = try fixture.session()
-    try fixture.finish()
+    let scratch = try ScratchDirectory()
+    let path = try oneSessionJournal(in: scratch)
     let database = try JournalFile.openForReading(path: path)
     database.setStepBudget(steps: 1_000_000)
     let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
@@ -105,15 +107,12 @@ import Testing
 /// A value longer than any the writer stores fails its query instead of being loaded:
 /// a 900 MB value per row once took `timeline` to 6 GB.
 @Test func aValueLongerThanSixteenMebibytesIsRefused() throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("journal.sqlite").path
-    let fixture = try JournalFixture(path: path)
-    let s = try fixture.session()
-    let rate = try s.channel(try s.object("Player"), "rate")
-    try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
-    try s.post(rate, old: "1", new: "2")
-    try fixture.finish()
+    let scratch = try ScratchDirectory()
+    let path = try oneSessionJournal(in: scratch) { s in
+        let rate = try s.channel(try s.object("Player"), "rate")
+        try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
+        try s.post(rate, old: "1", new: "2")
+    }
     try JournalFixture.edit(path, "UPDATE events SET new_value = printf('%.*c', \(16 << 20 + 1), 'x') WHERE kind = 'changed'")
     let reader = try JournalReader(path: path)
     #expect(try reader.session(nil).eventCount == 3)
@@ -131,9 +130,8 @@ import Testing
     #expect(expected.objects["events"]?.type == "table")
     #expect(expected.objects["event_log"]?.type == "view")
     #expect(expected.objects["events_no_update"]?.type == "trigger")
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("journal.sqlite").path
+    let scratch = try ScratchDirectory()
+    let path = scratch.path()
     try JournalFixture(path: path).finish()
     #expect(try JournalSchemaObjects.difference(JournalFile.openForReading(path: path), version: 3, path: path) == nil)
     try SQLiteDatabase(path: path, mode: .readWrite).execute("CREATE INDEX extra ON events (kind)")

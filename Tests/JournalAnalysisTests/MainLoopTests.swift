@@ -1,6 +1,7 @@
 import Foundation
 @testable import JournalAnalysis
 import Testing
+import TestSupport
 
 // Issue 11 points 2 and 3, on real recordings: `MainLoopProbe` runs a small program under
 // a real Linux main loop in a child process (under `swift test` no code runs on the main
@@ -9,24 +10,11 @@ import Testing
 /// Runs the probe in `mode`, returns its journal's findings and delivered events, and
 /// removes the journal.
 private func probe(_ mode: String) throws -> (findings: [Finding], deliveries: [EventRow]) {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("probe.sqlite").path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("MainLoopProbe")
-    process.arguments = [mode, path]
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    // Guards the suite against a probe that never reaches its end: killed, and the
-    // status check below fails.
-    DispatchQueue.global().asyncAfter(deadline: .now() + 120) { [process] in
-        if process.isRunning { process.terminate() }
-    }
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "MainLoopProbe \(mode): \(errorText)")
+    let scratch = try ScratchDirectory("main-loop-probe")
+    let path = scratch.path("probe.sqlite")
+    // The time limit guards the suite against a probe that never reaches its end.
+    let result = try ChildProcess.run(try ChildProcess.built("MainLoopProbe"), [mode, path], timeout: 120)
+    try #require(result.status == 0 && !result.signalled, "MainLoopProbe \(mode): \(result)")
     let reader = try JournalReader(path: path)
     let session = try reader.session(nil)
     var deliveries: [EventRow] = []

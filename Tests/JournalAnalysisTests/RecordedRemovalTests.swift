@@ -3,6 +3,7 @@ import JournalAnalysis
 import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 /// Found by the hostile-value test, which diagnoses journals recorded by the real writer:
 /// a removal naming a key that was never observed is written with no channel id and the

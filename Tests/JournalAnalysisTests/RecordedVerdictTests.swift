@@ -3,6 +3,7 @@ import Foundation
 import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 // Issue 11 points 1, 4, 5 and 6 end to end: small programs written against the public
 // API only, recorded through a real journal, then diagnosed.

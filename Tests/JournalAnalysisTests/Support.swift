@@ -1,13 +1,7 @@
 import Foundation
 import JournalAnalysis
 import JournalFixtures
-
-/// A fresh directory for one test's files.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("obsreplay-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+import TestSupport
 
 /// Writes a journal with one session built by `build` and opens it for reading.
 func journal(

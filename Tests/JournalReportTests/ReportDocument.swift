@@ -3,13 +3,7 @@ import JournalAnalysis
 import JournalFixtures
 import JournalReport
 import Testing
-
-/// A fresh directory for one test's files.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("report-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+import TestSupport
 
 /// The showcase journal's path (written once per call).
 func showcaseJournal() throws -> String {

@@ -3,6 +3,7 @@ import JournalAnalysis
 import JournalFixtures
 import JournalReport
 import Testing
+import TestSupport
 
 /// The marks of what did not happen: changes a replaced owner missed, changes that
 /// reached nobody; and reports limited to a range of sequence numbers.

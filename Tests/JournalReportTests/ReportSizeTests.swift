@@ -3,6 +3,7 @@ import JournalAnalysis
 import JournalFixtures
 import JournalReport
 import Testing
+import TestSupport
 
 /// A 100,000-event session of the benchmark's mix stays under 10 MB, with every event in
 /// its data and at most `perRule` findings listed per rule.

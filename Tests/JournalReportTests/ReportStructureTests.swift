@@ -3,6 +3,7 @@ import JournalAnalysis
 import JournalFixtures
 import JournalReport
 import Testing
+import TestSupport
 
 /// The showcase's report, read back.
 func showcaseReport() throws -> ReportDocument {

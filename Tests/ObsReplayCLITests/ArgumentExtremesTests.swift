@@ -2,6 +2,7 @@ import Foundation
 import ObservationJournal
 @testable import ObsReplayCLI
 import Testing
+import TestSupport
 
 /// Every option of every command that takes a value, given values at and past the edges
 /// of what it parses: each run exits 0, 1, 2 or 64 (usage) with a one-line `error:` when it
@@ -25,7 +26,9 @@ import Testing
         let spec = command.spec
         let base = [spec.name, path] + (bases[spec.name] ?? [])
         for option in spec.options where option.valueName != nil && option.name != "output" {
-            for value in extremes {
+            for extreme in extremes {
+                // A file the command writes goes to the scratch directory, not the working directory.
+                let value = option.name == "write-baseline" ? directory.appendingPathComponent(extreme).path : extreme
                 var arguments = base
                 if let index = arguments.firstIndex(of: "--\(option.name)") {
                     arguments[index + 1] = value

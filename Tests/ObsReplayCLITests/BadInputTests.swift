@@ -2,6 +2,7 @@ import Foundation
 import JournalFixtures
 import ObservationJournal
 import Testing
+import TestSupport
 
 /// Every way a file can fail to be a usable journal, the command that meets it, and the
 /// one line it must print. Paths are relative to the test's directory.

@@ -2,6 +2,7 @@ import Foundation
 import JournalAnalysis
 import JournalFixtures
 import Testing
+import TestSupport
 
 // issue 15 §1-3 and issue 11 point 8, end to end against the built binary: fingerprints,
 // baselines, configuration, sarif/github/short output.

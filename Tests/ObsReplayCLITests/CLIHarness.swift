@@ -1,5 +1,6 @@
 import Foundation
 import JournalFixtures
+import TestSupport
 import Testing
 
 /// What one run of the `obsreplay` binary produced.
@@ -12,21 +13,9 @@ struct RunResult: Equatable, CustomStringConvertible {
 }
 
 /// The `obsreplay` binary built next to this test bundle.
-func obsreplayBinary() throws -> URL {
-    var candidates: [URL] = []
-    if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
-    candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-    candidates.append(Bundle.main.bundleURL)
-    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-    for directory in candidates {
-        let binary = directory.appendingPathComponent("obsreplay")
-        if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-    }
-    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "obsreplay next to \(candidates.map(\.path))"])
-}
+func obsreplayBinary() throws -> URL { try ChildProcess.built("obsreplay") }
 
-/// Runs `obsreplay` with `arguments`; output goes through files so large output cannot
-/// block on a full pipe.
+/// Runs `obsreplay` with `arguments`.
 func obsreplay(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> RunResult {
     try run(try obsreplayBinary(), arguments, environment: environment, in: directory)
 }
@@ -35,33 +24,10 @@ func obsreplay(_ arguments: [String], environment: [String: String] = [:], in di
 func run(
     _ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
 ) throws -> RunResult {
-    let scratch = try temporaryDirectory()
-    let out = scratch.appendingPathComponent("stdout"), err = scratch.appendingPathComponent("stderr")
-    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-    if let directory { process.currentDirectoryURL = directory }
-    let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
-    process.standardOutput = outHandle
-    process.standardError = errHandle
-    try process.run()
-    process.waitUntilExit()
-    try outHandle.close()
-    try errHandle.close()
-    return RunResult(
-        stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8),
-        status: process.terminationStatus
+    let result = try ChildProcess.run(
+        executable, arguments, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }, in: directory
     )
-}
-
-/// A fresh directory for one test's files.
-func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("obsreplay-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    return RunResult(stdout: result.stdout, stderr: result.stderr, status: result.status)
 }
 
 /// The bug of the seeds, recorded: three screens assign a player's single callback

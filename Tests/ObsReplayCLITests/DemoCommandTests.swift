@@ -1,6 +1,7 @@
 import Foundation
 import JournalFixtures
 import Testing
+import TestSupport
 
 // `obsreplay demo` end to end: the built binary in a temporary directory. It runs the
 // scenarios on its main thread, as a user's `swift run obsreplay demo` does.

@@ -3,6 +3,7 @@ import JournalAnalysis
 import ObsReplayCLI
 import SeedScenarios
 import Testing
+import TestSupport
 
 // The diagnosis of every seed scenario and variant, recorded through the demo's own
 // library calls. Under `swift test` no code runs on the main thread, so the scenarios

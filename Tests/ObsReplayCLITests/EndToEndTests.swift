@@ -3,6 +3,7 @@ import JournalAnalysis
 import JournalFixtures
 import ObservationJournal
 import Testing
+import TestSupport
 
 // Each test runs the built `obsreplay` binary and compares stdout, stderr and the exit
 // status exactly.

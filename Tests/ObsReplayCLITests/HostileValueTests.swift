@@ -3,6 +3,7 @@ import JournalFixtures
 import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 /// Text an app may record that must not hurt whoever reads the journal: terminal escape
 /// sequences, other control characters, bidirectional overrides, NUL bytes, a megabyte,
@@ -227,20 +228,8 @@ enum PythonReader {
 
     /// Every cell of every file, by path.
     static func cells(of files: [String]) throws -> [String: Set<String>] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + files
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "python3: \(errorText)"])
-        }
-        let decoded = try JSONDecoder().decode([String: [String]].self, from: data)
+        let output = try ChildProcess.output(ChildProcess.env, ["python3", "-c", script] + files)
+        let decoded = try JSONDecoder().decode([String: [String]].self, from: Data(output.utf8))
         return decoded.mapValues(Set.init)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ObservationJournal
+import TestSupport
 
 /// Damages a copy of a journal in ways disks, crashes, tools and people do: cut short,
 /// bytes flipped, pages overwritten, header zeroed, a newer `user_version`, tables
@@ -7,7 +8,7 @@ import ObservationJournal
 /// registration, the removal of a registration that never existed, gaps in `seq`, ids
 /// that point nowhere, extreme numbers, text that is not text).
 ///
-/// Everything is drawn from a `SeededGenerator`, so a case is named by its seed. SQL
+/// Everything is drawn from a `SplitMix64`, so a case is named by its seed. SQL
 /// mutations are applied first, through SQLite (they make a valid file with invalid
 /// content); byte mutations then damage the file itself.
 struct JournalMutator {
@@ -16,10 +17,10 @@ struct JournalMutator {
     /// SQL mutations SQLite refused (a constraint, a dropped table): the case goes on
     /// with the others.
     private(set) var refused = 0
-    private var generator: SeededGenerator
+    private var generator: SplitMix64
 
     init(seed: UInt64) {
-        generator = SeededGenerator(seed: seed)
+        generator = SplitMix64(state: seed)
     }
 
     // MARK: - Choosing

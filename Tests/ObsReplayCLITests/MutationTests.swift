@@ -5,6 +5,7 @@ import Foundation
 @testable import ObsReplayCLI
 import Synchronization
 import Testing
+import TestSupport
 
 /// The mutation harness: thousands of damaged and hostile variants of real journals, and
 /// every `obsreplay` command on each. Every command must exit 0, 1 or 2; exit 2 comes
@@ -125,7 +126,7 @@ import Testing
             return
         }
         for index in settings.first..<(settings.first + settings.cases) {
-            let seed = SeededGenerator.caseSeed(settings.seed, index)
+            let seed = caseSeed(settings.seed, index)
             var mutator = JournalMutator(seed: seed)
             let base = mutator.pick(bases)
             try? FileManager.default.removeItem(at: caseDirectory)
@@ -209,36 +210,15 @@ import Testing
 
     /// Runs the built binary with a time limit; a hang is killed and reported.
     static func runBinary(_ binary: URL, _ arguments: [String]) -> CLIRun {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("obsreplay-mutation-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        guard let outHandle = try? FileHandle(forWritingTo: out), let errHandle = try? FileHandle(forWritingTo: err) else {
-            return CLIRun(status: -1, signalled: false, stdout: "", stderr: "cannot create output files")
+        do {
+            let run = try ChildProcess.run(binary, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: timeLimitSeconds)
+            if run.timedOut {
+                return CLIRun(status: -1, signalled: true, stdout: "", stderr: "hang: killed after \(Int(timeLimitSeconds)) s")
+            }
+            return CLIRun(status: run.status, signalled: run.signalled, stdout: run.stdout, stderr: run.stderr)
+        } catch {
+            return CLIRun(status: -1, signalled: false, stdout: "", stderr: "\(error)")
         }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch { return CLIRun(status: -1, signalled: false, stdout: "", stderr: "\(error)") }
-        if exited.wait(timeout: .now() + timeLimitSeconds) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-            return CLIRun(status: -1, signalled: true, stdout: "", stderr: "hang: killed after \(Int(timeLimitSeconds)) s")
-        }
-        try? outHandle.close()
-        try? errHandle.close()
-        let read = { (url: URL) in String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self) }
-        return CLIRun(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            stdout: read(out), stderr: read(err)
-        )
     }
 }
 
@@ -316,4 +296,11 @@ struct Snapshot: Equatable {
         if !added.isEmpty { changes.append("files added: \(added.sorted())") }
         return changes.isEmpty ? nil : changes.joined(separator: ", ")
     }
+}
+
+/// The seed of case `index` of a run seeded with `seed`: independent streams per case, so
+/// a failing case is reproduced from the seed it prints.
+func caseSeed(_ seed: UInt64, _ index: Int) -> UInt64 {
+    var generator = SplitMix64(state: seed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
+    return generator.next()
 }

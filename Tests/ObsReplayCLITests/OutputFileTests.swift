@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import JournalFixtures
 import Testing
+import TestSupport
 
 // What `-o` does with each kind of path: never damage the journal or its side files,
 // write into FIFOs and devices instead of replacing them, replace regular files

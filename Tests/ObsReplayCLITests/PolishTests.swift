@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 // issue 15 §5: what people expect of a command-line tool, end to end.
 

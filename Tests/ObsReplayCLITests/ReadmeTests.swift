@@ -1,6 +1,7 @@
 import Foundation
 import JournalAnalysis
 import Testing
+import TestSupport
 
 // README.md, checked: its shell commands run and exit as annotated, the output it shows
 // is real, its Swift snippets are compiled by tests, its manifest resolves against this
@@ -182,17 +183,9 @@ func readmeSQLiteQueriesRunAgainstTheDemoJournal() throws {
     try manifest.lines.joined(separator: "\n").write(to: app.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
     try "import ObservationJournal\n".write(to: app.appendingPathComponent("Sources/MyApp/main.swift"), atomically: true, encoding: .utf8)
     // Loading the package graph checks that the dependency has the product named.
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["swift", "package", "show-dependencies", "--package-path", app.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(text)")
-    #expect(text.contains("observationjournal<"), "\(text)")
+    let result = try ChildProcess.run(ChildProcess.env, ["swift", "package", "show-dependencies", "--package-path", app.path])
+    #expect(result.status == 0, "\(result)")
+    #expect(result.stdout.contains("observationjournal<"), "\(result)")
 }
 
 @Test func readmeRuleCatalogIsTheRules() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import JournalFixtures
 import Testing
+import TestSupport
 
 // Issue 11 point 4: at a change that found an owner dead, replay must not call that owner
 // alive in its live list while its registration waits to be swept.

@@ -1,6 +1,7 @@
 import Foundation
 import ObservationJournal
 import Testing
+import TestSupport
 
 @Test func reportWritesTheFileAndPrintsItsPath() throws {
     let directory = try temporaryDirectory()

@@ -2,6 +2,7 @@ import Foundation
 @testable import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 @Suite struct BufferTests {
     func event(_ thread: UInt64, at time: UInt64) -> ObserverEvent {
@@ -36,7 +37,7 @@ import Testing
     /// small buffer overflow; the journal records each gap with its count, the numbering
     /// stays gap-free, and nothing is lost silently.
     @Test func droppedEventsAreRecordedAsGaps() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let journal = try Journal.open(path: path, options: .init(
             bufferCapacity: 8, whenBufferFull: .drop, batchDelayMilliseconds: 0))
@@ -68,7 +69,7 @@ import Testing
 
     /// The default policy waits for room: a tiny buffer loses nothing.
     @Test func waitingPolicyLosesNothing() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let recording = try Journal.open(path: path, options: .init(bufferCapacity: 2)).startSession(label: "wait")
         for index in 0..<3_000 { recording.registry.beginScope("scope \(index)").end() }

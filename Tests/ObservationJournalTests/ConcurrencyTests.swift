@@ -4,12 +4,13 @@ import Foundation
 import ObserverCore
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct ConcurrencyTests {
     /// Many threads recording at once: every event is there, numbered 1…k, and each
     /// channel's changes are in the order they were made.
     @Test func manyThreadsRecordIntoOneSessionGapFreeAndInOrder() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         // A small buffer, so threads also wait for room.
         let journal = try Journal.open(path: path, options: .init(bufferCapacity: 64))
@@ -65,7 +66,7 @@ import Testing
     /// A separate read-only connection, and another process (the sqlite3 shell), see what
     /// the writer committed while the session is still recording.
     @Test func readersSeeCommittedEventsWhileRecording() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let journal = try Journal.open(path: path)
         let recording = try journal.startSession(label: "live")
@@ -93,7 +94,7 @@ import Testing
 
     /// Two sessions recording into one file at once, each numbered on its own.
     @Test func twoSessionsRecordIntoOneFileAtOnce() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let journal = try Journal.open(path: path)
         let sessions = [try journal.startSession(label: "one"), try journal.startSession(label: "two")]

@@ -2,6 +2,7 @@ import Foundation
 @testable import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 /// SIGKILLs a process recording a busy workload at random moments; after each kill the
 /// journal must be whole: it opens, passes `integrity_check`, every session is a gap-free
@@ -14,21 +15,13 @@ import Testing
     /// `swift test` because of that dependency, sits next to the test bundle in the build
     /// directory.
     static func helperPath(_ name: String = "JournalCrashHelper") throws -> String {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var candidates = [executable.deletingLastPathComponent().appendingPathComponent(name).path]
-        // On platforms where the bundle is a directory, the binary is two levels further up.
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        candidates.append(bundle.deletingLastPathComponent().appendingPathComponent(name).path)
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw ToolFailure(command: "find \(name)", status: -1, stderr: "not in \(candidates)")
-        }
-        return found
+        try ChildProcess.built(name).path
     }
 
     @Test func killedRecorderLeavesAConsistentJournal() throws {
         let trials = ProcessInfo.processInfo.environment["JOURNAL_CRASH_TRIALS"].flatMap(Int.init) ?? 20
         let helper = try Self.helperPath()
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         var generator = SystemRandomNumberGenerator()
         for trial in 1...trials {
@@ -50,7 +43,7 @@ import Testing
     /// The helper, run to completion, closes its session cleanly (the baseline the kills
     /// are compared with).
     @Test func helperThatFinishesEndsItsSessionCleanly() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let output = try run(try Self.helperPath(), [path, "complete", "100"])
         #expect(output == "ready 1\nclosed\n")
@@ -78,7 +71,7 @@ import Testing
         #expect(process.terminationReason == .uncaughtSignal)
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("ready "), let session = Int64(text.dropFirst(6)) else {
-            throw ToolFailure(command: helper, status: process.terminationStatus, stderr: "said '\(text)'")
+            throw HelperNotReady(said: text)
         }
         return session
     }
@@ -117,4 +110,10 @@ import Testing
         #expect(try rows(path, "SELECT clean_end, events FROM session_summary WHERE id = \(next.sessionID)") == ["1|2"],
                 "trial \(trial)")
     }
+}
+
+/// The crash helper's first line was not `ready SESSION_ID`.
+struct HelperNotReady: Error, CustomStringConvertible {
+    let said: String
+    var description: String { "JournalCrashHelper said '\(said)' instead of 'ready SESSION_ID'" }
 }

@@ -4,6 +4,7 @@ import Foundation
 import ObserverCore
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct FaultInjectionTests {
     /// Collects what the error callback was given.
@@ -16,7 +17,7 @@ import Testing
     /// changes; the journal keeps the first batch, whole and consistent.
     @Test(arguments: [SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY, SQLITE_NOMEM])
     func writeFailureMidSessionStopsRecordingNotTheApp(code: Int32) throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options(batchDelayMilliseconds: 60_000)
         options.faults = SQLiteFaultPlan(failing: 8, at: .step, sqlContains: "INSERT INTO events", with: code, persists: true)
@@ -72,7 +73,7 @@ import Testing
     @Test(arguments: ["BEGIN IMMEDIATE", "INSERT INTO strings", "INSERT INTO objects", "INSERT INTO channels",
                       "INSERT INTO registrations", "INSERT INTO call_sites", "COMMIT"])
     func failureAtAnyStatementOfABatchRollsItBack(statement: String) throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options(batchDelayMilliseconds: 60_000)
         // The migration and the session row use some of these statements before recording:
@@ -102,7 +103,7 @@ import Testing
 
     /// Failing to start a session is an error to the caller, not a crash.
     @Test func sessionThatCannotStartThrows() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options()
         options.faults = SQLiteFaultPlan(failing: 1, at: .step, sqlContains: "INSERT INTO sessions", with: SQLITE_FULL)
@@ -139,7 +140,7 @@ extension FaultInjectionTests {
 
     /// Closing the session from its own error callback neither deadlocks nor crashes.
     @Test func errorCallbackMayCloseTheSession() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options()
         options.faults = SQLiteFaultPlan(failing: 1, at: .step, sqlContains: "INSERT INTO events", with: SQLITE_FULL)

@@ -5,6 +5,7 @@ import Foundation
 import ObserverCore
 import Synchronization
 import Testing
+import TestSupport
 
 /// Fails every distinct SQLite call of the writer in turn, with each of `SQLITE_FULL`,
 /// `SQLITE_IOERR`, `SQLITE_BUSY` and `SQLITE_NOMEM`, in each phase of a session: start,
@@ -49,7 +50,7 @@ import Testing
     static let codes: [Int32] = [SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY, SQLITE_NOMEM]
 
     @Test func everyWriterCallFailingInEveryPhaseLeavesAppAndJournalWhole() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let template = scratch.path("template.sqlite")
         _ = try Journal.open(path: template)
 

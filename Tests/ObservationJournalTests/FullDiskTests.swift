@@ -1,6 +1,7 @@
 import Foundation
 @testable import ObservationJournal
 import Testing
+import TestSupport
 
 /// A real full disk: `JournalStress fill` records long values until the journal cannot
 /// grow, then keeps changing values. Two ways to make the disk full: a process file-size
@@ -48,7 +49,7 @@ import Testing
     /// 8 MiB above the new journal's size.
     @Test func fileSizeLimitStopsRecordingNotTheApp() throws {
         let trials = ProcessInfo.processInfo.environment["JOURNAL_FULL_DISK_TRIALS"].flatMap(Int.init) ?? 1
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         var totals = (written: 0, unwritten: 0, delivered: 0)
         for trial in 1...trials {
             let path = scratch.path("journal-\(trial).sqlite")
@@ -74,10 +75,9 @@ import Testing
 
     /// Whether this process may mount a tmpfs (root, or a user namespace allowing it).
     static let canMountTmpfs: Bool = {
-        let probe = NSTemporaryDirectory() + "tmpfs-probe-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil,
-              (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe])) != nil
+        guard let scratch = try? ScratchDirectory("tmpfs-probe") else { return false }
+        let probe = scratch.directory
+        guard (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe])) != nil
         else { return false }
         _ = try? run("/bin/umount", [probe])
         return true
@@ -85,7 +85,7 @@ import Testing
 
     @Test(.enabled(if: canMountTmpfs, "needs permission to mount a tmpfs"))
     func fullTmpfsStopsRecordingNotTheApp() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let disk = scratch.path("disk")
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
         try run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", disk])

@@ -4,6 +4,7 @@ import Foundation
 @testable import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 /// One small test per bug the reliability harnesses found (see RELIABILITY.md), so each fix
 /// stays fixed even if the harness that found it changes.
@@ -13,7 +14,7 @@ import Testing
     /// ended, which `diagnose` then reported as an unclean session.
     @Test(arguments: ["UPDATE sessions SET ended_at", "INSERT INTO events", "SELECT id FROM strings"])
     func sessionThatFailsToStartLeavesNoRow(statement: String) throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options()
         options.faults = SQLiteFaultPlan(failing: 1, at: .prepare, sqlContains: statement, with: SQLITE_NOMEM)
@@ -28,7 +29,7 @@ extension HardeningRegressionTests {
     /// a NUL was lost: `"a\0b"` was stored as `"a"`, and two keys differing after a NUL
     /// were interned as one string, so their channels looked like one.
     @Test func textWithNULIsStoredWhole() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let recording = try Journal.open(path: path).startSession(label: "nul\0label")
         let subject = Player()
@@ -52,7 +53,7 @@ extension HardeningRegressionTests {
     /// every later event. Nothing has been written when BEGIN fails, so it is tried again
     /// (up to `SQLiteDatabase.busyRetries` more busy timeouts).
     @Test func writerOutlastsAnotherWriterHoldingTheLockLongerThanOneTimeout() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let journal = try Journal.open(path: path, options: .init(busyTimeoutMilliseconds: 50, batchDelayMilliseconds: 60_000))
         let recording = try journal.startSession(label: "patient")
@@ -76,7 +77,7 @@ extension HardeningRegressionTests {
 
     /// A lock that is never released still ends in an error the app hears of.
     @Test func writerGivesUpOnALockThatIsNeverReleased() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options(batchDelayMilliseconds: 60_000)
         // The first write transaction after one per migration and the session's own row.

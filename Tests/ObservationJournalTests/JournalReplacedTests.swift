@@ -3,6 +3,7 @@ import Foundation
 import ObserverCore
 import Synchronization
 import Testing
+import TestSupport
 
 /// The journal's file is deleted, or replaced by another file, while a session records
 /// into it: recording must stop with an error the app hears of (not go on writing into a
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func deletedJournalStopsRecordingWithAnError() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let reported = Reported()
         let recording = try Journal.open(path: path, options: .init(batchDelayMilliseconds: 60_000))
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func replacedJournalStopsRecordingAndTheNewFileIsLeftAlone() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let recording = try Journal.open(path: path, options: .init(batchDelayMilliseconds: 60_000))
             .startSession(label: "replaced")

@@ -1,12 +1,13 @@
 @testable import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 @Suite struct ObjectIdentityTests {
     /// An object allocated at the address of a deallocated one is a new object in the
     /// journal: the journal never confuses the two.
     @Test func addressReuseAppearsAsTwoObjects() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let recording = try Journal.open(path: path).startSession(label: "reuse")
         let registry = recording.registry

@@ -1,6 +1,7 @@
 import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 // The README's recording snippet, verbatim (ObsReplayCLITests' ReadmeTests checks that),
 // with the README's types, so it keeps compiling and does what the README says.
@@ -35,7 +36,7 @@ func recordPlayback(into path: String) throws {
 }
 
 @Test func readmeRecordingExampleRecordsThePlayer() throws {
-    let scratch = Scratch()
+    let scratch = try ScratchDirectory()
     let path = scratch.path("observers.sqlite")
     try recordPlayback(into: path)
     #expect(try rows(path, "select seq, kind, channel, owner, old_value, new_value from event_log") == [

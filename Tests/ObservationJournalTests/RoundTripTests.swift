@@ -3,11 +3,12 @@ import Foundation
 import ObserverCore
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct RoundTripTests {
     /// Every kind of event, written and read back with exact values.
     @Test func everyEventKindRoundTrips() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let journal = try Journal.open(path: path)
         let recording = try journal.startSession(label: "round trip")
@@ -135,7 +136,7 @@ extension RoundTripTests {
     /// When `close()` returns, the session's connection is closed: the last connection
     /// folded the WAL into the file and removed it, and the app may move the file.
     @Test func closeReleasesTheFile() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let recording = try Journal.open(path: path).startSession(label: "release")
         recording.registry.beginScope("s").end()

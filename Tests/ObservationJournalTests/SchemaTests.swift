@@ -2,12 +2,13 @@ import CSQLite
 import Foundation
 @testable import ObservationJournal
 import Testing
+import TestSupport
 
 @Suite struct SchemaTests {
     /// The schema the library creates is exactly what the sqlite3 shell makes of
     /// Migrations/*.sql applied in order.
     @Test func libraryCreatesTheSchemaOfTheMigrationFiles() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let fromLibrary = scratch.path("library.sqlite")
         let fromShell = scratch.path("shell.sqlite")
         _ = try Journal.open(path: fromLibrary)
@@ -39,7 +40,7 @@ import Testing
     /// The checked-in `EmbeddedMigrations.swift` is exactly what `MigrationsCompiler` makes
     /// of the folder: after changing `Migrations/`, regenerate it (see its header).
     @Test func checkedInMigrationsCodeIsGeneratedFromTheFolder() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let files = try FileManager.default.contentsOfDirectory(atPath: migrationsFolder)
             .filter { $0.hasSuffix(".sql") }.sorted().map { "\(migrationsFolder)/\($0)" }
         let output = scratch.path("EmbeddedMigrations.swift")
@@ -50,7 +51,7 @@ import Testing
 
     /// The schema version is the number of migrations, so their numbers must run 1, 2, 3…
     @Test func migrationNumbersWithAGapAreRefused() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         for name in ["0001_initial.sql", "0003_later.sql"] {
             try "SELECT 1;\n".write(toFile: scratch.path(name), atomically: true, encoding: .utf8)
         }
@@ -58,7 +59,7 @@ import Testing
         #expect {
             try run(try CrashSafetyTests.helperPath("MigrationsCompiler"), [output, scratch.path("0001_initial.sql"), scratch.path("0003_later.sql")])
         } throws: { error in
-            (error as? ToolFailure)?.stderr == "MigrationsCompiler: \(scratch.path("0003_later.sql")): expected migration number 2, found 3\n"
+            (error as? ChildFailure)?.result.stderr == "MigrationsCompiler: \(scratch.path("0003_later.sql")): expected migration number 2, found 3\n"
         }
         #expect(!FileManager.default.fileExists(atPath: output))
     }
@@ -66,7 +67,7 @@ import Testing
     /// 0003 loosens the removal-reason CHECK in place: a journal made at schema 1 and
     /// upgraded accepts `streamEnded`, and still refuses a reason nobody defined.
     @Test func upgradedJournalAcceptsTheStreamEndedReason() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         try JournalMigrator.migrate(database, migrations: [JournalSchema.embeddedMigrations[0]])
@@ -90,7 +91,7 @@ import Testing
     }
 
     @Test func newJournalIdentifiesItselfAndRecordsItsMigrations() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         _ = try Journal.open(path: path)
         #expect(try scalar(path, "PRAGMA application_id") == 0x4F4A_524E)
@@ -102,7 +103,7 @@ import Testing
 
     /// An older journal is upgraded one migration per transaction; data survives.
     @Test func olderJournalIsUpgradedInOrder() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let first = JournalSchema.embeddedMigrations[0]
         let second = Migration(version: 2, name: "notes", sql: "CREATE TABLE notes (text TEXT NOT NULL) STRICT;")
@@ -129,7 +130,7 @@ import Testing
     /// Schema 2 rebuilds `events` (its kind CHECK gains `cancelAfterAutoRemoval`; new columns
     /// main_queue, cpu_ns, waits): a schema-1 journal's rows, triggers and views survive.
     @Test func schemaOneJournalKeepsItsEventsTriggersAndViewsThroughSchemaTwo() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         try JournalMigrator.migrate(database, migrations: [JournalSchema.embeddedMigrations[0]])
@@ -185,7 +186,7 @@ import Testing
 
     /// A migration that fails leaves the journal at the version before it, whole.
     @Test func failingMigrationRollsBackToThePreviousVersion() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let first = JournalSchema.embeddedMigrations[0]
         let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE half (x INTEGER); CREATE TABLE strings (x);")

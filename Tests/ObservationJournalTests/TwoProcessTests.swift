@@ -1,6 +1,7 @@
 import Foundation
 @testable import ObservationJournal
 import Testing
+import TestSupport
 
 /// Two processes record into the same journal file at once: each writes its batches in
 /// `BEGIN IMMEDIATE` transactions and waits (busy timeout) for the other's, so both
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func twoProcessesRecordIntoOneFileWithoutLosingAnEvent() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         _ = try Journal.open(path: path)
         let helper = try CrashSafetyTests.helperPath("JournalStress")

@@ -2,6 +2,7 @@ import Dispatch
 @testable import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 @Suite struct ValueRecordingTests {
     @Test func longDescriptionsAreTruncatedWithAnEllipsis() {
@@ -27,7 +28,7 @@ import Testing
 
     /// The policy reaches the journal's old and new values.
     @Test func journalStoresValuesUnderThePolicy() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let values = ValueRecording(maxLength: 8, redactionByKey: ["token": .typeOnly, "password": .none])
         let recording = try Journal.open(path: path, options: .init(values: values)).startSession(label: "values")
@@ -56,7 +57,7 @@ import Testing
 
     /// A registration's queue label and main-thread expectation are recorded.
     @Test func queueAndMainThreadExpectationAreRecorded() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let recording = try Journal.open(path: path).startSession(label: "queues")
         let subject = Player()

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 @testable import ObservationJournal
 import Testing
+import TestSupport
 
 // The writer's own file handling: side files it did not make are refused, creation
 // litter of dead processes is cleaned up, and starting a session never blocks the app's
@@ -21,7 +22,7 @@ private func deadPID() throws -> pid_t {
 @Suite struct WriterFileSafetyTests {
     @Test(arguments: ["symlink", "hard link", "other owner", "fifo"])
     func plantedWALIsRefusedBeforeOpening(kind: String) throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let journal = try Journal.open(path: path)
         let session = try journal.startSession(label: "mine")
@@ -58,7 +59,7 @@ private func deadPID() throws -> pid_t {
     }
 
     @Test func ownSideFilesOfALiveSessionAreAccepted() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let journal = try Journal.open(path: path)
         let first = try journal.startSession(label: "first")
@@ -70,7 +71,7 @@ private func deadPID() throws -> pid_t {
     }
 
     @Test func creationLitterOfDeadProcessesIsRemovedOnTheNextOpen() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let dead = try deadPID()
         let litter = ["", "-wal", "-shm", "-journal"].map { "journal.sqlite.new-\(dead)-123\($0)" }
@@ -91,7 +92,7 @@ private func deadPID() throws -> pid_t {
     }
 
     @Test func startSessionWaitsOneBusyTimeoutNotTwelve() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         let journal = try Journal.open(path: path, options: .init(busyTimeoutMilliseconds: 200))
         let blocker = try SQLiteDatabase(path: path, mode: .readWrite, busyTimeoutMilliseconds: 0)

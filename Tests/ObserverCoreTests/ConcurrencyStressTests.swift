@@ -2,24 +2,12 @@ import Foundation
 import ObserverCore
 import Synchronization
 import Testing
+import TestSupport
 
 // 8 threads × 10,000 mixed operations on one registry. Each thread works its own channel
 // (so it can predict its deliveries exactly) and shares one more channel with every other
 // thread for registering and removing; then the totals of deliveries and events must be
 // exactly what the threads' own bookkeeping says.
-
-/// SplitMix64: a tiny seeded generator, so every run does the same operations.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
 
 /// What one thread did, counted as it went.
 struct StressTally: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import ObserverCore
 import Synchronization
 import Testing
+import TestSupport
 
 // 8 threads share one registry and everything in it: any thread may cancel or release a
 // token another thread made, post on any value, sweep, and let owners and subjects die.

@@ -2,6 +2,7 @@ import Foundation
 import SeedScenarioRunner
 import SeedScenarios
 import Testing
+import TestSupport
 
 // Under `swift test` no code runs on the main thread (the main queue is drained by a
 // dispatch worker thread), so the stories are run here in a child process whose
@@ -15,27 +16,11 @@ private struct RunnerResult {
 }
 
 private func runRunner(_ arguments: [String]) throws -> RunnerResult {
-    // The runner is built next to the test bundle.
-    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let process = Process()
-    process.executableURL = directory.appendingPathComponent("SeedScenarioRunner")
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    // The runner stops itself when the main queue stalls; this only guards the suite
-    // against a runner bug: a hung child is killed and its output fails the test.
-    DispatchQueue.global().asyncAfter(deadline: .now() + 120) { [process] in
-        if process.isRunning { process.terminate() }
-    }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: outputData, as: UTF8.self)
-    let lines = try text.split(separator: "\n").map { line in try #require(EventLine(parsing: line), "\(line)") }
-    return RunnerResult(status: process.terminationStatus, lines: lines, error: String(decoding: errorData, as: UTF8.self))
+    // The runner stops itself when the main queue stalls; the time limit only guards the
+    // suite against a runner bug: a hung child is killed and its output fails the test.
+    let result = try ChildProcess.run(try ChildProcess.built("SeedScenarioRunner"), arguments, timeout: 120)
+    let lines = try result.stdout.split(separator: "\n").map { line in try #require(EventLine(parsing: line), "\(line)") }
+    return RunnerResult(status: result.status, lines: lines, error: result.stderr)
 }
 
 private let cases: [(String, ScenarioVariant)] = SeedScenario.all.flatMap { scenario in

@@ -1,5 +1,6 @@
 import Foundation
 import ObserverCore
+import JournalFixtures
 
 /// Time to register `count` observers on one channel and then remove them all, in a
 /// shuffled order (the general case: removal by position is what goes quadratic).
@@ -12,7 +13,7 @@ struct RegisterRemoveResult {
 enum RegisterRemove {
     /// A fixed shuffle, so every run and every contender removes in the same order.
     static func order(_ count: Int) -> [Int] {
-        var generator = SplitMix64(seed: UInt64(count))
+        var generator = SplitMix64(state: UInt64(count))
         return Array(0..<count).shuffled(using: &generator)
     }
 
@@ -61,18 +62,5 @@ enum RegisterRemove {
             }
         }
         return results
-    }
-}
-
-/// SplitMix64, a seeded generator for reproducible shuffles.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
