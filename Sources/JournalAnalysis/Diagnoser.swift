@@ -43,17 +43,6 @@ package enum Diagnoser {
         return findings.sorted { ($0.firstSeq, $0.rule.code) < ($1.firstSeq, $1.rule.code) }
     }
 
-    /// Every finding of every session, session by session.
-    package static func diagnoseAll(
-        _ reader: JournalReader, options: DiagnosisOptions = DiagnosisOptions()
-    ) throws(AnalysisError) -> [Finding] {
-        var findings: [Finding] = []
-        for session in try reader.sessions() {
-            findings += try diagnose(reader, session: session, options: options)
-        }
-        return findings
-    }
-
     static func makeCheckers() -> [any RuleChecker] {
         [
             LastCallbackWinsChecker(), DuplicateRegistrationChecker(), RemoveUnregisteredChecker(),

@@ -25,7 +25,6 @@ package struct DispatchTracker {
         package var event: EventRow
         package var receipts: [Receipt]
         package var deliveredCount: Int { receipts.count(where: \.delivered) }
-        package var skippedCount: Int { receipts.count(where: { !$0.delivered }) }
     }
 
     struct Key: Hashable {

@@ -57,7 +57,7 @@ final class SessionWriter: @unchecked Sendable {
     init(database: SQLiteDatabase, label: String, values: ValueRecording) throws(SQLiteError) {
         self.database = database
         self.values = values
-        let start = JournalClock.monotonicNanoseconds()
+        let start = monotonicNanoseconds()
         startNanoseconds = start
         insertEvent = try database.cached(Self.insertEventsSQL(rows: 1))
         insertEvents = try database.cached(Self.insertEventsSQL(rows: Self.rowsPerInsert))

@@ -78,9 +78,10 @@ struct ThreadUsage {
     }
 }
 
-/// The monotonic clock in nanoseconds.
+/// The monotonic clock in nanoseconds (`CLOCK_MONOTONIC`, the same in every process of the
+/// machine): what `ObserverEvent.time` and the recorder's session start are read from.
 @inline(__always)
-func monotonicNanoseconds() -> UInt64 {
+package func monotonicNanoseconds() -> UInt64 {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)

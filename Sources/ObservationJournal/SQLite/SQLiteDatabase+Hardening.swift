@@ -71,8 +71,11 @@ extension SQLiteDatabase {
         let budget = StepBudget(limit: ReadLimits.floorSteps)
         stepBudget = budget
         sqlite3_progress_handler(handle, ReadLimits.stepsPerCall, { context in
-            guard let context else { return 0 }
-            return Unmanaged<StepBudget>.fromOpaque(context).takeUnretainedValue().spend() ? 0 : 1
+            // SQLite's progress handler goes on on 0 and interrupts the statement
+            // (`SQLITE_INTERRUPT`) on anything else.
+            let proceed: Int32 = 0, interrupt: Int32 = 1
+            guard let context else { return proceed }
+            return Unmanaged<StepBudget>.fromOpaque(context).takeUnretainedValue().spend() ? proceed : interrupt
         }, Unmanaged.passUnretained(budget).toOpaque())
     }
 

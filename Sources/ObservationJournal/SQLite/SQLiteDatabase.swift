@@ -204,7 +204,7 @@ package final class SQLiteDatabase {
     /// Rolls back the open transaction, if any. A failure here leaves nothing to do: SQLite
     /// has then already rolled back on its own (as it does after `SQLITE_FULL`).
     package func rollback() {
-        if sqlite3_get_autocommit(handle) == 0 {
+        if inTransaction {
             sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
         }
     }
@@ -239,7 +239,7 @@ extension SQLiteError {
     /// Keeps SQLite's extended code when it refines `rc`, else `rc` itself.
     func withCode(_ rc: Int32) -> SQLiteError {
         var copy = self
-        if code & 0xFF != rc & 0xFF { copy.code = rc }
+        if SQLiteError.primary(code) != SQLiteError.primary(rc) { copy.code = rc }
         return copy
     }
 }

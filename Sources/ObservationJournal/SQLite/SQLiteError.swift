@@ -15,8 +15,15 @@ package struct SQLiteError: Error, CustomStringConvertible, Equatable {
         self.sql = sql
     }
 
-    /// The primary result code (the low byte of the extended one).
-    package var primaryCode: Int32 { code & 0xFF }
+    /// The primary result code (`SQLITE_BUSY` for `SQLITE_BUSY_SNAPSHOT`).
+    package var primaryCode: Int32 { Self.primary(code) }
+
+    /// SQLite keeps the primary result code in the low 8 bits of an extended one
+    /// (https://sqlite.org/rescode.html): `SQLITE_IOERR_WRITE & 0xFF == SQLITE_IOERR`.
+    static let primaryCodeMask: Int32 = 0xFF
+
+    /// The primary result code of `code`, extended or not.
+    static func primary(_ code: Int32) -> Int32 { code & primaryCodeMask }
 
     /// The C name of the primary result code (`SQLITE_FULL`).
     package var codeName: String {

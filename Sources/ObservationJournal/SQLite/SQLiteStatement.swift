@@ -135,7 +135,7 @@ package final class SQLiteStatement {
         budget.exceeded = false
         let rc = sqlite3_step(handle)
         spentSteps = budget.spent
-        if rc & 0xFF == SQLITE_INTERRUPT && budget.exceeded {
+        if SQLiteError.primary(rc) == SQLITE_INTERRUPT && budget.exceeded {
             throw SQLiteError(
                 code: SQLITE_INTERRUPT,
                 message: "a query was stopped after \(budget.limit) steps, far more than a journal of this size needs",
@@ -174,6 +174,4 @@ package final class SQLiteStatement {
     package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
     package var columnCount: Int32 { sqlite3_column_count(handle) }
-
-    package func columnName(_ column: Int32) -> String { String(cString: sqlite3_column_name(handle, column)) }
 }
