@@ -36,19 +36,19 @@ let package = Package(
         // build-tool plugin that every user of the package would have to trust.
         .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore", "SystemShim"], swiftSettings: strict),
         // Regenerates EmbeddedMigrations.swift from Migrations/ (see its header).
-        .executableTarget(name: "MigrationsCompiler", path: "tools/MigrationsCompiler", swiftSettings: strict),
+        .executableTarget(name: "MigrationsCompiler", path: "tools/generators/MigrationsCompiler", swiftSettings: strict),
         .executableTarget(
             name: "JournalCrashHelper", dependencies: ["ObservationJournal", "ObserverCore"],
-            path: "tools/JournalCrashHelper", swiftSettings: strict
+            path: "tools/harnesses/JournalCrashHelper", swiftSettings: strict
         ),
         // Child processes and the soak of the reliability harnesses (RELIABILITY.md).
         .executableTarget(
             name: "JournalStress", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis", "SystemShim"],
-            path: "tools/JournalStress", swiftSettings: strict
+            path: "tools/harnesses/JournalStress", swiftSettings: strict
         ),
         .executableTarget(
             name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "SystemShim"],
-            path: "tools/JournalBenchmark", swiftSettings: strict
+            path: "tools/benchmarks/JournalBenchmark", swiftSettings: strict
         ),
         // What the tests share (scratch directories that remove themselves, the child-process
         // runner, SQLite row helpers, SplitMix64 from JournalFixtures, the tags); package-only.
@@ -78,23 +78,23 @@ let package = Package(
         // Writes fixture journals row by row (tests, benchmarks); not a product.
         .target(name: "JournalFixtures", dependencies: ["ObservationJournal"], swiftSettings: strict),
         .executableTarget(
-            name: "obsreplay-bench", dependencies: ["JournalFixtures"], path: "tools/obsreplay-bench",
+            name: "ObsReplayBenchmark", dependencies: ["JournalFixtures"], path: "tools/benchmarks/ObsReplayBenchmark",
             swiftSettings: strict
         ),
         .target(name: "SeedScenarios", dependencies: ["ObserverCore"], swiftSettings: strict),
         .testTarget(
-            name: "SeedScenariosTests", dependencies: ["SeedScenarios", "SeedScenarioRunner", "TestSupport"], swiftSettings: strict
+            name: "SeedScenariosTests", dependencies: ["SeedScenarios", "DemoAppRunner", "TestSupport"], swiftSettings: strict
         ),
         .executableTarget(
-            name: "SeedScenarioRunner", dependencies: ["ObserverCore", "SeedScenarios"],
-            path: "tools/SeedScenarioRunner", swiftSettings: strict
+            name: "DemoAppRunner", dependencies: ["ObserverCore", "SeedScenarios"],
+            path: "tools/harnesses/DemoAppRunner", swiftSettings: strict
         ),
         // Small apps written against the public API with planted observer bugs and correct
         // twins (issue 11's field corpus); each variant runs in its own runner process.
         .target(name: "FieldCorpus", dependencies: ["ObserverCore", "SystemShim"], swiftSettings: strict),
         .executableTarget(
             name: "FieldCorpusRunner", dependencies: ["FieldCorpus", "ObservationJournal"],
-            path: "tools/FieldCorpusRunner", swiftSettings: strict
+            path: "tools/harnesses/FieldCorpusRunner", swiftSettings: strict
         ),
         .testTarget(
             name: "FieldCorpusTests", dependencies: ["FieldCorpus", "FieldCorpusRunner", "JournalAnalysis", "TestSupport"],
@@ -109,16 +109,18 @@ let package = Package(
         ),
         // Records small programs under RunLoop.main.run() or dispatchMain() (issue 11).
         .executableTarget(
-            name: "MainLoopProbe", dependencies: ["ObservationJournal", "ObserverCore"], path: "tools/MainLoopProbe",
+            name: "MainLoopProbe", dependencies: ["ObservationJournal", "ObserverCore"],
+            path: "tools/harnesses/MainLoopProbe",
             swiftSettings: strict
         ),
         .testTarget(
             name: "JournalReportTests", dependencies: ["JournalReport", "JournalAnalysis", "JournalFixtures", "TestSupport"],
             swiftSettings: strict
         ),
-        // Writes the journals tools/report-browser-check.sh renders in headless Chromium.
+        // Writes the journals tools/scripts/report-browser-check.sh renders in headless Chromium.
         .executableTarget(
-            name: "report-sample", dependencies: ["JournalFixtures"], path: "tools/report-sample", swiftSettings: strict
+            name: "ReportSample", dependencies: ["JournalFixtures"], path: "tools/generators/ReportSample",
+            swiftSettings: strict
         ),
         .testTarget(
             name: "ObsReplayCLITests",
@@ -138,7 +140,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "RegistryBenchmark", dependencies: ["ObserverCore", "ObservationJournal", "JournalFixtures"], path: "tools/RegistryBenchmark",
+            name: "RegistryBenchmark", dependencies: ["ObserverCore", "ObservationJournal", "JournalFixtures"],
+            path: "tools/benchmarks/RegistryBenchmark",
             swiftSettings: strict
         ),
     ],

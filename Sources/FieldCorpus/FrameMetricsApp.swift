@@ -6,7 +6,7 @@ import ObserverCore
 /// samples on the main queue and, every 50 samples, uploads a report synchronously there,
 /// blocking the main thread. Correct: the samples are aggregated where they arrive, on the
 /// render thread, with a tiny callback; many of them, run under CPU load by
-/// `tools/field-corpus-load.sh`, must never be called slow.
+/// `tools/scripts/field-corpus-load.sh`, must never be called slow.
 enum FrameMetricsApp {
     static let app = FieldApp(
         name: "frame-metrics",

@@ -4,7 +4,7 @@ import JournalAnalysis
 import Synchronization
 import Testing
 
-// The repeated-run form of the field corpus, run by tools/field-corpus-load.sh under CPU
+// The repeated-run form of the field corpus, run by tools/scripts/field-corpus-load.sh under CPU
 // load from other processes: every correct twin FIELD_CORPUS_RUNS times (false alarms:
 // runs with any finding at warning or above) and every buggy app FIELD_CORPUS_BUGGY_RUNS
 // times (recall: runs diagnosed with every code the bug must get). Skipped unless

@@ -16,7 +16,7 @@ import TestSupport
 /// Commands run in this process through `ObsReplay.run` (the binary's whole code path
 /// but the process), and every `processEvery`-th case also runs them as the built binary,
 /// which would show a crash or a trace as a process would. Tune with
-/// `OBSREPLAY_MUTATION_CASES` (default 200 under `swift test`; `tools/reliability.sh ci`
+/// `OBSREPLAY_MUTATION_CASES` (default 200 under `swift test`; `tools/scripts/reliability.sh ci`
 /// runs 1,000), `OBSREPLAY_MUTATION_SEED`,
 /// `OBSREPLAY_MUTATION_FIRST` (to rerun one failing case) and
 /// `OBSREPLAY_MUTATION_PROCESS_EVERY` (default 40). A crash in process ends the whole

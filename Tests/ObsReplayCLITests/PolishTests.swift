@@ -79,34 +79,42 @@ import TestSupport
         """, status: 64))
 }
 
-/// Every executable and script in `tools/` answers `--help`: usage on standard output,
-/// exit 0, nothing started, nothing written.
-@Test func everyToolAnswersHelp() throws {
+/// `tools/` is sorted by role, and every executable and script in it answers `--help`:
+/// usage on standard output, exit 0, nothing started, nothing written.
+@Test(.tags(.childProcess)) func everyToolAnswersHelp() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let binaries = try obsreplayBinary().deletingLastPathComponent()
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let scratch = try ScratchDirectory("tool-help")
+    let directory = scratch.url
+    let toolsFolder = root.appendingPathComponent("tools")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: toolsFolder.path).sorted()
+        == ["benchmarks", "generators", "harnesses", "scripts"])
     var checked: [String] = []
-    let tools = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("tools").path).sorted()
-    for name in tools {
-        let path = root.appendingPathComponent("tools").appendingPathComponent(name)
-        var isDirectory: ObjCBool = false
-        _ = FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory)
-        let result: RunResult
-        if isDirectory.boolValue {
-            // A Swift executable target (tools/NAME/*.swift) built as NAME; python-checks holds data.
-            guard try FileManager.default.contentsOfDirectory(atPath: path.path).contains(where: { $0.hasSuffix(".swift") }) else { continue }
-            result = try run(binaries.appendingPathComponent(name), ["--help"], in: directory)
-        } else if name.hasSuffix(".sh") {
-            result = try run(URL(fileURLWithPath: "/bin/bash"), [path.path, "--help"], in: directory)
-        } else if name.hasSuffix(".py") {
-            result = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", path.path, "--help"], in: directory)
-        } else {
-            continue
+    for role in ["benchmarks", "generators", "harnesses", "scripts"] {
+        let folder = toolsFolder.appendingPathComponent(role)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+            let path = folder.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory)
+            let result: RunResult
+            if isDirectory.boolValue {
+                // A Swift executable target (tools/ROLE/Name/*.swift) built as Name, an
+                // UpperCamelCase target name; python-checks holds data.
+                guard try FileManager.default.contentsOfDirectory(atPath: path.path).contains(where: { $0.hasSuffix(".swift") })
+                else { continue }
+                #expect(name.first?.isUppercase == true && !name.contains("-"), "target name \(name)")
+                result = try run(binaries.appendingPathComponent(name), ["--help"], in: directory)
+            } else if name.hasSuffix(".sh") {
+                result = try run(URL(fileURLWithPath: "/bin/bash"), [path.path, "--help"], in: directory)
+            } else if name.hasSuffix(".py") {
+                result = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", path.path, "--help"], in: directory)
+            } else {
+                continue
+            }
+            #expect(result.status == 0, "\(role)/\(name): \(result)")
+            #expect(result.stdout.lowercased().contains("usage") || result.stdout.count > 80, "\(role)/\(name): \(result)")
+            checked.append("\(role)/\(name)")
         }
-        #expect(result.status == 0, "\(name): \(result)")
-        #expect(result.stdout.lowercased().contains("usage") || result.stdout.count > 80, "\(name): \(result)")
-        checked.append(name)
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     #expect(checked.count == 17, "\(checked)")

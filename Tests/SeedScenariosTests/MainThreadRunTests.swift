@@ -1,5 +1,5 @@
+import DemoAppRunner
 import Foundation
-import SeedScenarioRunner
 import SeedScenarios
 import Testing
 import TestSupport
@@ -18,7 +18,7 @@ private struct RunnerResult {
 private func runRunner(_ arguments: [String]) throws -> RunnerResult {
     // The runner stops itself when the main queue stalls; the time limit only guards the
     // suite against a runner bug: a hung child is killed and its output fails the test.
-    let result = try ChildProcess.run(try ChildProcess.built("SeedScenarioRunner"), arguments, timeout: 120)
+    let result = try ChildProcess.run(try ChildProcess.built("DemoAppRunner"), arguments, timeout: 120)
     let lines = try result.stdout.split(separator: "\n").map { line in try #require(EventLine(parsing: line), "\(line)") }
     return RunnerResult(status: result.status, lines: lines, error: result.stderr)
 }
@@ -84,11 +84,11 @@ func uploadProgressNeverDeliversOffTheMainThreadItExpects(_ variant: ScenarioVar
     let result = try runRunner(["--inside-main-queue-work", "video-toolbar", "fixed"])
     #expect(result.status == 1)
     #expect(result.lines.isEmpty)
-    #expect(result.error == "SeedScenarioRunner: \(ScenarioError.mainQueueNotServiced(scenario: "video-toolbar"))\n")
+    #expect(result.error == "DemoAppRunner: \(ScenarioError.mainQueueNotServiced(scenario: "video-toolbar"))\n")
 }
 
 @Test func runnerRejectsUnknownArgumentsWithUsage() throws {
     let result = try runRunner(["video", "buggy"])
     #expect(result.status == 2)
-    #expect(result.error.hasPrefix("usage: SeedScenarioRunner "))
+    #expect(result.error.hasPrefix("usage: DemoAppRunner "))
 }

@@ -1,5 +1,5 @@
+import DemoAppRunner
 import ObserverCore
-import SeedScenarioRunner
 import SeedScenarios
 import Testing
 

@@ -10,7 +10,7 @@ import sys
 import jsonschema
 
 obsreplay, work, root = sys.argv[1:4]
-schema = json.load(open(os.path.join(root, "tools/python-checks/sarif-schema-2.1.0.json")))
+schema = json.load(open(os.path.join(root, "tools/scripts/python-checks/sarif-schema-2.1.0.json")))
 subprocess.run([obsreplay, "demo"], cwd=work, check=True, stdout=subprocess.DEVNULL)
 
 

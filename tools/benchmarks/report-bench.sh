@@ -3,7 +3,7 @@
 # diagnose` on the same journal in the same run (the report runs the diagnosis and one
 # more pass over the events); then the time headless Chromium takes to load and draw it.
 #
-#   tools/report-bench.sh [EVENTS ...]      (default: 100000 1000000)
+#   tools/benchmarks/report-bench.sh [EVENTS ...]      (default: 100000 1000000)
 #
 # Release build; journals of the benchmark's mix (SyntheticWorkload, fixed seed) in
 # .build/report-bench/; times are medians of 3 runs from /usr/bin/time.
@@ -12,11 +12,11 @@ if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
     sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
     exit 0
 fi
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=.build/report-bench
 mkdir -p "$out"
 swift build -c release --product obsreplay >/dev/null
-swift build -c release --product report-sample >/dev/null
+swift build -c release --product ReportSample >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 
 median() { sort -n | sed -n 2p; }
@@ -28,7 +28,7 @@ reports=()
 for events in "${@:-100000 1000000}"; do
     for n in $events; do
         journal="$out/synthetic-$n.sqlite"
-        [ -f "$journal" ] || "$bin/report-sample" synthetic "$journal" "$n"
+        [ -f "$journal" ] || "$bin/ReportSample" synthetic "$journal" "$n"
         report=() diagnose=()
         for _ in 1 2 3; do
             diagnose+=("$(timed "$bin/obsreplay" diagnose "$journal" --fail-on never)")
@@ -47,5 +47,5 @@ done
 chromium="$(command -v chromium || true)"
 if [ -n "$chromium" ]; then
     echo
-    python3 tools/report-browser-check.py --measure --chromium "$chromium" --shots "$out" "${reports[@]:0:2}"
+    python3 tools/scripts/report-browser-check.py --measure --chromium "$chromium" --shots "$out" "${reports[@]:0:2}"
 fi

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # The reliability harnesses of RELIABILITY.md.
 #
-#   tools/reliability.sh ci      what CI runs after `swift test` (which already runs the short
+#   tools/scripts/reliability.sh ci      what CI runs after `swift test` (which already runs the short
 #                                form of every harness): a 5-second soak, the field corpus under
-#                                CPU load (tools/field-corpus-load.sh, 1 to 3 minutes), then the
+#                                CPU load (tools/scripts/field-corpus-load.sh, 1 to 3 minutes), then the
 #                                concurrency tests and a soak under ThreadSanitizer
-#   tools/reliability.sh long    the long forms, printing the figures RELIABILITY.md records
+#   tools/scripts/reliability.sh long    the long forms, printing the figures RELIABILITY.md records
 #                                (about 45 minutes on the 2-core machine)
 #
 # Long-form sizes can be changed: CRASH_TRIALS, FULL_DISK_TRIALS, MUTATION_CASES,
 # MUTATION_SEED, SOAK_SECONDS.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 mode="${1:-}"
 # The tests that run threads (and processes) against one registry and one journal.
@@ -61,7 +61,7 @@ ci)
     "$(swift build --show-bin-path)/JournalStress" soak --seconds 5 --threads 8
 
     step "field corpus under CPU load: correct twins 20 runs each, buggy apps 2 runs each"
-    tools/field-corpus-load.sh
+    tools/scripts/field-corpus-load.sh
 
     step "ThreadSanitizer: $tsan_filter"
     start=$SECONDS
@@ -95,10 +95,10 @@ long)
     "$(swift build --show-bin-path)/JournalStress" soak --seconds "${SOAK_SECONDS:-60}" --threads 8
     ;;
 --help|-h)
-    echo "usage: tools/reliability.sh ci|long   (RELIABILITY.md describes both)"
+    echo "usage: tools/scripts/reliability.sh ci|long   (RELIABILITY.md describes both)"
     ;;
 *)
-    echo "usage: tools/reliability.sh ci|long" >&2
+    echo "usage: tools/scripts/reliability.sh ci|long" >&2
     exit 64
     ;;
 esac

@@ -14,14 +14,14 @@ func runnerMain(_ arguments: [String]) -> Int32 {
         let variant = ScenarioVariant(rawValue: arguments[1])
     else {
         let names = SeedScenario.all.map(\.name).joined(separator: "|")
-        FileHandle.standardError.write(Data("usage: SeedScenarioRunner [--inside-main-queue-work] \(names) buggy|fixed\n".utf8))
+        FileHandle.standardError.write(Data("usage: DemoAppRunner [--inside-main-queue-work] \(names) buggy|fixed\n".utf8))
         return 2
     }
     let sink = InMemoryEventSink()
     do {
         try scenario.run(variant: variant, registry: ObserverRegistry(sink: sink))
     } catch {
-        FileHandle.standardError.write(Data("SeedScenarioRunner: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("DemoAppRunner: \(error)\n".utf8))
         return 1
     }
     for line in EventLine.lines(of: sink.events) { print(line) }
@@ -31,7 +31,7 @@ func runnerMain(_ arguments: [String]) -> Int32 {
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--help"] || arguments == ["-h"] {
     let names = SeedScenario.all.map(\.name).joined(separator: "|")
-    print("usage: SeedScenarioRunner [--inside-main-queue-work] \(names) buggy|fixed")
+    print("usage: DemoAppRunner [--inside-main-queue-work] \(names) buggy|fixed")
     exit(0)
 }
 if arguments.first == "--inside-main-queue-work" {

@@ -7,7 +7,7 @@
 #   (c) the sqlite3 shell's full scan of every journal (SELECT of every event_log row)
 # wall time and peak resident memory from /usr/bin/time.
 #
-#   tools/fleet-bench.sh [JOURNALS] [EVENTS]     (default: 200 10000)
+#   tools/benchmarks/fleet-bench.sh [JOURNALS] [EVENTS]     (default: 200 10000)
 #
 # Release build; journals in .build/fleet-bench/.
 set -euo pipefail
@@ -15,17 +15,17 @@ if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
     sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
     exit 0
 fi
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 journals="${1:-200}"
 events="${2:-10000}"
 out=.build/fleet-bench
 fleet="$out/journals-$journals-$events"
 swift build -c release --product obsreplay >/dev/null
-swift build -c release --product report-sample >/dev/null
+swift build -c release --product ReportSample >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 if [ ! -d "$fleet" ]; then
     mkdir -p "$fleet.tmp"
-    "$bin/report-sample" synthetic "$fleet.tmp/run-0000.sqlite" "$events"
+    "$bin/ReportSample" synthetic "$fleet.tmp/run-0000.sqlite" "$events"
     for i in $(seq 1 $((journals - 1))); do cp "$fleet.tmp/run-0000.sqlite" "$fleet.tmp/run-$(printf %04d "$i").sqlite"; done
     mv "$fleet.tmp" "$fleet"
 fi

@@ -2,9 +2,9 @@
 # Renders obsreplay's HTML report in a real browser (headless Chromium driven by Playwright
 # for Python) and checks it as a person would use it: the demo's music-player bug visible
 # without zooming, findings that zoom to what they cite, missed marks, keyboard, no
-# JavaScript errors (tools/report-browser-check.py says what is checked).
+# JavaScript errors (tools/scripts/report-browser-check.py says what is checked).
 #
-#   tools/report-browser-check.sh [OUT_DIR]     (default .build/report-check)
+#   tools/scripts/report-browser-check.sh [OUT_DIR]     (default .build/report-check)
 #
 # Installs what is missing: Debian's `chromium` package (as root, like CI) and PyPI's
 # `playwright` (pip; `playwright install` is never run: it drives Debian's Chromium).
@@ -16,7 +16,7 @@ if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
     sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'
     exit 0
 fi
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out="${1:-.build/report-check}"
 shots=.build/report-screenshots
 mkdir -p "$out" "$shots"
@@ -54,11 +54,11 @@ if ! python3 -c 'import playwright' 2>/dev/null; then
 fi
 
 swift build --product obsreplay >/dev/null
-swift build --product report-sample >/dev/null
+swift build --product ReportSample >/dev/null
 bin="$(swift build --show-bin-path)"
 
-"$bin/report-sample" showcase "$out/showcase.sqlite"
-"$bin/report-sample" synthetic "$out/large.sqlite" 100000
+"$bin/ReportSample" showcase "$out/showcase.sqlite"
+"$bin/ReportSample" synthetic "$out/large.sqlite" 100000
 "$bin/obsreplay" report "$out/showcase.sqlite" -o "$out/showcase.html" >/dev/null
 "$bin/obsreplay" report "$out/large.sqlite" -o "$out/large.html" >/dev/null
 # The demo as a new user runs it: real timings, events clustered after the setup.
@@ -66,5 +66,5 @@ rm -f "$out"/demo.sqlite* "$out/demo.html"
 "$bin/obsreplay" demo --journal "$out/demo.sqlite" >/dev/null || true
 "$bin/obsreplay" report "$out/demo.sqlite" --all -o "$out/demo.html" >/dev/null
 
-python3 tools/report-browser-check.py --chromium "$chromium" --shots "$shots" \
+python3 tools/scripts/report-browser-check.py --chromium "$chromium" --shots "$shots" \
     --demo "$out/demo.html" --showcase "$out/showcase.html" --large "$out/large.html"

@@ -10,7 +10,7 @@ failed loads (a Content-Security-Policy violation). Screenshots of each state go
 --shots, named <report>-<state>.png.
 
 On the demo (music-player/buggy, real timings: its events sit within a millisecond after
-the setup) and on the showcase (report-sample showcase), for the first last-callback-wins
+the setup) and on the showcase (ReportSample showcase), for the first last-callback-wins
 finding (OJ001-1): after load, its cited lanes are drawn at least 100 px wide; the hollow
 missed marks on the replaced owner's lane are exactly the changes the finding lists;
 clicking the finding brings its events into the viewport, dims the rest and puts

@@ -6,13 +6,13 @@
 #   csv_types_check.py    exported CSV loaded by pandas and DuckDB with numeric/boolean column types
 #   fleet_duckdb_check.py hundreds of JSONL findings exports aggregated in DuckDB give the same
 #                         per-fingerprint counts as `diagnose DIR --group-by fingerprint`
-# Usage: tools/python-checks.sh [--help]
+# Usage: tools/scripts/python-checks.sh [--help]
 set -euo pipefail
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
     sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
 fi
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 venv=.build/python-checks-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check jsonschema pandas duckdb
@@ -22,6 +22,6 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 for check in sarif_check csv_types_check fleet_duckdb_check; do
     mkdir -p "$work/$check"
-    "$venv/bin/python" "tools/python-checks/$check.py" "$bin" "$work/$check" "$PWD"
+    "$venv/bin/python" "tools/scripts/python-checks/$check.py" "$bin" "$work/$check" "$PWD"
 done
 echo "python checks: all passed"

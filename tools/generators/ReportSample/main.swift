@@ -1,7 +1,7 @@
-// Writes the journals that tools/report-browser-check.sh renders in headless Chromium:
+// Writes the journals that tools/scripts/report-browser-check.sh renders in headless Chromium:
 //
-//   report-sample showcase PATH           the showcase session (JournalFixtures.ShowcaseScenario)
-//   report-sample synthetic PATH EVENTS   one session of the obsreplay benchmark's mix
+//   ReportSample showcase PATH           the showcase session (JournalFixtures.ShowcaseScenario)
+//   ReportSample synthetic PATH EVENTS   one session of the obsreplay benchmark's mix
 import Foundation
 import JournalFixtures
 
@@ -9,7 +9,7 @@ func sampleMain(_ arguments: [String]) -> Int32 {
     do {
         switch (arguments.first, arguments.count) {
         case ("--help", 1), ("-h", 1):
-            print("usage: report-sample showcase PATH | synthetic PATH EVENTS")
+            print("usage: ReportSample showcase PATH | synthetic PATH EVENTS")
         case ("showcase", 2):
             try ShowcaseScenario.write(to: arguments[1])
         case ("synthetic", 3):
@@ -19,14 +19,14 @@ func sampleMain(_ arguments: [String]) -> Int32 {
             return usage()
         }
     } catch {
-        FileHandle.standardError.write(Data("report-sample: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("ReportSample: \(error)\n".utf8))
         return 1
     }
     return 0
 }
 
 func usage() -> Int32 {
-    FileHandle.standardError.write(Data("usage: report-sample showcase PATH | synthetic PATH EVENTS\n".utf8))
+    FileHandle.standardError.write(Data("usage: ReportSample showcase PATH | synthetic PATH EVENTS\n".utf8))
     return 64
 }
 

@@ -6,12 +6,12 @@
 # (buggy runs diagnosed with every code their bug must get); exits 1 unless both are perfect.
 set -euo pipefail
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-    echo "usage: [RUNS=20] [BUGGY_RUNS=2] [JOBS=4] tools/field-corpus-load.sh"
+    echo "usage: [RUNS=20] [BUGGY_RUNS=2] [JOBS=4] tools/scripts/field-corpus-load.sh"
     echo "The field corpus's correct twins RUNS times and buggy apps BUGGY_RUNS times under CPU load;"
     echo "prints false alarms and recall, exits 1 unless both are perfect."
     exit 0
 fi
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 swift build --build-tests 2>&1 | grep -E 'error|warning: ' || true
 burners=()

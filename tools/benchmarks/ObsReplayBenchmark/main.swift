@@ -1,7 +1,7 @@
 // Benchmark of obsreplay on a 1,000,000-event journal.
 //
-//   swift build -c release --product obsreplay --product obsreplay-bench
-//   .build/release/obsreplay-bench [--events N] [--journal PATH] [--runs R]
+//   swift build -c release --product obsreplay --product ObsReplayBenchmark
+//   .build/release/ObsReplayBenchmark [--events N] [--journal PATH] [--runs R]
 //
 // Generates a journal with a realistic mix (many subjects, channels and owners that come
 // and go; multicast and single-slot channels; nested posts, off-main and slow
@@ -26,7 +26,7 @@ struct Options {
             case "--journal": journal = iterator.next() ?? journal
             case "--runs": runs = Int(iterator.next() ?? "") ?? runs
             case "--help", "-h":
-                print("usage: obsreplay-bench [--events N] [--journal PATH] [--runs R]")
+                print("usage: ObsReplayBenchmark [--events N] [--journal PATH] [--runs R]")
                 exit(0)
             default: FileHandle.standardError.write(Data("unknown argument \(argument)\n".utf8)); exit(64)
             }
