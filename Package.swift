@@ -125,7 +125,8 @@ let package = Package(
         .testTarget(
             name: "ObsReplayCLITests",
             dependencies: [
-                "ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "SeedScenarios", "obsreplay", "TestSupport",
+                "ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "SeedScenarios", "obsreplay", "SystemShim",
+                "TestSupport",
             ],
             swiftSettings: strict
         ),

@@ -16,7 +16,7 @@ private func swiftFiles(under folder: String) throws -> [(path: String, text: St
 }
 
 @Test func onlyTheShimImportsACLibrary() throws {
-    let files = try swiftFiles(under: "Sources") + swiftFiles(under: "tools")
+    let files = try swiftFiles(under: "Sources") + swiftFiles(under: "tools") + swiftFiles(under: "Tests")
     let importing = files.filter { file in
         file.text.split(separator: "\n").contains { line in
             ["Glibc", "Musl", "Darwin"].contains { line.hasSuffix("import \($0)") }

@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 @testable import ObsReplayCLI
 import Synchronization
+import SystemShim
 import Testing
 import TestSupport
 

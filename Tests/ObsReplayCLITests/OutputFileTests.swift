@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import JournalFixtures
+import SystemShim
 import Testing
 import TestSupport
 

@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import JournalAnalysis
 @testable import ObsReplayCLI
+import SystemShim
 import Testing
 
 @Test func colourOnlyOnATerminalAndNeverWithNoColor() throws {
