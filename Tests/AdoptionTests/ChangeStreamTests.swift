@@ -37,7 +37,7 @@ private func lines(_ sink: InMemoryEventSink) -> [String] {
     #expect(seen == [0, 1])
     #expect(registry.statistics.registrations == 0)
     #expect(lines(sink) == [
-        "registered Counter#1.count ChangeStream#2 at ChangeStreamTests.swift:32 in aLoopIsRegisteredAtItsCallSiteAndEndsAsStreamEndedWhenItBreaks()",
+        "registered Counter#1.count ChangeStream#2 at ChangeStreamTests.swift:33 in aLoopIsRegisteredAtItsCallSiteAndEndsAsStreamEndedWhenItBreaks()",
         "delivered Counter#1.count ChangeStream#2 new=0",
         "changed Counter#1.count - new=1",
         "delivered Counter#1.count ChangeStream#2",
@@ -110,7 +110,7 @@ private func lines(_ sink: InMemoryEventSink) -> [String] {
     await loop.value
     let found = try findings(scratch.path())
     #expect(found == [
-        "OJ004 leaked-registration: ChangeStream#2's registration on Counter#1.isReady (ChangeStreamTests.swift:104) was still registered when the session ended.",
-        "OJ005 never-posted-key: ChangeStream#2 observed Counter#1.isReady (ChangeStreamTests.swift:104), which was never posted in this session.",
+        "OJ004 leaked-registration: ChangeStream#2's registration on Counter#1.isReady (ChangeStreamTests.swift:105) was still registered when the session ended.",
+        "OJ005 never-posted-key: ChangeStream#2 observed Counter#1.isReady (ChangeStreamTests.swift:105), which was never posted in this session.",
     ])
 }

@@ -81,21 +81,21 @@ final class BadgeView: @unchecked Sendable {
     #expect(screen.finished == ["a.zip", "b.zip", "b.zip"])
     #expect(badge.badge == 0)
     #expect(try findings(scratch.path()) == [
-        "OJ004 leaked-registration: 2 registrations on *.DownloadFinished from NotificationCenterAppTests.swift:34 were still registered when the session ended.",
-        "OJ003 remove-unregistered: Removal at NotificationCenterAppTests.swift:54 in stop() (seq 10) matched no live registration: NotificationToken#2's last registration (on *.DownlaodFinished) was already removed at seq 9 (explicit, at NotificationCenterAppTests.swift:54 in stop()).",
-        "OJ005 never-posted-key: NotificationToken#2 observed *.DownlaodFinished (NotificationCenterAppTests.swift:48), which was never posted; notification posted \"DownloadFinished\", 2 edits away: a typo?",
-        "OJ003 remove-unregistered: Removal at NotificationCenterAppTests.swift:59 in tearDown() (seq 11) matched no live registration: BadgeView#5 had never registered anything.",
+        "OJ004 leaked-registration: 2 registrations on *.DownloadFinished from NotificationCenterAppTests.swift:35 were still registered when the session ended.",
+        "OJ003 remove-unregistered: Removal at NotificationCenterAppTests.swift:55 in stop() (seq 10) matched no live registration: NotificationToken#2's last registration (on *.DownlaodFinished) was already removed at seq 9 (explicit, at NotificationCenterAppTests.swift:55 in stop()).",
+        "OJ005 never-posted-key: NotificationToken#2 observed *.DownlaodFinished (NotificationCenterAppTests.swift:49), which was never posted; notification posted \"DownloadFinished\", 2 edits away: a typo?",
+        "OJ003 remove-unregistered: Removal at NotificationCenterAppTests.swift:60 in tearDown() (seq 11) matched no live registration: BadgeView#5 had never registered anything.",
     ])
     // Posts carry the sender as an object and the userInfo keys.
     #expect(try rows(scratch.path(), "select seq, kind, channel, owner, new_value, reason, call_site from event_log where kind != 'delivered' order by seq") == [
-        "1|registered|*.DownloadFinished|NotificationToken#1|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:34",
-        "2|registered|*.DownlaodFinished|NotificationToken#2|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:48",
-        "3|changed|*.DownloadFinished|NULL|object: DownloadManager#3; userInfo: bytes, file|NULL|AdoptionTests/NotificationCenterAppTests.swift:22",
-        "5|registered|*.DownloadFinished|NotificationToken#4|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:34",
-        "6|changed|*.DownloadFinished|NULL|object: DownloadManager#3; userInfo: bytes, file|NULL|AdoptionTests/NotificationCenterAppTests.swift:22",
-        "9|removed|*.DownlaodFinished|NotificationToken#2|NULL|explicit|AdoptionTests/NotificationCenterAppTests.swift:54",
-        "10|removeUnregistered|NULL|NotificationToken#2|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:54",
-        "11|removeUnregistered|NULL|BadgeView#5|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:59",
+        "1|registered|*.DownloadFinished|NotificationToken#1|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:35",
+        "2|registered|*.DownlaodFinished|NotificationToken#2|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:49",
+        "3|changed|*.DownloadFinished|NULL|object: DownloadManager#3; userInfo: bytes, file|NULL|AdoptionTests/NotificationCenterAppTests.swift:23",
+        "5|registered|*.DownloadFinished|NotificationToken#4|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:35",
+        "6|changed|*.DownloadFinished|NULL|object: DownloadManager#3; userInfo: bytes, file|NULL|AdoptionTests/NotificationCenterAppTests.swift:23",
+        "9|removed|*.DownlaodFinished|NotificationToken#2|NULL|explicit|AdoptionTests/NotificationCenterAppTests.swift:55",
+        "10|removeUnregistered|NULL|NotificationToken#2|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:55",
+        "11|removeUnregistered|NULL|BadgeView#5|NULL|NULL|AdoptionTests/NotificationCenterAppTests.swift:60",
     ])
     // Each delivery follows its post, in the order Foundation calls its observers (which
     // it does not specify: compared as a set per post).
@@ -133,7 +133,7 @@ final class OwnedScreen: @unchecked Sendable {
     screen.viewDidDisappear()
     recording.close()
     #expect(try findings(scratch.path()) == [
-        "OJ002 duplicate-registration: OwnedScreen#1 registered *.DownloadFinished twice from NotificationCenterAppTests.swift:115 (seq 1 and seq 2); its callback ran twice for 1 change.",
+        "OJ002 duplicate-registration: OwnedScreen#1 registered *.DownloadFinished twice from NotificationCenterAppTests.swift:116 (seq 1 and seq 2); its callback ran twice for 1 change.",
     ])
 }
 
@@ -178,7 +178,7 @@ final class OwnedScreen: @unchecked Sendable {
         "7|changed|NULL|NULL",
     ])
     #expect(try rows(scratch.path(), "select call_site from registration_log") == [
-        "AdoptionTests/NotificationCenterAppTests.swift:160",
+        "AdoptionTests/NotificationCenterAppTests.swift:161",
     ])
     #expect(try findings(scratch.path()) == [])
 }

@@ -52,9 +52,9 @@ final class NowPlayingScreen {
     recording.close()
     let findings = try JournalDiagnosis.findings(inJournalAt: recording.path, session: recording.sessionID)
     #expect(findings.map(\.description) == [
-        "warning[OJ002] duplicate-registration: NowPlayingScreen#2 registered Player#1.isPlaying twice from ReadmeUITestTests.swift:15 (seq 1 and seq 2); its callback ran twice for 1 change.",
+        "warning[OJ002] duplicate-registration: NowPlayingScreen#2 registered Player#1.isPlaying twice from ReadmeUITestTests.swift:16 (seq 1 and seq 2); its callback ran twice for 1 change.",
     ])
-    #expect(findings.first?.callSites == ["AdoptionTests/ReadmeUITestTests.swift:15"])
+    #expect(findings.first?.callSites == ["AdoptionTests/ReadmeUITestTests.swift:16"])
     #expect(try JournalDiagnosis.findings(inJournalAt: recording.path, session: recording.sessionID, minimum: .error) == [])
 }
 

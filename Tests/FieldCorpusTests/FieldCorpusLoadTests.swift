@@ -3,6 +3,7 @@ import Foundation
 import JournalAnalysis
 import Synchronization
 import Testing
+import TestSupport
 
 // The repeated-run form of the field corpus, run by tools/scripts/field-corpus-load.sh under CPU
 // load from other processes: every correct twin FIELD_CORPUS_RUNS times (false alarms:
@@ -20,7 +21,7 @@ private struct Outcome: Sendable {
     var failure: String?
 }
 
-@Test(.enabled(if: environment["FIELD_CORPUS_RUNS"] != nil))
+@Test(.skippedWhenQuick, .tags(.slow, .childProcess), .enabled(if: environment["FIELD_CORPUS_RUNS"] != nil))
 func fieldCorpusUnderLoad() throws {
     let twinRuns = Int(environment["FIELD_CORPUS_RUNS"] ?? "") ?? 20
     let buggyRuns = Int(environment["FIELD_CORPUS_BUGGY_RUNS"] ?? "") ?? 2

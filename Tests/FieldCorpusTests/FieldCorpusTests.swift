@@ -9,7 +9,7 @@ import TestSupport
 // queue, `dispatchMain()` too), recorded into a fresh journal and diagnosed through the
 // library, as `obsreplay diagnose` would.
 
-@Test(arguments: FieldRun.all)
+@Test(.skippedWhenQuick, .tags(.slow, .childProcess), arguments: FieldRun.all)
 func fieldAppIsDiagnosedExactly(_ run: FieldRun) throws {
     let findings = try run.diagnose()
     let problems = findings.filter { $0.severity >= .warning }
@@ -48,7 +48,7 @@ func fieldAppIsDiagnosedExactly(_ run: FieldRun) throws {
     #expect(Set(FieldApp.all.map(\.name)).count == FieldApp.all.count)
 }
 
-@Test func runnerListsEveryAppWithItsCodesAndMainLoops() throws {
+@Test(.tags(.childProcess)) func runnerListsEveryAppWithItsCodesAndMainLoops() throws {
     let result = try runRunner(["--list"])
     #expect(result.status == 0)
     let lines = result.output.split(separator: "\n").map(String.init)
@@ -57,7 +57,7 @@ func fieldAppIsDiagnosedExactly(_ run: FieldRun) throws {
     })
 }
 
-@Test(arguments: [["chat-unread-badge", "buggy"], ["no-such-app", "buggy", "x.sqlite"], ["chat-unread-badge", "fixed", "x.sqlite"],
+@Test(.tags(.childProcess), arguments: [["chat-unread-badge", "buggy"], ["no-such-app", "buggy", "x.sqlite"], ["chat-unread-badge", "fixed", "x.sqlite"],
                   ["chat-unread-badge", "buggy", "x.sqlite", "--main-loop", "cfrunloop"]])
 func runnerRejectsBadArgumentsWithUsage(_ arguments: [String]) throws {
     let result = try runRunner(arguments)
@@ -66,7 +66,7 @@ func runnerRejectsBadArgumentsWithUsage(_ arguments: [String]) throws {
     #expect(!FileManager.default.fileExists(atPath: "x.sqlite"))
 }
 
-@Test func runnerReportsAJournalItCannotOpenInOneLine() throws {
+@Test(.tags(.childProcess)) func runnerReportsAJournalItCannotOpenInOneLine() throws {
     let scratch = try ScratchDirectory("field-corpus-missing")
     let missing = scratch.path("absent/journal.sqlite")
     let result = try runRunner(["chat-unread-badge", "buggy", missing])

@@ -39,7 +39,7 @@ func pythonCSVRows(_ path: String) throws -> [[String]] {
     return try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String]] ?? []
 }
 
-@Test(arguments: [false, true])
+@Test(.tags(.childProcess), arguments: [false, true])
 func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
     let (reader, _) = try journal { s in
         let player = try s.object("Player")

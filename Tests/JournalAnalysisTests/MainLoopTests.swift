@@ -25,7 +25,7 @@ private func probe(_ mode: String) throws -> (findings: [Finding], deliveries: [
     return (try Diagnoser.diagnose(reader, session: session), deliveries)
 }
 
-@Test func queueMainUnderRunLoopMainRunIsOnMain() throws {
+@Test(.tags(.childProcess)) func queueMainUnderRunLoopMainRunIsOnMain() throws {
     let run = try probe("runloop")
     #expect(run.deliveries.count == 20)
     // The main thread drains the main queue here.
@@ -33,7 +33,7 @@ private func probe(_ mode: String) throws -> (findings: [Finding], deliveries: [
     #expect(run.findings.filter { $0.severity >= .warning }.map(\.rule) == [])
 }
 
-@Test func queueMainUnderDispatchMainIsOnMainAlthoughNotOnTheMainThread() throws {
+@Test(.tags(.childProcess)) func queueMainUnderDispatchMainIsOnMainAlthoughNotOnTheMainThread() throws {
     let run = try probe("dispatchmain")
     #expect(run.deliveries.count == 20)
     // What made OJ008 fire on correct code: the main queue runs on another thread.
@@ -41,7 +41,7 @@ private func probe(_ mode: String) throws -> (findings: [Finding], deliveries: [
     #expect(run.findings.filter { $0.severity >= .warning }.map(\.rule) == [])
 }
 
-@Test func aRealOffMainDeliveryUnderDispatchMainIsStillOffMainDelivery() throws {
+@Test(.tags(.childProcess)) func aRealOffMainDeliveryUnderDispatchMainIsStillOffMainDelivery() throws {
     let run = try probe("dispatchmain-off-main")
     let offMain = run.findings.filter { $0.rule == .offMainDelivery }
     #expect(offMain.map(\.owners) == [["Logger#3"]])
@@ -52,7 +52,7 @@ private func probe(_ mode: String) throws -> (findings: [Finding], deliveries: [
 // 20 runs of a correct program: tiny callbacks on background threads and on the main
 // queue while two threads burn CPU. Wall time can cross the budget when a thread is
 // preempted; no run may get a warning for it.
-@Test func tinyCallbacksUnderCPULoadNeverWarnIn20Runs() throws {
+@Test(.tags(.childProcess)) func tinyCallbacksUnderCPULoadNeverWarnIn20Runs() throws {
     var warned: [String] = []
     for _ in 0..<20 {
         let run = try probe("background-load")

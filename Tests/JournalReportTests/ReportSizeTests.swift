@@ -7,7 +7,7 @@ import TestSupport
 
 /// A 100,000-event session of the benchmark's mix stays under 10 MB, with every event in
 /// its data and at most `perRule` findings listed per rule.
-@Test func aHundredThousandEventSessionStaysUnderTenMegabytes() throws {
+@Test(.skippedWhenQuick, .tags(.slow)) func aHundredThousandEventSessionStaysUnderTenMegabytes() throws {
     let path = try temporaryDirectory().appendingPathComponent("large.sqlite").path
     try SyntheticWorkload.write(to: path, events: 100_000)
     let reader = try JournalReader(path: path)

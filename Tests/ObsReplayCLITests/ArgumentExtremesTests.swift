@@ -53,7 +53,7 @@ import TestSupport
 /// A session whose recorded start and end are ten thousand years apart: more nanoseconds
 /// than Int64 holds. `sessions` used to trap converting the duration; it now falls back to
 /// the time of the last event, as for a session without an end.
-@Test func sessionsWithDatesMillenniaApartShowTheEventTime() throws {
+@Test(.tags(.childProcess)) func sessionsWithDatesMillenniaApartShowTheEventTime() throws {
     let directory = try temporaryDirectory()
     let path = try demoJournal(in: directory)
     let database = try SQLiteDatabase(path: path, mode: .readWrite)

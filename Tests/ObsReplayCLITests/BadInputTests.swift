@@ -69,7 +69,7 @@ func writeBadInputs(in directory: URL) throws {
     try edited("stat1.sqlite", "ANALYZE; UPDATE sqlite_stat1 SET stat = '1000000000 1000000000 1000000000'")
 }
 
-@Test func badInputGetsOneLineAndExit2AndTheFileIsUntouched() throws {
+@Test(.tags(.childProcess)) func badInputGetsOneLineAndExit2AndTheFileIsUntouched() throws {
     let directory = try temporaryDirectory()
     try writeBadInputs(in: directory)
     for input in badInputs {
@@ -86,7 +86,7 @@ func writeBadInputs(in directory: URL) throws {
     }
 }
 
-@Test func aDamagedPageIsReportedByCheck() throws {
+@Test(.tags(.childProcess)) func aDamagedPageIsReportedByCheck() throws {
     let directory = try temporaryDirectory()
     let path = try demoJournal(in: directory)
     var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -99,7 +99,7 @@ func writeBadInputs(in directory: URL) throws {
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
 }
 
-@Test func readCommandsLeaveAWALJournalsBytesUnchanged() throws {
+@Test(.tags(.childProcess)) func readCommandsLeaveAWALJournalsBytesUnchanged() throws {
     let directory = try temporaryDirectory()
     let path = try demoJournal(in: directory, wal: true)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -114,7 +114,7 @@ func writeBadInputs(in directory: URL) throws {
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 }
 
-@Test func readsAJournalWhileItIsBeingRecorded() throws {
+@Test(.tags(.childProcess)) func readsAJournalWhileItIsBeingRecorded() throws {
     let path = try temporaryDirectory().appendingPathComponent("live.sqlite").path
     let fixture = try JournalFixture(path: path, wal: true)
     let s = try fixture.session(label: "recording", clean: false)
@@ -134,7 +134,7 @@ func writeBadInputs(in directory: URL) throws {
     try fixture.finish()
 }
 
-@Test func escapeSequencesFromAJournalNeverReachTheTerminal() throws {
+@Test(.tags(.childProcess)) func escapeSequencesFromAJournalNeverReachTheTerminal() throws {
     let path = try temporaryDirectory().appendingPathComponent("hostile.sqlite").path
     let fixture = try JournalFixture(path: path)
     let s = try fixture.session(label: "evil\u{1B}]0;owned\u{07}")
@@ -159,7 +159,7 @@ func writeBadInputs(in directory: URL) throws {
 
 /// A session that ended cleanly without a single event has an empty timeline and an
 /// empty state at its start (seq 1); both used to exit 2 as if the journal were unusable.
-@Test func aSessionWithNoEventsHasAnEmptyTimelineAndState() throws {
+@Test(.tags(.childProcess)) func aSessionWithNoEventsHasAnEmptyTimelineAndState() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("quiet.sqlite").path
@@ -184,7 +184,7 @@ func writeBadInputs(in directory: URL) throws {
 /// cannot be read there without missing what the `-wal` holds, and the error says so.
 /// Run as root, the commands run as `nobody` (through `setpriv`), for whom the directory
 /// is not writable, as it is not for the test's own user otherwise.
-@Test func aJournalInADirectoryTheReaderCannotWriteIsReadOrRefusedPrecisely() throws {
+@Test(.tags(.childProcess)) func aJournalInADirectoryTheReaderCannotWriteIsReadOrRefusedPrecisely() throws {
     let directory = try temporaryDirectory()
     defer {
         chmod(directory.path, 0o755)
@@ -228,7 +228,7 @@ func writeBadInputs(in directory: URL) throws {
 }
 
 /// Human output shows at most 200 characters of a value; `export` gives it whole.
-@Test func longValuesAreCutInHumanOutput() throws {
+@Test(.tags(.childProcess)) func longValuesAreCutInHumanOutput() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("long.sqlite").path
@@ -250,7 +250,7 @@ func writeBadInputs(in directory: URL) throws {
 /// A journal of 20,000 sessions without events (and two with) is read set-based: each
 /// whole-journal command gives its exact output (200,000 such sessions once took
 /// `sessions` five minutes and `export` a minute and a half; RELIABILITY.md).
-@Test func manyEmptySessionsAreReadSetBased() throws {
+@Test(.tags(.childProcess)) func manyEmptySessionsAreReadSetBased() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("empty.sqlite").path
@@ -287,7 +287,7 @@ func writeBadInputs(in directory: URL) throws {
 
 /// `report` rounded a delivery's duration up to microseconds as `(ns + 999) / 1000`,
 /// which traps on the 2⁶³−1 ns a journal may claim.
-@Test func aReportOnTheLongestDurationDoesNotTrap() throws {
+@Test(.tags(.childProcess)) func aReportOnTheLongestDurationDoesNotTrap() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("slow.sqlite").path
@@ -305,7 +305,7 @@ func writeBadInputs(in directory: URL) throws {
 
 /// `export --format chrome-trace` computed a delivery's start as `time - duration`, which
 /// traps on a delivery a journal claims happened at -2⁶³ ns.
-@Test func aChromeTraceOfTheEarliestDeliveryDoesNotTrap() throws {
+@Test(.tags(.childProcess)) func aChromeTraceOfTheEarliestDeliveryDoesNotTrap() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("early.sqlite").path

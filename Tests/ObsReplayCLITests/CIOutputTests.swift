@@ -37,7 +37,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     return try body(directory)
 }
 
-@Test func sameScenarioRecordedInTwoProcessesHasTheSameFingerprints() throws {
+@Test(.tags(.childProcess)) func sameScenarioRecordedInTwoProcessesHasTheSameFingerprints() throws {
     try withDirectory { directory in
         var runs: [[String]] = []
         for name in ["first.sqlite", "second.sqlite"] {
@@ -53,7 +53,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     }
 }
 
-@Test func fingerprintIgnoresIdsButNotTheCallSiteLine() throws {
+@Test(.tags(.childProcess)) func fingerprintIgnoresIdsButNotTheCallSiteLine() throws {
     try withDirectory { directory in
         let a = directory.appendingPathComponent("a.sqlite").path
         let b = directory.appendingPathComponent("b.sqlite").path
@@ -72,7 +72,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     }
 }
 
-@Test func shortGithubAndSarifFormats() throws {
+@Test(.tags(.childProcess)) func shortGithubAndSarifFormats() throws {
     try withDirectory { directory in
         let journal = directory.appendingPathComponent("app.sqlite").path
         try replacedCallbackJournal(journal)
@@ -127,7 +127,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     #expect(GitHubAnnotations.property("a:b,c%\n") == "a%3Ab%2Cc%25%0A")
 }
 
-@Test func baselineFailsOnlyOnNewFindings() throws {
+@Test(.tags(.childProcess)) func baselineFailsOnlyOnNewFindings() throws {
     try withDirectory { directory in
         let old = directory.appendingPathComponent("old.sqlite").path
         let moved = directory.appendingPathComponent("moved.sqlite").path
@@ -162,7 +162,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     }
 }
 
-@Test func configurationFileDisablesRulesChangesSeverityAndIgnoresCallSites() throws {
+@Test(.tags(.childProcess)) func configurationFileDisablesRulesChangesSeverityAndIgnoresCallSites() throws {
     try withDirectory { directory in
         let journal = directory.appendingPathComponent("app.sqlite").path
         try replacedCallbackJournal(journal)
@@ -205,14 +205,14 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     }
 }
 
-@Test func didYouMeanForSubcommandsOptionsAndValues() throws {
+@Test(.tags(.childProcess)) func didYouMeanForSubcommandsOptionsAndValues() throws {
     #expect(try obsreplay(["diagnoes"]).stderr == "error: unknown subcommand 'diagnoes'; did you mean 'diagnose'?\nUsage: obsreplay <subcommand>\n  See 'obsreplay --help' for more information.\n")
     #expect(try obsreplay(["diagnose", "j.sqlite", "--fial-on", "error"]).stderr.hasPrefix("error: unknown option '--fial-on'; did you mean '--fail-on'?\n"))
     #expect(try obsreplay(["diagnose", "j.sqlite", "--format", "sarf"]).stderr.hasPrefix("error: invalid value 'sarf' for '--format': expected one of text, short, github, sarif; did you mean 'sarif'?\n"))
     #expect(try obsreplay(["help", "timelime"]).status == 64)
 }
 
-@Test func manyJournalsAndDirectoriesGroupedByFingerprint() throws {
+@Test(.tags(.childProcess)) func manyJournalsAndDirectoriesGroupedByFingerprint() throws {
     try withDirectory { directory in
         let fleet = directory.appendingPathComponent("fleet")
         try FileManager.default.createDirectory(at: fleet.appendingPathComponent("nested"), withIntermediateDirectories: true)
@@ -266,7 +266,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     }
 }
 
-@Test func sessionsAndStatsReadManyJournals() throws {
+@Test(.tags(.childProcess)) func sessionsAndStatsReadManyJournals() throws {
     try withDirectory { directory in
         let fleet = directory.appendingPathComponent("fleet")
         try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
@@ -293,7 +293,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     }
 }
 
-@Test func exportOfManyJournalsIsOneTableWithAJournalColumn() throws {
+@Test(.tags(.childProcess)) func exportOfManyJournalsIsOneTableWithAJournalColumn() throws {
     try withDirectory { directory in
         let fleet = directory.appendingPathComponent("fleet")
         try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
@@ -318,7 +318,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     }
 }
 
-@Test func aDamagedJournalAmongManyIsAnErrorNotASkip() throws {
+@Test(.tags(.childProcess)) func aDamagedJournalAmongManyIsAnErrorNotASkip() throws {
     try withDirectory { directory in
         let fleet = directory.appendingPathComponent("fleet")
         try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)

@@ -14,7 +14,7 @@ private func files(in directory: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
 }
 
-@Test func demoPrintsTheSessionsTheDiagnosisByScenarioAndWhatToTryNext() throws {
+@Test(.tags(.childProcess)) func demoPrintsTheSessionsTheDiagnosisByScenarioAndWhatToTryNext() throws {
     let directory = try temporaryDirectory()
     let result = try obsreplay(["demo"], in: directory)
     #expect(result.status == 0)
@@ -102,7 +102,7 @@ private func files(in directory: URL) throws -> [String] {
     ])
 }
 
-@Test func demoJSONHasEverySessionWithItsExactFindingsRecordedOnTheMainThread() throws {
+@Test(.tags(.childProcess)) func demoJSONHasEverySessionWithItsExactFindingsRecordedOnTheMainThread() throws {
     let directory = try temporaryDirectory()
     let result = try obsreplay(["demo", "--json"], in: directory)
     #expect(result.status == 0 && result.stderr == "")
@@ -134,7 +134,7 @@ private func files(in directory: URL) throws -> [String] {
     ])
 }
 
-@Test func theTryNextCommandsRunAsTheDemoSays() throws {
+@Test(.tags(.childProcess)) func theTryNextCommandsRunAsTheDemoSays() throws {
     let directory = try temporaryDirectory()
     #expect(try obsreplay(["demo"], in: directory).status == 0)
     let timeline = try obsreplay(["timeline", "obsreplay-demo.sqlite", "--session", "1"], in: directory)
@@ -162,7 +162,7 @@ private func files(in directory: URL) throws -> [String] {
     #expect(csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 1 + 8)
 }
 
-@Test func demoReplacesAPreviousDemoJournalWithItsSideFiles() throws {
+@Test(.tags(.childProcess)) func demoReplacesAPreviousDemoJournalWithItsSideFiles() throws {
     let directory = try temporaryDirectory()
     #expect(try obsreplay(["demo"], in: directory).status == 0)
     let again = try obsreplay(["demo", "--scenario", "music-player", "--variant", "buggy", "--json"], in: directory)
@@ -177,7 +177,7 @@ private func files(in directory: URL) throws -> [String] {
     ])
 }
 
-@Test func demoRecordsOnlyTheScenariosAndVariantsAskedFor() throws {
+@Test(.tags(.childProcess)) func demoRecordsOnlyTheScenariosAndVariantsAskedFor() throws {
     let directory = try temporaryDirectory()
     let result = try obsreplay(
         ["demo", "--journal", "my demo.sqlite", "--scenario", "stretchy-header,upload-progress", "--variant", "fixed"],
@@ -265,7 +265,7 @@ private let moveAway = "It was left untouched; choose another path with --journa
         """)
 }
 
-@Test func demoRejectsUnknownScenariosAndVariants() throws {
+@Test(.tags(.childProcess)) func demoRejectsUnknownScenariosAndVariants() throws {
     let usage = "Usage: obsreplay demo [--journal <path>] [--scenario <name> ...] [--variant <variant>] [--json]\n"
         + "  See 'obsreplay demo --help' for more information.\n"
     #expect(try obsreplay(["demo", "--scenario", "music"]) == RunResult(
@@ -278,7 +278,7 @@ private let moveAway = "It was left untouched; choose another path with --journa
     ))
 }
 
-@Test func demoIntoAMissingDirectorySaysSoAboutThePathAskedFor() throws {
+@Test(.tags(.childProcess)) func demoIntoAMissingDirectorySaysSoAboutThePathAskedFor() throws {
     let directory = try temporaryDirectory()
     #expect(try obsreplay(["demo", "--journal", "nodir/demo.sqlite"], in: directory) == RunResult(
         stdout: "", stderr: "error: nodir/demo.sqlite: cannot create: No such file or directory\n", status: 2

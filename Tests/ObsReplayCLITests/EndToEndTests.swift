@@ -8,7 +8,7 @@ import TestSupport
 // Each test runs the built `obsreplay` binary and compares stdout, stderr and the exit
 // status exactly.
 
-@Test func versionAndHelp() throws {
+@Test(.tags(.childProcess)) func versionAndHelp() throws {
     #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.1.0 (journal schema 3)\n", stderr: "", status: 0))
     let help = try obsreplay(["--help"])
     #expect(help.status == 0 && help.stderr.isEmpty)
@@ -23,7 +23,7 @@ import TestSupport
     }
 }
 
-@Test func timelineHelpIsExact() throws {
+@Test(.tags(.childProcess)) func timelineHelpIsExact() throws {
     #expect(try obsreplay(["timeline", "--help"]).stdout == """
         OVERVIEW: Print the events of a session: sequence, time, thread, kind, channel, owner, call site, old → new.
 
@@ -55,7 +55,7 @@ import TestSupport
         """)
 }
 
-@Test(arguments: [
+@Test(.tags(.childProcess), arguments: [
     ([], "error: missing subcommand\nUsage: obsreplay <subcommand>\n  See 'obsreplay --help' for more information.\n"),
     (["frobnicate"], "error: unknown subcommand 'frobnicate'\nUsage: obsreplay <subcommand>\n  See 'obsreplay --help' for more information.\n"),
     (["--frob"], "error: unknown option '--frob'\nUsage: obsreplay <subcommand>\n  See 'obsreplay --help' for more information.\n"),
@@ -76,7 +76,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     #expect(try obsreplay(arguments) == RunResult(stdout: "", stderr: stderr, status: 64))
 }
 
-@Test func sessionsListsEverySession() throws {
+@Test(.tags(.childProcess)) func sessionsListsEverySession() throws {
     let path = try demoJournal()
     #expect(try obsreplay(["sessions", path]) == RunResult(stdout: """
         id  label          started               duration  events  registrations  clean end
@@ -90,7 +90,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
         """)
 }
 
-@Test func timelineReadsLikeAStoryAndFilters() throws {
+@Test(.tags(.childProcess)) func timelineReadsLikeAStoryAndFilters() throws {
     let path = try demoJournal()
     #expect(try obsreplay(["timeline", path, "--session", "1"]) == RunResult(stdout: """
               1     +0.001s  main   registered          Player#1.isPlayingChanged  FloatingWindow#2  FloatingWindow.swift:31  reg 1
@@ -124,7 +124,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
         """)
 }
 
-@Test func replayShowsStateReceiversAndWhatIf() throws {
+@Test(.tags(.childProcess)) func replayShowsStateReceiversAndWhatIf() throws {
     let path = try demoJournal()
     #expect(try obsreplay(["replay", path, "--session", "1", "--at", "9", "--what-if", "multicast"]) == RunResult(stdout: """
         session 1 at seq 9 (+0.009s)
@@ -155,7 +155,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     ))
 }
 
-@Test func diagnoseExitsByFailOnAndExplains() throws {
+@Test(.tags(.childProcess)) func diagnoseExitsByFailOnAndExplains() throws {
     let path = try demoJournal()
     let expected = """
         error[OJ001] last-callback-wins (session 1): 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 6 while alive and missed 2 changes.
@@ -192,7 +192,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     #expect(try obsreplay(["diagnose", "--explain", "oj001"]) == explain)
 }
 
-@Test func exportWritesToAFileAndNeverOverTheJournal() throws {
+@Test(.tags(.childProcess)) func exportWritesToAFileAndNeverOverTheJournal() throws {
     let directory = try temporaryDirectory()
     let path = try demoJournal(in: directory)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -220,7 +220,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 }
 
-@Test func statsCheckAndMigrate() throws {
+@Test(.tags(.childProcess)) func statsCheckAndMigrate() throws {
     let path = try demoJournal()
     let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
     #expect(try obsreplay(["stats", path]) == RunResult(stdout: """
@@ -266,7 +266,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     ))
 }
 
-@Test func checkReportsUncleanSessionsGapsAndMissingSeqs() throws {
+@Test(.tags(.childProcess)) func checkReportsUncleanSessionsGapsAndMissingSeqs() throws {
     let path = try temporaryDirectory().appendingPathComponent("gaps.sqlite").path
     let fixture = try JournalFixture(path: path)
     let s = try fixture.session(label: "crashed", clean: false)
@@ -295,7 +295,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
 }
 
 /// One version: what `obsreplay --version` prints is what a recorded session stores.
-@Test func versionIsTheRecordedLibraryVersion() throws {
+@Test(.tags(.childProcess)) func versionIsTheRecordedLibraryVersion() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("version.sqlite").path

@@ -115,7 +115,7 @@ final class HostileScreen {}
         #expect(try reader.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name IN ('events', 'sessions')") == 2)
     }
 
-    @Test func humanOutputNeverCarriesRawControlOrBidiCharacters() throws {
+    @Test(.tags(.childProcess)) func humanOutputNeverCarriesRawControlOrBidiCharacters() throws {
         let directory = try temporaryDirectory()
         let path = directory.appendingPathComponent("hostile.sqlite").path
         try record(into: path)
@@ -146,7 +146,7 @@ final class HostileScreen {}
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test func exportsRoundTripHostileText() throws {
+    @Test(.tags(.childProcess)) func exportsRoundTripHostileText() throws {
         let directory = try temporaryDirectory()
         let path = directory.appendingPathComponent("hostile.sqlite").path
         try record(into: path)
@@ -182,7 +182,7 @@ final class HostileScreen {}
 
     /// A journal written by something else, with text that is not UTF-8 at all: output is
     /// valid UTF-8 (the bytes repaired), escaped on the terminal and parseable as JSON.
-    @Test func invalidUTF8InAJournalIsRepairedNotPassedOn() throws {
+    @Test(.tags(.childProcess)) func invalidUTF8InAJournalIsRepairedNotPassedOn() throws {
         let directory = try temporaryDirectory()
         let path = directory.appendingPathComponent("bytes.sqlite").path
         let fixture = try JournalFixture(path: path)

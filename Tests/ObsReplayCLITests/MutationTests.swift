@@ -19,7 +19,7 @@ import TestSupport
 /// `OBSREPLAY_MUTATION_FIRST` (to rerun one failing case) and
 /// `OBSREPLAY_MUTATION_PROCESS_EVERY` (default 40). A crash in process ends the whole
 /// test run; the case it was running is then in `currentCaseFile`.
-@Suite struct MutationTests {
+@Suite(.skippedWhenQuick, .tags(.slow, .childProcess)) struct MutationTests {
     /// Where the worker notes each case before running it.
     static let currentCaseFile = NSTemporaryDirectory() + "obsreplay-mutation-current-case.txt"
     static let journal = "JOURNAL"

@@ -32,7 +32,7 @@ private func permissions(_ path: String) -> mode_t {
 }
 
 @Suite struct OutputFileTests {
-    @Test func outputDashIsStandardOutputForExportAndReport() throws {
+    @Test(.tags(.childProcess)) func outputDashIsStandardOutputForExportAndReport() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let journal = try demoJournal(in: directory)
@@ -44,7 +44,7 @@ private func permissions(_ path: String) -> mode_t {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path))
     }
 
-    @Test func outputNamingTheJournalOrItsSideFilesIsRefusedThroughLinks() throws {
+    @Test(.tags(.childProcess)) func outputNamingTheJournalOrItsSideFilesIsRefusedThroughLinks() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (journal, fixture) = try liveJournal(in: directory)
@@ -86,7 +86,7 @@ private func permissions(_ path: String) -> mode_t {
         withExtendedLifetime(fixture) {}
     }
 
-    @Test func fifoDevicesAndStandardOutputAreWrittenIntoNeverReplaced() throws {
+    @Test(.tags(.childProcess)) func fifoDevicesAndStandardOutputAreWrittenIntoNeverReplaced() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let journal = try demoJournal(in: directory)
@@ -129,7 +129,7 @@ private func permissions(_ path: String) -> mode_t {
         ))
     }
 
-    @Test func newFilesAre0600ReplacedFilesKeepTheirModeAndSymlinksStay() throws {
+    @Test(.tags(.childProcess)) func newFilesAre0600ReplacedFilesKeepTheirModeAndSymlinksStay() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let journal = try demoJournal(in: directory)
@@ -161,7 +161,7 @@ private func permissions(_ path: String) -> mode_t {
         #expect(names == ["dangling.csv", "demo.sqlite", "fresh.csv", "fresh.html", "latest.csv", "shared.csv"])
     }
 
-    @Test func csvAndJSONLinesToATerminalShowEscapesAndPipesGetExactBytes() throws {
+    @Test(.tags(.childProcess)) func csvAndJSONLinesToATerminalShowEscapesAndPipesGetExactBytes() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("hostile.sqlite").path

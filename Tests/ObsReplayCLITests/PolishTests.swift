@@ -4,7 +4,7 @@ import TestSupport
 
 // issue 15 §5: what people expect of a command-line tool, end to end.
 
-@Test func timelineOwnerTakesTheTypeIdSpellingTheToolPrints() throws {
+@Test(.tags(.childProcess)) func timelineOwnerTakesTheTypeIdSpellingTheToolPrints() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = try demoJournal(in: directory)
@@ -20,7 +20,7 @@ import TestSupport
     #expect(try seqs("#3") == [])
 }
 
-@Test func bashCompletionCompletesSubcommandsFlagsAndValues() throws {
+@Test(.tags(.childProcess)) func bashCompletionCompletesSubcommandsFlagsAndValues() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let script = try obsreplay(["completions", "bash"])
@@ -58,7 +58,7 @@ import TestSupport
     #expect(try obsreplay(["completions", "tcsh"]).stderr.hasPrefix("error: invalid value 'tcsh' for <shell>: expected one of bash, zsh, fish"))
 }
 
-@Test func colourFollowsTheColorFlagAndNoColor() throws {
+@Test(.tags(.childProcess)) func colourFollowsTheColorFlagAndNoColor() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = try demoJournal(in: directory)
@@ -122,7 +122,7 @@ import TestSupport
 
 /// Progress goes to a terminal only, and never into machine-readable output: run under
 /// `script` (util-linux) for a pseudo-terminal, with the one-second delay set to zero.
-@Test func progressOnlyOnATerminalAndNeverWithJSON() throws {
+@Test(.tags(.childProcess)) func progressOnlyOnATerminalAndNeverWithJSON() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let fleet = directory.appendingPathComponent("fleet")

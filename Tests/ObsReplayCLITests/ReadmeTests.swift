@@ -53,8 +53,9 @@ private struct Command {
     }
 
     var isSQLite: Bool { line.hasPrefix("sqlite3 ") }
-    /// Commands the README shows that this test does not run (it runs inside them).
-    var isNotRun: Bool { line.hasPrefix("swift test ") || line == "swift test" }
+    /// Commands the README shows that this test does not run (it runs inside them), with
+    /// or without environment variables before them.
+    var isNotRun: Bool { line.firstMatch(of: /^([A-Z_]+=\S* )*swift test( |$)/) != nil }
 
     /// The line with the `obsreplay` program replaced by the built binary.
     func runnable(binary: String) -> String? {
@@ -136,7 +137,7 @@ private func runReadme(sqlite: Bool, in directory: URL) throws -> [String] {
     return ran
 }
 
-@Test func readmeObsreplayCommandsExitAsAnnotatedAndShowRealOutput() throws {
+@Test(.tags(.childProcess)) func readmeObsreplayCommandsExitAsAnnotatedAndShowRealOutput() throws {
     let ran = try runReadme(sqlite: false, in: try temporaryDirectory())
     // The first command makes the demo journal the others read; every command is shown.
     #expect(ran.first == "swift run obsreplay demo    # records four small apps (buggy and fixed) into obsreplay-demo.sqlite, diagnoses them")
@@ -146,7 +147,7 @@ private func runReadme(sqlite: Bool, in directory: URL) throws -> [String] {
 
 private let hasSQLiteShell = FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")
 
-@Test(.enabled(if: hasSQLiteShell, "the sqlite3 shell is not installed (.ci/run installs it)"))
+@Test(.tags(.childProcess), .enabled(if: hasSQLiteShell, "the sqlite3 shell is not installed (.ci/run installs it)"))
 func readmeSQLiteQueriesRunAgainstTheDemoJournal() throws {
     let directory = try temporaryDirectory()
     #expect(try obsreplay(["demo"], in: directory).status == 0)
@@ -171,7 +172,7 @@ func readmeSQLiteQueriesRunAgainstTheDemoJournal() throws {
     }
 }
 
-@Test func readmeManifestResolvesAgainstThisPackage() throws {
+@Test(.skippedWhenQuick, .tags(.slow, .childProcess)) func readmeManifestResolvesAgainstThisPackage() throws {
     let manifest = try #require(try blocks().first { $0.language == "swift" && $0.lines.first?.hasPrefix("// swift-tools-version") == true })
     // The README's app sits beside the package, which it names by its directory's name.
     let directory = try temporaryDirectory()
@@ -200,7 +201,7 @@ func readmeSQLiteQueriesRunAgainstTheDemoJournal() throws {
 /// The CI examples the README shows but cannot run (a GitHub Actions job, a plain shell
 /// script): every `obsreplay` command in them uses only options `diagnose` has, and the
 /// configuration file it shows is accepted.
-@Test func readmeCIExamplesUseRealOptions() throws {
+@Test(.tags(.childProcess)) func readmeCIExamplesUseRealOptions() throws {
     let all = try blocks()
     let examples = all.filter { $0.language == "yaml" || $0.language == "bash" }
     #expect(examples.count == 2)

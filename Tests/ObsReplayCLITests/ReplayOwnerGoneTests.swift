@@ -5,7 +5,7 @@ import TestSupport
 
 // Issue 11 point 4: at a change that found an owner dead, replay must not call that owner
 // alive in its live list while its registration waits to be swept.
-@Test func replaySaysOwnerGoneNotYetSweptInsteadOfAlive() throws {
+@Test(.tags(.childProcess)) func replaySaysOwnerGoneNotYetSweptInsteadOfAlive() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("gone.sqlite").path

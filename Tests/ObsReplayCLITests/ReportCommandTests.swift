@@ -3,7 +3,7 @@ import ObservationJournal
 import Testing
 import TestSupport
 
-@Test func reportWritesTheFileAndPrintsItsPath() throws {
+@Test(.tags(.childProcess)) func reportWritesTheFileAndPrintsItsPath() throws {
     let directory = try temporaryDirectory()
     let journal = try demoJournal(in: directory)
     let out = directory.appendingPathComponent("out.html").path
@@ -25,7 +25,7 @@ import TestSupport
     #expect(try obsreplay(["report", "--help"]).stdout.hasPrefix("OVERVIEW: Write an HTML timeline of a session"))
 }
 
-@Test func reportOfBadInputFailsWithOneLineAndWritesNothing() throws {
+@Test(.tags(.childProcess)) func reportOfBadInputFailsWithOneLineAndWritesNothing() throws {
     let directory = try temporaryDirectory()
     try writeBadInputs(in: directory)
     let cases: [(file: String, extra: [String], stderr: String)] = [
@@ -53,7 +53,7 @@ import TestSupport
     #expect(usage.status == 64 && usage.stderr.hasPrefix("error: '--all' and '--session' cannot be used together\n"))
 }
 
-@Test func exportAsAChromeTraceTakesEventsOnly() throws {
+@Test(.tags(.childProcess)) func exportAsAChromeTraceTakesEventsOnly() throws {
     let journal = try demoJournal()
     let trace = try obsreplay(["export", journal, "--what", "events", "--format", "chrome-trace", "--session", "1"])
     #expect(trace.status == 0 && trace.stderr.isEmpty)
@@ -68,7 +68,7 @@ import TestSupport
     ))
 }
 
-@Test func reportFromToAndAroundLimitTheDrawnEvents() throws {
+@Test(.tags(.childProcess)) func reportFromToAndAroundLimitTheDrawnEvents() throws {
     let directory = try temporaryDirectory()
     let journal = try demoJournal(in: directory)
     let limited = try obsreplay(["report", journal, "--session", "1", "--from", "3", "--to", "6", "-o", "-"])

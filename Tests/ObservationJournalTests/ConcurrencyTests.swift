@@ -65,7 +65,7 @@ import TestSupport
 
     /// A separate read-only connection, and another process (the sqlite3 shell), see what
     /// the writer committed while the session is still recording.
-    @Test func readersSeeCommittedEventsWhileRecording() throws {
+    @Test(.tags(.childProcess)) func readersSeeCommittedEventsWhileRecording() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         let journal = try Journal.open(path: path)

@@ -10,7 +10,7 @@ import TestSupport
 /// clean, and a new session can be appended.
 ///
 /// 20 trials by default; set `JOURNAL_CRASH_TRIALS` for longer runs.
-@Suite struct CrashSafetyTests {
+@Suite(.skippedWhenQuick, .tags(.slow)) struct CrashSafetyTests {
     /// `JournalCrashHelper` (or another tool this test target depends on), built by
     /// `swift test` because of that dependency, sits next to the test bundle in the build
     /// directory.
@@ -18,7 +18,7 @@ import TestSupport
         try ChildProcess.built(name).path
     }
 
-    @Test func killedRecorderLeavesAConsistentJournal() throws {
+    @Test(.tags(.childProcess)) func killedRecorderLeavesAConsistentJournal() throws {
         let trials = ProcessInfo.processInfo.environment["JOURNAL_CRASH_TRIALS"].flatMap(Int.init) ?? 20
         let helper = try Self.helperPath()
         let scratch = try ScratchDirectory()
@@ -42,7 +42,7 @@ import TestSupport
 
     /// The helper, run to completion, closes its session cleanly (the baseline the kills
     /// are compared with).
-    @Test func helperThatFinishesEndsItsSessionCleanly() throws {
+    @Test(.tags(.childProcess)) func helperThatFinishesEndsItsSessionCleanly() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         let output = try run(try Self.helperPath(), [path, "complete", "100"])

@@ -18,7 +18,7 @@ import TestSupport
 /// `unwritten` equal to the events accepted but not in the file, and a journal that passes
 /// `integrity_check` and holds the gap-free prefix of the session that was committed.
 /// (A busy `BEGIN IMMEDIATE` is the exception: it is waited out, and nothing is lost.)
-@Suite struct FaultMatrixTests {
+@Suite(.skippedWhenQuick, .tags(.slow)) struct FaultMatrixTests {
     enum Phase: String, CaseIterable, Sendable {
         case start, batch, close
     }

@@ -11,7 +11,7 @@ import TestSupport
 /// Either way the app must hear of the error and go on delivering every change, the
 /// counters must add up to what the file holds, and the journal must pass
 /// `integrity_check` with a gap-free prefix of the session.
-@Suite struct FullDiskTests {
+@Suite(.skippedWhenQuick, .tags(.slow)) struct FullDiskTests {
     /// What `JournalStress fill` printed.
     struct FillReport: Decodable {
         var session: Int64
@@ -47,7 +47,7 @@ import TestSupport
 
     /// One limit by default; `JOURNAL_FULL_DISK_TRIALS=N` tries N limits from 64 KiB to
     /// 8 MiB above the new journal's size.
-    @Test func fileSizeLimitStopsRecordingNotTheApp() throws {
+    @Test(.tags(.childProcess)) func fileSizeLimitStopsRecordingNotTheApp() throws {
         let trials = ProcessInfo.processInfo.environment["JOURNAL_FULL_DISK_TRIALS"].flatMap(Int.init) ?? 1
         let scratch = try ScratchDirectory()
         var totals = (written: 0, unwritten: 0, delivered: 0)
@@ -83,7 +83,7 @@ import TestSupport
         return true
     }()
 
-    @Test(.enabled(if: canMountTmpfs, "needs permission to mount a tmpfs"))
+    @Test(.tags(.childProcess), .enabled(if: canMountTmpfs, "needs permission to mount a tmpfs"))
     func fullTmpfsStopsRecordingNotTheApp() throws {
         let scratch = try ScratchDirectory()
         let disk = scratch.path("disk")

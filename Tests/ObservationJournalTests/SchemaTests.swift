@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct SchemaTests {
     /// The schema the library creates is exactly what the sqlite3 shell makes of
     /// Migrations/*.sql applied in order.
-    @Test func libraryCreatesTheSchemaOfTheMigrationFiles() throws {
+    @Test(.tags(.childProcess)) func libraryCreatesTheSchemaOfTheMigrationFiles() throws {
         let scratch = try ScratchDirectory()
         let fromLibrary = scratch.path("library.sqlite")
         let fromShell = scratch.path("shell.sqlite")
@@ -39,7 +39,7 @@ import TestSupport
 
     /// The checked-in `EmbeddedMigrations.swift` is exactly what `MigrationsCompiler` makes
     /// of the folder: after changing `Migrations/`, regenerate it (see its header).
-    @Test func checkedInMigrationsCodeIsGeneratedFromTheFolder() throws {
+    @Test(.tags(.childProcess)) func checkedInMigrationsCodeIsGeneratedFromTheFolder() throws {
         let scratch = try ScratchDirectory()
         let files = try FileManager.default.contentsOfDirectory(atPath: migrationsFolder)
             .filter { $0.hasSuffix(".sql") }.sorted().map { "\(migrationsFolder)/\($0)" }
@@ -50,7 +50,7 @@ import TestSupport
     }
 
     /// The schema version is the number of migrations, so their numbers must run 1, 2, 3…
-    @Test func migrationNumbersWithAGapAreRefused() throws {
+    @Test(.tags(.childProcess)) func migrationNumbersWithAGapAreRefused() throws {
         let scratch = try ScratchDirectory()
         for name in ["0001_initial.sql", "0003_later.sql"] {
             try "SELECT 1;\n".write(toFile: scratch.path(name), atomically: true, encoding: .utf8)

@@ -6,7 +6,7 @@ import TestSupport
 /// Two processes record into the same journal file at once: each writes its batches in
 /// `BEGIN IMMEDIATE` transactions and waits (busy timeout) for the other's, so both
 /// sessions end cleanly with every event, numbered 1…k on their own.
-@Suite struct TwoProcessTests {
+@Suite(.skippedWhenQuick, .tags(.slow)) struct TwoProcessTests {
     struct RecordReport: Decodable {
         var session: Int64
         var accepted: Int
@@ -17,7 +17,7 @@ import TestSupport
         var error: String
     }
 
-    @Test func twoProcessesRecordIntoOneFileWithoutLosingAnEvent() throws {
+    @Test(.tags(.childProcess)) func twoProcessesRecordIntoOneFileWithoutLosingAnEvent() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         _ = try Journal.open(path: path)

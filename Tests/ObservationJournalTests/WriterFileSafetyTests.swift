@@ -70,7 +70,7 @@ private func deadPID() throws -> pid_t {
         #expect(try scalar(path, "SELECT count(*) FROM sessions") == 2)
     }
 
-    @Test func creationLitterOfDeadProcessesIsRemovedOnTheNextOpen() throws {
+    @Test(.tags(.childProcess)) func creationLitterOfDeadProcessesIsRemovedOnTheNextOpen() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         let dead = try deadPID()

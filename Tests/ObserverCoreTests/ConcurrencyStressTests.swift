@@ -159,7 +159,7 @@ private func stressThread(
     return tally
 }
 
-@Test(arguments: [true, false])
+@Test(.skippedWhenQuick, .tags(.slow), arguments: [true, false])
 func stressManyThreadsRegisteringPostingAndRemoving(withSink: Bool) {
     let threads = 8, operations = 10_000
     let sink = InMemoryEventSink()

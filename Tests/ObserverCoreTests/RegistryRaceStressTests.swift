@@ -156,7 +156,7 @@ private final class SubjectKillingSink: EventSink, @unchecked Sendable {
     }
 }
 
-@Suite struct RegistryRaceStressTests {
+@Suite(.skippedWhenQuick, .tags(.slow)) struct RegistryRaceStressTests {
     @Test func stressCancelReleaseSweepPostAndDeathsFromEightThreads() {
         let threads = 8, operations = 20_000
         let sink = RemovalCountingSink()

@@ -51,7 +51,7 @@ private func isInScratchRoot(_ url: URL) -> Bool {
         try FileManager.default.removeItem(at: url)
     }
 
-    @Test func aChildsTemporaryFilesLandInTheScratchRoot() throws {
+    @Test(.tags(.childProcess)) func aChildsTemporaryFilesLandInTheScratchRoot() throws {
         let result = try ChildProcess.run(
             URL(fileURLWithPath: "/bin/sh"), ["-c", "f=$(mktemp); echo \"$f\"; rm \"$f\"; echo err >&2; exit 3"]
         )
@@ -61,7 +61,7 @@ private func isInScratchRoot(_ url: URL) -> Bool {
         #expect(isInScratchRoot(made))
     }
 
-    @Test func aChildPastItsTimeLimitIsKilled() throws {
+    @Test(.tags(.childProcess)) func aChildPastItsTimeLimitIsKilled() throws {
         let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sleep"), ["30"], timeout: 0.5)
         #expect(result.timedOut)
         #expect(result.signalled)

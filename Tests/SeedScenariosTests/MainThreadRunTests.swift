@@ -27,7 +27,7 @@ private let cases: [(String, ScenarioVariant)] = SeedScenario.all.flatMap { scen
     ScenarioVariant.allCases.map { (scenario.name, $0) }
 }
 
-@Test(arguments: cases)
+@Test(.tags(.childProcess), arguments: cases)
 func mainThreadRunRecordsTheSameStory(_ name: String, _ variant: ScenarioVariant) throws {
     let onMain = try runRunner([name, variant.rawValue])
     #expect(onMain.status == 0)
@@ -44,7 +44,7 @@ private func offMainDeliveries(_ lines: [EventLine]) -> [EventLine] {
     lines.filter { $0.shape.hasPrefix("delivered ") && $0.expectsMainThread && !$0.isMainThread }
 }
 
-@Test func videoToolbarBuggyDeliversOnceOffTheMainThreadWhenRunOnMain() throws {
+@Test(.tags(.childProcess)) func videoToolbarBuggyDeliversOnceOffTheMainThreadWhenRunOnMain() throws {
     let lines = try runRunner(["video-toolbar", "buggy"]).lines
     #expect(lines.filter { $0.shape.hasPrefix("registered ") }.allSatisfy { $0.expectsMainThread })
     #expect(offMainDeliveries(lines).map(\.shape) == ["delivered ToolbarContainer#3.hidden r2 VideoPlayerScreen#1"])
@@ -52,7 +52,7 @@ private func offMainDeliveries(_ lines: [EventLine]) -> [EventLine] {
     #expect(offMainDeliveries(lines).first == lines[autoHide + 1])
 }
 
-@Test func videoToolbarFixedDeliversEverythingOnTheMainThread() throws {
+@Test(.tags(.childProcess)) func videoToolbarFixedDeliversEverythingOnTheMainThread() throws {
     let lines = try runRunner(["video-toolbar", "fixed"]).lines
     let deliveries = lines.filter { $0.shape.hasPrefix("delivered ") }
     #expect(deliveries.count == 5)
@@ -63,7 +63,7 @@ private func offMainDeliveries(_ lines: [EventLine]) -> [EventLine] {
     #expect(lines[autoHide + 1].isMainThread)
 }
 
-@Test(arguments: ScenarioVariant.allCases)
+@Test(.tags(.childProcess), arguments: ScenarioVariant.allCases)
 func uploadProgressNeverDeliversOffTheMainThreadItExpects(_ variant: ScenarioVariant) throws {
     let lines = try runRunner(["upload-progress", variant.rawValue]).lines
     let deliveries = lines.filter { $0.shape.hasPrefix("delivered ") }
@@ -80,14 +80,14 @@ func uploadProgressNeverDeliversOffTheMainThreadItExpects(_ variant: ScenarioVar
     }
 }
 
-@Test func runningFromInsideMainQueueWorkFailsInsteadOfHanging() throws {
+@Test(.tags(.childProcess)) func runningFromInsideMainQueueWorkFailsInsteadOfHanging() throws {
     let result = try runRunner(["--inside-main-queue-work", "video-toolbar", "fixed"])
     #expect(result.status == 1)
     #expect(result.lines.isEmpty)
     #expect(result.error == "DemoAppRunner: \(ScenarioError.mainQueueNotServiced(scenario: "video-toolbar"))\n")
 }
 
-@Test func runnerRejectsUnknownArgumentsWithUsage() throws {
+@Test(.tags(.childProcess)) func runnerRejectsUnknownArgumentsWithUsage() throws {
     let result = try runRunner(["video", "buggy"])
     #expect(result.status == 2)
     #expect(result.error.hasPrefix("usage: DemoAppRunner "))
