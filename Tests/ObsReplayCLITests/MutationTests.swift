@@ -14,7 +14,7 @@ import TestSupport
 /// Commands run in this process through `ObsReplay.run` (the binary's whole code path
 /// but the process), and every `processEvery`-th case also runs them as the built binary,
 /// which would show a crash or a trace as a process would. Tune with
-/// `OBSREPLAY_MUTATION_CASES` (default 200 under `swift test`; `tools/scripts/reliability.sh ci`
+/// `OBSREPLAY_MUTATION_CASES` (default 100 under `swift test`; `tools/scripts/reliability.sh ci`
 /// runs 1,000), `OBSREPLAY_MUTATION_SEED`,
 /// `OBSREPLAY_MUTATION_FIRST` (to rerun one failing case) and
 /// `OBSREPLAY_MUTATION_PROCESS_EVERY` (default 40). A crash in process ends the whole
@@ -49,7 +49,7 @@ import TestSupport
         var processEvery: Int
 
         init(_ environment: [String: String]) {
-            cases = environment["OBSREPLAY_MUTATION_CASES"].flatMap(Int.init) ?? 200
+            cases = environment["OBSREPLAY_MUTATION_CASES"].flatMap(Int.init) ?? 100
             first = environment["OBSREPLAY_MUTATION_FIRST"].flatMap(Int.init) ?? 0
             seed = environment["OBSREPLAY_MUTATION_SEED"].flatMap { UInt64($0) } ?? 20_261_129
             processEvery = environment["OBSREPLAY_MUTATION_PROCESS_EVERY"].flatMap(Int.init) ?? 40
