@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "ObservationJournalTesting", dependencies: ["JournalAnalysis"], swiftSettings: strict),
         .target(
             name: "ObsReplayCLI",
-            dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "SeedScenarios", "SystemShim"],
+            dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "DemoApps", "SystemShim"],
             swiftSettings: strict
         ),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
@@ -78,12 +78,12 @@ let package = Package(
             name: "obsreplay-bench", dependencies: ["JournalFixtures"], path: "tools/obsreplay-bench",
             swiftSettings: strict
         ),
-        .target(name: "SeedScenarios", dependencies: ["ObserverCore"], swiftSettings: strict),
+        .target(name: "DemoApps", dependencies: ["ObserverCore"], swiftSettings: strict),
         .testTarget(
-            name: "SeedScenariosTests", dependencies: ["SeedScenarios", "SeedScenarioRunner"], swiftSettings: strict
+            name: "DemoAppsTests", dependencies: ["DemoApps", "SeedScenarioRunner"], swiftSettings: strict
         ),
         .executableTarget(
-            name: "SeedScenarioRunner", dependencies: ["ObserverCore", "SeedScenarios"],
+            name: "SeedScenarioRunner", dependencies: ["ObserverCore", "DemoApps"],
             path: "tools/SeedScenarioRunner", swiftSettings: strict
         ),
         // Small apps written against the public API with planted observer bugs and correct
@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "ObsReplayCLITests",
             dependencies: [
-                "ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "SeedScenarios", "obsreplay",
+                "ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "DemoApps", "obsreplay",
             ],
             swiftSettings: strict
         ),

@@ -1,20 +1,20 @@
 import JournalAnalysis
 import JournalReport
-import SeedScenarios
+import DemoApps
 
-/// `obsreplay demo`: records the seed scenarios into a fresh journal and diagnoses it.
+/// `obsreplay demo`: records the demo apps into a fresh journal and diagnoses it.
 enum DemoCommand {
     static let command = ObsReplay.Command(
         spec: CommandSpec(
             name: "demo",
-            abstract: "Record the four seed scenarios (buggy and fixed) into a fresh journal and diagnose it.",
+            abstract: "Record the four demo apps (buggy and fixed) into a fresh journal and diagnose it.",
             discussion: """
                 Each scenario variant is one session labelled <scenario>/<variant>
                 (music-player/buggy). The journal is written beside its path and moved into
                 place at the end; a file already there is replaced only if it is a demo journal
                 (every session labelled so, recorded by obsreplay), with its -wal and -shm files.
                 Anything else is refused (exit 2) and left untouched.
-                Scenarios: \(SeedScenario.all.map(\.name).joined(separator: ", ")).
+                Scenarios: \(DemoApp.all.map(\.name).joined(separator: ", ")).
                 JSON (--json): an object with journal, sessions (id, label, scenario, variant,
                 events, findings as in 'diagnose --json') and next (the suggested commands).
                 """,
@@ -72,16 +72,16 @@ enum DemoCommand {
         var wanted: Set<String> = []
         for value in arguments.values["scenario"] ?? [] {
             for name in value.split(separator: ",", omittingEmptySubsequences: true).map(String.init) {
-                guard SeedScenario.named(name) != nil else {
+                guard DemoApp.named(name) != nil else {
                     throw context.usageError(
-                        "invalid value '\(name)' for '--scenario': expected one of \(SeedScenario.all.map(\.name).joined(separator: ", "))"
-                            + DidYouMean.hint(for: name, among: SeedScenario.all.map(\.name))
+                        "invalid value '\(name)' for '--scenario': expected one of \(DemoApp.all.map(\.name).joined(separator: ", "))"
+                            + DidYouMean.hint(for: name, among: DemoApp.all.map(\.name))
                     )
                 }
                 wanted.insert(name)
             }
         }
-        return SeedScenario.all.filter { wanted.isEmpty || wanted.contains($0.name) }.flatMap { scenario in
+        return DemoApp.all.filter { wanted.isEmpty || wanted.contains($0.name) }.flatMap { scenario in
             choice.variants.map { DemoLabel(scenario: scenario, variant: $0) }
         }
     }
@@ -129,7 +129,8 @@ enum DemoCommand {
         for (_, sessions) in outcome.byScenario {
             let scenario = sessions[0].label.scenario
             context.line("")
-            context.line("\(scenario.name) (seed \(scenario.seedFile)): \(scenario.summary)", paint: style.bold)
+            // Where to read the app: its file in the package (call sites name the same file).
+            context.line("\(scenario.name) (Sources/\(scenario.sourceFile)): \(scenario.summary)", paint: style.bold)
             for session in sessions {
                 let variant = session.label.variant
                 context.line("  \(variant.rawValue), session \(session.summary.id): \(scenario.summary(of: variant))")

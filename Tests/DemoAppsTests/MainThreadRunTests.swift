@@ -1,6 +1,6 @@
 import Foundation
 import SeedScenarioRunner
-import SeedScenarios
+import DemoApps
 import Testing
 
 // Under `swift test` no code runs on the main thread (the main queue is drained by a
@@ -38,7 +38,7 @@ private func runRunner(_ arguments: [String]) throws -> RunnerResult {
     return RunnerResult(status: process.terminationStatus, lines: lines, error: String(decoding: errorData, as: UTF8.self))
 }
 
-private let cases: [(String, ScenarioVariant)] = SeedScenario.all.flatMap { scenario in
+private let cases: [(String, ScenarioVariant)] = DemoApp.all.flatMap { scenario in
     ScenarioVariant.allCases.map { (scenario.name, $0) }
 }
 
