@@ -9,6 +9,7 @@ import Testing
 /// mutation harness: `--budget-ms 9223372036854775807` overflowed when turned into ns.
 @Test func extremeOptionValuesAreRefusedOrUsedNeverACrash() throws {
     let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let path = try demoJournal(in: directory)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let cli = try InProcessCLI(directory: directory)
@@ -25,7 +26,11 @@ import Testing
         let spec = command.spec
         let base = [spec.name, path] + (bases[spec.name] ?? [])
         for option in spec.options where option.valueName != nil && option.name != "output" {
-            for value in extremes {
+            for extreme in extremes {
+                // A file the command writes goes in the scratch directory, never the
+                // current one (these runs once left a baseline per value in the package).
+                let writes = ["write-baseline", "journal"].contains(option.name) && !extreme.isEmpty
+                let value = writes ? directory.appendingPathComponent(extreme).path : extreme
                 var arguments = base
                 if let index = arguments.firstIndex(of: "--\(option.name)") {
                     arguments[index + 1] = value
