@@ -61,7 +61,7 @@ package enum CommandLineReader {
                 let names = (spec.options + [help]).map { "--\($0.name)" }
                 throw fail("unknown option '\(argument)'" + DidYouMean.hint(for: "--" + name, among: names))
             }
-            if option.valueName == nil {
+            guard let valueName = option.valueName else {
                 if inlineValue != nil { throw fail("option '--\(option.name)' takes no value") }
                 if parsed.flags.contains(option.name) && !option.repeatable {
                     throw fail("option '--\(option.name)' given twice")
@@ -73,7 +73,7 @@ package enum CommandLineReader {
             if let inlineValue {
                 value = inlineValue
             } else {
-                guard index < arguments.count else { throw fail("missing value for '--\(option.name) <\(option.valueName!)>'") }
+                guard index < arguments.count else { throw fail("missing value for '--\(option.name) <\(valueName)>'") }
                 value = arguments[index]
                 index += 1
             }
