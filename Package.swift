@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "ObservationJournalTesting", dependencies: ["JournalAnalysis"], swiftSettings: strict),
         .target(
             name: "ObsReplayCLI",
-            dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "SeedScenarios", "SystemShim"],
+            dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "DemoApps", "SystemShim"],
             swiftSettings: strict
         ),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
@@ -81,12 +81,12 @@ let package = Package(
             name: "ObsReplayBenchmark", dependencies: ["JournalFixtures"], path: "tools/benchmarks/ObsReplayBenchmark",
             swiftSettings: strict
         ),
-        .target(name: "SeedScenarios", dependencies: ["ObserverCore"], swiftSettings: strict),
+        .target(name: "DemoApps", dependencies: ["ObserverCore"], swiftSettings: strict),
         .testTarget(
-            name: "SeedScenariosTests", dependencies: ["SeedScenarios", "DemoAppRunner", "TestSupport"], swiftSettings: strict
+            name: "DemoAppsTests", dependencies: ["DemoApps", "DemoAppRunner", "TestSupport"], swiftSettings: strict
         ),
         .executableTarget(
-            name: "DemoAppRunner", dependencies: ["ObserverCore", "SeedScenarios"],
+            name: "DemoAppRunner", dependencies: ["ObserverCore", "DemoApps"],
             path: "tools/harnesses/DemoAppRunner", swiftSettings: strict
         ),
         // Small apps written against the public API with planted observer bugs and correct
@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "ObsReplayCLITests",
             dependencies: [
-                "ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "SeedScenarios", "obsreplay", "SystemShim",
+                "ObsReplayCLI", "JournalAnalysis", "JournalFixtures", "ObservationJournal", "DemoApps", "obsreplay", "SystemShim",
                 "TestSupport",
             ],
             swiftSettings: strict

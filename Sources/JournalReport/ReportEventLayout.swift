@@ -52,8 +52,9 @@ package enum ReportEventLayout {
         case initial = 16
         /// A change whose old and new values are equal.
         case redundant = 32
-        /// A change posted when nothing was registered on its channel.
-        case silent = 64
+        /// A change posted when no callback was registered on its channel. Not named after
+        /// OJ012 silent-change, which is about live owners that were not told.
+        case noCallback = 64
     }
 
     /// Fields every row has after its kind code: `seq` (difference from the previous

@@ -189,7 +189,7 @@ struct SessionReportBuilder {
         case .changed:
             if event.isPrior { flags |= ReportEventLayout.Flag.prior.rawValue }
             if let old = event.oldValue, old == event.newValue { flags |= ReportEventLayout.Flag.redundant.rawValue }
-            if event.liveCount == 0 { flags |= ReportEventLayout.Flag.silent.rawValue }
+            if event.liveCount == 0 { flags |= ReportEventLayout.Flag.noCallback.rawValue }
             fields = [oneBased(channel), Int64(report.strings.value(event.oldValue)),
                       Int64(report.strings.value(event.newValue)),
                       Int64(report.strings.name(catalog.callSiteName(event.callSiteID))), event.liveCount ?? -1,

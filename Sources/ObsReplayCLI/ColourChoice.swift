@@ -7,37 +7,40 @@ import JournalAnalysis
 enum ColourChoice: String, CaseIterable {
     case auto, always, never
 
+    /// The declaration: what is read here, completed by `obsreplay completions`.
+    static let option = ValueOption<ColourChoice>.choice("color", value: "when", help: "Colour: auto, always or never.")
+
     /// The choice and the arguments without it (options end at `--`).
     static func extract(from arguments: [String]) throws(UsageError) -> (ColourChoice, [String]) {
         var choice = ColourChoice.auto
         var rest: [String] = []
         var index = 0
         var ended = false
+        let spec = option.spec
+        let flag = "--\(spec.name)"
         func fail(_ message: String) -> UsageError {
-            UsageError(message: message, usage: "\(ArgumentParser.program) <subcommand> [--color <when>]", command: ArgumentParser.program)
+            UsageError(message: message, usage: "\(CommandLineReader.program) <subcommand> [\(spec.label)]", command: CommandLineReader.program)
         }
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if ended || !(argument == "--color" || argument.hasPrefix("--color=")) {
+            if ended || !(argument == flag || argument.hasPrefix(flag + "=")) {
                 if argument == "--" { ended = true }
                 rest.append(argument)
                 continue
             }
             let value: String
-            if argument == "--color" {
-                guard index < arguments.count else { throw fail("missing value for '--color <when>'") }
+            if argument == flag {
+                guard index < arguments.count else { throw fail("missing value for '\(spec.label)'") }
                 value = arguments[index]
                 index += 1
             } else {
-                value = String(argument.dropFirst("--color=".count))
+                value = String(argument.dropFirst(flag.count + 1))
             }
-            guard let parsed = ColourChoice(rawValue: value) else {
-                let names = allCases.map(\.rawValue)
-                throw fail("invalid value '\(value)' for '--color': expected one of \(names.joined(separator: ", "))"
-                    + DidYouMean.hint(for: value, among: names))
+            switch option.convert(value) {
+            case let .success(parsed): choice = parsed
+            case let .failure(invalid): throw fail(invalid.message)
             }
-            choice = parsed
         }
         return (choice, rest)
     }

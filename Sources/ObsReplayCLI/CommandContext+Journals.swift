@@ -9,15 +9,14 @@ extension CommonOptions {
 }
 
 extension CommandContext {
-    /// The journals the `journal` arguments name, opened read-only. One file: as always,
+    /// The journals `paths` (the `journal` arguments) name, opened read-only. One file: as always,
     /// its error is the command's (exit 2). Several paths or a directory: expanded, and a
     /// file that is not a journal is skipped with a one-line notice; a damaged journal is
     /// an error (exit 2). `many` says which.
-    func openJournals(_ arguments: ParsedArguments) throws(CLIError) -> (readers: [JournalReader], many: Bool) {
-        let paths = arguments.arguments("journal")
+    func openJournals(_ paths: [String]) throws(CLIError) -> (readers: [JournalReader], many: Bool) {
         var isDirectory: ObjCBool = false
         if paths.count == 1, !(FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue) {
-            return ([try openJournal(arguments)], false)
+            return ([try openJournal(paths[0])], false)
         }
         var readers: [JournalReader] = []
         for path in JournalInputs.expand(paths) {

@@ -46,48 +46,13 @@ final class CommandContext {
     // MARK: - Argument helpers
 
     func usageError(_ message: String) -> CLIError {
-        .usage(UsageError(message: message, usage: ArgumentParser.usage(spec, path: path), command: path))
+        .usage(UsageError(message: message, usage: CommandLineReader.usage(spec, path: path), command: path))
     }
 
-    /// An integer option's value, checked to be at least `minimum`.
-    func integer(_ arguments: ParsedArguments, _ name: String, minimum: Int64 = 1) throws(CLIError) -> Int64? {
-        guard let text = arguments.value(name) else { return nil }
-        guard let value = Int64(text), value >= minimum else {
-            throw usageError("invalid value '\(text)' for '--\(name)': expected a whole number of at least \(minimum)")
-        }
-        return value
-    }
-
-    /// `--budget-ms` (default 16) as the diagnosis options' budget in nanoseconds; a value
-    /// too large to count in nanoseconds is a usage error, not an overflow.
-    func slowCallbackBudget(_ arguments: ParsedArguments) throws(CLIError) -> DiagnosisOptions {
-        let milliseconds = try integer(arguments, "budget-ms", minimum: 0) ?? 16
-        let (nanoseconds, overflow) = milliseconds.multipliedReportingOverflow(by: 1_000_000)
-        guard !overflow else {
-            throw usageError("invalid value '\(milliseconds)' for '--budget-ms': expected at most \(Int64.max / 1_000_000)")
-        }
-        return DiagnosisOptions(slowCallbackBudgetNs: nanoseconds)
-    }
-
-    /// A value from a fixed set.
-    func choice<T: RawRepresentable>(
-        _ arguments: ParsedArguments, _ name: String, _ type: T.Type, allowed: [T]
-    ) throws(CLIError) -> T? where T.RawValue == String {
-        guard let text = arguments.value(name) else { return nil }
-        guard let value = T(rawValue: text), allowed.contains(where: { $0.rawValue == text }) else {
-            let names = allowed.map(\.rawValue)
-            throw usageError(
-                "invalid value '\(text)' for '--\(name)': expected one of \(names.joined(separator: ", "))"
-                    + DidYouMean.hint(for: text, among: names)
-            )
-        }
-        return value
-    }
-
-    /// Opens the journal named by the `journal` argument, read-only.
-    func openJournal(_ arguments: ParsedArguments) throws(CLIError) -> JournalReader {
+    /// Opens the journal at `path`, read-only.
+    func openJournal(_ path: String) throws(CLIError) -> JournalReader {
         do {
-            return try JournalReader(path: arguments.argument("journal"))
+            return try JournalReader(path: path)
         } catch {
             throw .analysis(error)
         }
@@ -116,9 +81,30 @@ func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
     return left ? padding + text : text + padding
 }
 
-/// Common options.
+/// Options and arguments several commands declare alike.
 enum CommonOptions {
-    static let session = CommandSpec.Option("session", value: "n", help: "The session id (default: the latest session).")
-    static let json = CommandSpec.Option("json", help: "Print JSON instead of text (field names are stable).")
+    static let session = ValueOption.integer("session", value: "n", help: "The session id (default: the latest session).")
+    static let json = FlagOption("json", help: "Print JSON instead of text (field names are stable).")
     static let journal = CommandSpec.Argument("journal", help: "The journal file (opened read-only).")
+
+    /// `--budget-ms` (default 16), read as the slow-callback budget in nanoseconds; a value
+    /// too large to count in nanoseconds is a usage error, not an overflow.
+    static func budget(help: String) -> ValueOption<Int64> {
+        ValueOption("budget-ms", value: "ms", help: help) { text in
+            wholeNumber(text, name: "budget-ms", minimum: 0).flatMap { milliseconds in
+                let (nanoseconds, overflow) = milliseconds.multipliedReportingOverflow(by: 1_000_000)
+                guard !overflow else {
+                    return .failure(InvalidValue(
+                        message: "invalid value '\(milliseconds)' for '--budget-ms': expected at most \(Int64.max / 1_000_000)"
+                    ))
+                }
+                return .success(nanoseconds)
+            }
+        }
+    }
+
+    /// The diagnosis options for `--budget-ms` (in nanoseconds) or its default.
+    static func diagnosisOptions(budgetNs: Int64?) -> DiagnosisOptions {
+        budgetNs.map { DiagnosisOptions(slowCallbackBudgetNs: $0) } ?? DiagnosisOptions()
+    }
 }

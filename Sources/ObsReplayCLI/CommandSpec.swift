@@ -67,15 +67,17 @@ package struct CommandSpec: Sendable {
     /// Extra usage lines for alternative forms (`diagnose --explain <code>`).
     package var alternativeUsages: [String]
 
+    /// - Parameter options: the declarations the command reads its options with, in the
+    ///   order help lists them.
     package init(
-        name: String, abstract: String, discussion: String? = nil, arguments: [Argument] = [], options: [Option] = [],
-        alternativeUsages: [String] = []
+        name: String, abstract: String, discussion: String? = nil, arguments: [Argument] = [],
+        options: [any OptionDeclaration] = [], alternativeUsages: [String] = []
     ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.arguments = arguments
-        self.options = options
+        self.options = options.map(\.spec)
         self.alternativeUsages = alternativeUsages
     }
 }

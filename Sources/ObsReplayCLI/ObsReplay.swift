@@ -25,7 +25,7 @@ package enum ObsReplay {
     }
 
     static let root = CommandSpec(
-        name: ArgumentParser.program,
+        name: CommandLineReader.program,
         abstract: "Read observation journals: sessions, timelines, replay, diagnosis and export.",
         discussion: """
             New here? 'obsreplay demo' records four small apps into a journal and diagnoses it.
@@ -35,8 +35,11 @@ package enum ObsReplay {
             never, accepted by every command.
             Shell completion: 'obsreplay completions bash|zsh|fish'.
             """,
-        options: [CommandSpec.Option("version", help: "Show the version.")]
+        options: [versionFlag]
     )
+
+    /// `obsreplay --version`.
+    static let versionFlag = FlagOption("version", help: "Show the version.")
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
     package static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
@@ -58,7 +61,7 @@ package enum ObsReplay {
     }
 
     static func run(_ given: [String], environment: [String: String], out: FileOutput, err: FileOutput) -> Int32 {
-        let program = ArgumentParser.program
+        let program = CommandLineReader.program
         let all = commands
         let colour: ColourChoice
         let arguments: [String]
@@ -70,16 +73,17 @@ package enum ObsReplay {
         guard let first = arguments.first else {
             return usageFailure(UsageError(message: "missing subcommand", usage: "\(program) <subcommand>", command: program), err: err)
         }
+        let help = CommandLineReader.help
         switch first {
-        case "-h", "--help":
-            out.write(ArgumentParser.help(root, path: program, subcommands: all.map(\.spec)))
+        case "--\(help.name)", help.short.map { "-\($0)" }:
+            out.write(CommandLineReader.help(root, path: program, subcommands: all.map(\.spec)))
             return ExitCode.success
-        case "--version":
+        case "--\(versionFlag.spec.name)":
             out.write("\(program) \(version) (journal schema \(JournalSchema.latestVersion))\n")
             return ExitCode.success
         case "help":
             guard arguments.count > 1 else {
-                out.write(ArgumentParser.help(root, path: program, subcommands: all.map(\.spec)))
+                out.write(CommandLineReader.help(root, path: program, subcommands: all.map(\.spec)))
                 return ExitCode.success
             }
             guard let command = all.first(where: { $0.spec.name == arguments[1] }) else {
@@ -88,7 +92,7 @@ package enum ObsReplay {
                     usage: "\(program) <subcommand>", command: program
                 ), err: err)
             }
-            out.write(ArgumentParser.help(command.spec, path: "\(program) \(command.spec.name)"))
+            out.write(CommandLineReader.help(command.spec, path: "\(program) \(command.spec.name)"))
             return ExitCode.success
         default:
             break
@@ -96,7 +100,7 @@ package enum ObsReplay {
         guard let command = all.first(where: { $0.spec.name == first }) else {
             let names = all.map(\.spec.name)
             let what = first.hasPrefix("-")
-                ? "unknown option '\(first)'" + DidYouMean.hint(for: first, among: ["--help", "--version"])
+                ? "unknown option '\(first)'" + DidYouMean.hint(for: first, among: CompletionsCommand.rootOptions.map { "--\($0.name)" })
                 : "unknown subcommand '\(first)'" + DidYouMean.hint(for: first, among: names)
             return usageFailure(UsageError(message: what, usage: "\(program) <subcommand>", command: program), err: err)
         }
@@ -106,15 +110,15 @@ package enum ObsReplay {
             path: path, spec: command.spec
         )
         do throws(CLIError) {
-            let outcome: ArgumentParser.Outcome
+            let outcome: CommandLineReader.Outcome
             do {
-                outcome = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec, path: path)
+                outcome = try CommandLineReader.parse(Array(arguments.dropFirst()), for: command.spec, path: path)
             } catch {
                 throw .usage(error)
             }
             switch outcome {
             case .help:
-                out.write(ArgumentParser.help(command.spec, path: path))
+                out.write(CommandLineReader.help(command.spec, path: path))
                 return ExitCode.success
             case let .arguments(parsed):
                 return try command.run(parsed, context)

@@ -66,10 +66,10 @@ final class CommandOutput {
 }
 
 extension CommandContext {
-    /// The output the `output` option names (standard output without one, or with `-`),
-    /// for `what` (`export`) made from the journal at `journal`.
-    func output(_ arguments: ParsedArguments, journals: [String], what: String) throws(CLIError) -> CommandOutput {
-        guard let path = arguments.value("output"), path != "-" else {
+    /// The output the `-o` option names (standard output without one, or with `-`),
+    /// for `what` (`export`) made from the journals at `journals`.
+    func output(_ path: String?, journals: [String], what: String) throws(CLIError) -> CommandOutput {
+        guard let path, path != "-" else {
             return CommandOutput(buffer: out, file: nil, isTerminal: isatty(out.descriptor) == 1)
         }
         let file = try analysing { () throws(AnalysisError) in try OutputFile.open(path, protecting: journals, what: what) }

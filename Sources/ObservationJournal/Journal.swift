@@ -87,7 +87,7 @@ public final class Journal: Sendable {
     ///   the journal owner's own, …).
     public func startSession(
         label: String, onError: (@Sendable (JournalError) -> Void)? = nil
-    ) throws(JournalError) -> RecordingRegistry {
+    ) throws(JournalError) -> RecordingSession {
         // The side files may have been planted since `open`.
         try SideFileCheck.check(journal: path)
         let writer: SessionWriter
@@ -112,7 +112,7 @@ public final class Journal: Sendable {
         } catch {
             throw .sqlite(path: path, detail: "\(error)")
         }
-        return RecordingRegistry(writer: writer, options: options, onError: onError)
+        return RecordingSession(writer: writer, options: options, onError: onError)
     }
 
     // MARK: - Opening

@@ -14,7 +14,7 @@ public enum JournalDiagnosis {
     /// prints them.
     /// - Parameters:
     ///   - path: the journal's file.
-    ///   - session: the session's id (`RecordingRegistry.sessionID`).
+    ///   - session: the session's id (`RecordingSession.sessionID`).
     ///   - minimum: the least severity to report; `.warning` by default (infos are often
     ///     intended, such as registrations meant to live to the end).
     /// - Throws: `JournalDiagnosisError` when the journal or the session cannot be read.

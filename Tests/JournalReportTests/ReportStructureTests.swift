@@ -53,13 +53,13 @@ func showcaseReport() throws -> ReportDocument {
     #expect(session.rows("skipped").map(\.seq) == [15])
 }
 
-@Test func showcaseMarksOffMainSlowInitialSilentAndRedundantEvents() throws {
+@Test func showcaseMarksOffMainSlowInitialNoCallbackAndRedundantEvents() throws {
     let report = try showcaseReport()
     let session = try #require(report.sessions.first)
     #expect(session.seqs(flag: try report.flag("offMain")) == [33])
     #expect(session.seqs(flag: try report.flag("slow")) == [35])
     #expect(session.seqs(flag: try report.flag("initial")) == [27])
-    #expect(session.seqs(flag: try report.flag("silent")) == [40])
+    #expect(session.seqs(flag: try report.flag("noCallback")) == [40])
     #expect(session.seqs(flag: try report.flag("redundant")) == [14])
     #expect(session.seqs(flag: try report.flag("main")) == Array(1...31) + Array(34...46))
     let slow = try #require(session.rows.first { $0.seq == 35 })

@@ -33,7 +33,7 @@ private func files(in directory: URL) throws -> [String] {
 
         Diagnosis:
 
-        music-player (seed 004_53ec46932cad39c6.txt): a shared player's playing state wanted by a mini-player window, a now-playing screen and a song list
+        music-player (Sources/DemoApps/MusicPlayerScenario.swift): a shared player's playing state wanted by a mini-player window, a now-playing screen and a song list
           buggy, session 1: each screen assigns the player's single isPlayingChanged callback: only the last one fires
             error[OJ001] last-callback-wins: 3 owners assigned Player#1.isPlayingChanged; MiniPlayerWindow#2 (MusicPlayerScenario.swift:#) was replaced at seq 2 while alive and missed 4 changes.
                 seq 1: MiniPlayerWindow#2 assigned Player#1.isPlayingChanged at MusicPlayerScenario.swift:#
@@ -49,7 +49,7 @@ private func files(in directory: URL) throws -> [String] {
           fixed, session 2: each screen observes the player's isPlaying as owner and keeps its token
             clean: no findings at warning or above
 
-        video-toolbar (seed 000_ebdaf7ce8330cd4e.txt): a download button kept in step with the system video player's toolbar through a tap hook and an observation of hidden
+        video-toolbar (Sources/DemoApps/VideoToolbarScenario.swift): a download button kept in step with the system video player's toolbar through a tap hook and an observation of hidden
           buggy, session 3: the hook and observation outlive the screen, and the auto-hide timer delivers off the main thread
             warning[OJ004] leaked-registration: VideoPlayerScreen#1's registration on *.handleSingleTap (VideoToolbarScenario.swift:#) outlived scope "VideoPlayerScreen visible" (ended at seq 16) and was delivered once after it.
                 seq 2: VideoPlayerScreen#1 registered *.handleSingleTap at VideoToolbarScenario.swift:# for scope "VideoPlayerScreen visible"
@@ -67,13 +67,13 @@ private func files(in directory: URL) throws -> [String] {
           fixed, session 4: delivery on the main queue, and both registrations removed when the screen disappears
             clean: no findings at warning or above
 
-        upload-progress (seed 002_493aca8274e69c1a.txt): a progress bar that follows an upload's fractionCompleted and stops observing from inside its callback at 1.0
-          buggy, session 5: as in the seed: called on the upload's thread, the callback sends UI work to the main queue itself (correct)
+        upload-progress (Sources/DemoApps/UploadProgressScenario.swift): a progress bar that follows an upload's fractionCompleted and stops observing from inside its callback at 1.0
+          buggy, session 5: as first written: called on the upload's thread, the callback sends UI work to the main queue itself (correct)
             clean: no findings at warning or above
           fixed, session 6: the registration asks to be delivered on the main queue (also correct)
             clean: no findings at warning or above
 
-        stretchy-header (seed 002_493aca8274e69c1a.txt): a header image that stretches with its scroll view's contentOffset, moved to a second scroll view, then removed
+        stretchy-header (Sources/DemoApps/StretchyHeaderScenario.swift): a header image that stretches with its scroll view's contentOffset, moved to a second scroll view, then removed
           buggy, session 7: removal both in removeFromSuperview() and in deinit, and an observation of the misspelled contenOffset
             warning[OJ005] never-posted-key: StretchyHeaderView#2 observed ScrollView#1.contenOffset (StretchyHeaderScenario.swift:#), which was never posted; ScrollView posted "contentOffset", 1 edit away: a typo?
                 seq 2: StretchyHeaderView#2 registered ScrollView#1.contenOffset at StretchyHeaderScenario.swift:#

@@ -1,11 +1,11 @@
 import Foundation
 import JournalAnalysis
 import ObsReplayCLI
-import SeedScenarios
+import DemoApps
 import Testing
 import TestSupport
 
-// The diagnosis of every seed scenario and variant, recorded through the demo's own
+// The diagnosis of every demo app and variant, recorded through the demo's own
 // library calls. Under `swift test` no code runs on the main thread, so the scenarios
 // claim nothing about it and off-main-delivery cannot fire here; the demo binary runs
 // them on the main thread (see DemoCommandTests, which expects it there too).
@@ -129,7 +129,7 @@ func expectedOffMain(_ label: String) -> [FindingShape] {
     (expectedOnMain[label] ?? []).filter { $0.code != Rule.offMainDelivery.code }
 }
 
-let demoLabels: [String] = SeedScenario.all.flatMap { scenario in
+let demoLabels: [String] = DemoApp.all.flatMap { scenario in
     ScenarioVariant.allCases.map { "\(scenario.name)/\($0.rawValue)" }
 }
 

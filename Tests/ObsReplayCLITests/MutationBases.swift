@@ -6,7 +6,7 @@ import ObserverCore
 /// The real journals the mutation harness starts from, each the same bytes in every run
 /// (so a case's seed reproduces it), except where a live WAL's random salt is involved.
 ///
-/// - `recorded`: written by `RecordingRegistry` from a workload that makes every kind of
+/// - `recorded`: written by `RecordingSession` from a workload that makes every kind of
 ///   event and row; two sessions, the second left as a crash leaves it. Times, threads
 ///   and host are then normalised and the file rebuilt with `VACUUM INTO`, which makes
 ///   its bytes depend only on its content.

@@ -135,7 +135,7 @@ import TestSupport
 extension FaultInjectionTests {
     /// Holds the session so the error callback can close it.
     final class Holder: Sendable {
-        let recording = Mutex<RecordingRegistry?>(nil)
+        let recording = Mutex<RecordingSession?>(nil)
     }
 
     /// Closing the session from its own error callback neither deadlocks nor crashes.

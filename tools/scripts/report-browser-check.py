@@ -406,6 +406,14 @@ def check_showcase(browser, checker, path, shots):
         tip = page.page.evaluate("document.getElementById('tooltip').hidden ? null : document.getElementById('tooltip').innerText")
         checker.check("showcase: hovering the off-main mark shows its delivery",
                       tip is not None and "seq\t33" in tip and "expects the main thread, ran on thread 2" in tip, repr(tip))
+        # The post at seq 40 reached nobody because no callback was registered: its tooltip
+        # says so in words that do not read like OJ012 silent-change (live owners not told).
+        box = page.page.locator('section.session:not([hidden]) path.unheard[data-seqs="40"]').bounding_box()
+        page.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        tip = page.page.evaluate("document.getElementById('tooltip').hidden ? null : document.getElementById('tooltip').innerText")
+        checker.check("showcase: hovering the change that reached nobody says no callback was registered",
+                      tip is not None and "seq\t40" in tip and "no callback was registered" in tip
+                      and "silent" not in tip.lower(), repr(tip))
         axis = page.page.evaluate("""[...document.querySelectorAll('section.session:not([hidden]) svg.axis text')].map(t => {
             const r = t.getBoundingClientRect(); return [t.textContent, r.left + r.width / 2]; })""")
         ticks = {label: x for label, x in axis}

@@ -802,7 +802,7 @@
       if (cols.site[r]) { lines.push(['posted at', str(cols.site[r])]); }
       lines.push(['live', cols.live[r] < 0 ? '?' : String(cols.live[r])]);
       if (flags & FLAG.redundant) { lines.push(['note', 'old and new are equal']); }
-      if (flags & FLAG.silent) { lines.push(['note', 'nobody was registered']); }
+      if (flags & FLAG.noCallback) { lines.push(['note', 'no callback was registered']); }
       if (flags & FLAG.prior) { lines.push(['note', 'prior notification']); }
     } else if (k === KIND.delivered || k === KIND.skipped) {
       if (k === KIND.delivered) { lines.push(['duration', fmtDuration(cols.dur[r])]); }

@@ -19,10 +19,10 @@ enum CheckCommand {
     )
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let reader = try context.openJournal(arguments)
+        let reader = try context.openJournal(arguments.argument(CommonOptions.journal))
         let check = try analysing { () throws(AnalysisError) in try JournalCheck.run(reader) }
         let applicationID = "0x" + String(UInt32(bitPattern: check.applicationID), radix: 16, uppercase: true)
-        if arguments.flag("json") {
+        if arguments.flag(CommonOptions.json) {
             context.json(.object([
                 ("schema_version", .int(Int64(check.schemaVersion))), ("supported_version", .int(Int64(check.supportedVersion))),
                 ("application_id", .string(applicationID)), ("integrity", .array(check.integrity.map(JSONValue.string))),

@@ -1,36 +1,38 @@
 import JournalAnalysis
 import JournalReport
-import SeedScenarios
+import DemoApps
 
-/// `obsreplay demo`: records the seed scenarios into a fresh journal and diagnoses it.
+/// `obsreplay demo`: records the demo apps into a fresh journal and diagnoses it.
 enum DemoCommand {
     static let command = ObsReplay.Command(
         spec: CommandSpec(
             name: "demo",
-            abstract: "Record the four seed scenarios (buggy and fixed) into a fresh journal and diagnose it.",
+            abstract: "Record the four demo apps (buggy and fixed) into a fresh journal and diagnose it.",
             discussion: """
                 Each scenario variant is one session labelled <scenario>/<variant>
                 (music-player/buggy). The journal is written beside its path and moved into
                 place at the end; a file already there is replaced only if it is a demo journal
                 (every session labelled so, recorded by obsreplay), with its -wal and -shm files.
                 Anything else is refused (exit 2) and left untouched.
-                Scenarios: \(SeedScenario.all.map(\.name).joined(separator: ", ")).
+                Scenarios: \(DemoApp.all.map(\.name).joined(separator: ", ")).
                 JSON (--json): an object with journal, sessions (id, label, scenario, variant,
                 events, findings as in 'diagnose --json') and next (the suggested commands).
                 """,
-            options: [
-                CommandSpec.Option("journal", value: "path", help: "Where to write the journal (default: \(DemoRecorder.defaultPath))."),
-                CommandSpec.Option(
-                    "scenario", value: "name", help: "Record only this scenario (repeatable, or comma-separated; default: all).",
-                    repeatable: true
-                ),
-                CommandSpec.Option("variant", value: "variant", help: "buggy, fixed or both (default: both).",
-                                   choices: VariantChoice.allCases.map(\.rawValue)),
-                CommonOptions.json,
-            ]
+            options: [journal, scenario, variant, CommonOptions.json]
         ),
         run: run
     )
+
+    static let journal = ValueOption(
+        "journal", value: "path", help: "Where to write the journal (default: \(DemoRecorder.defaultPath))."
+    ) { path in
+        path.isEmpty ? .failure(InvalidValue(message: "invalid value '' for '--journal': expected a file path")) : .success(path)
+    }
+    static let scenario = ListOption<DemoApp>.named(
+        "scenario", value: "name", help: "Record only this scenario (repeatable, or comma-separated; default: all).",
+        names: DemoApp.all.map(\.name), lookup: DemoApp.named
+    )
+    static let variant = ValueOption<VariantChoice>.choice("variant", value: "variant", help: "buggy, fixed or both (default: both).")
 
     enum VariantChoice: String, CaseIterable {
         case buggy, fixed, both
@@ -45,9 +47,8 @@ enum DemoCommand {
     }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let labels = try plan(arguments, context)
-        let path = arguments.value("journal") ?? DemoRecorder.defaultPath
-        if path.isEmpty { throw context.usageError("invalid value '' for '--journal': expected a file path") }
+        let labels = try plan(arguments)
+        let path = try arguments.value(journal) ?? DemoRecorder.defaultPath
         do {
             try DemoRecorder.record(labels, at: path)
         } catch {
@@ -58,7 +59,7 @@ enum DemoCommand {
             try HTMLReport.write(journalPath: path, sessions: .all)
         }
         let program = invocation(executablePath: CommandLine.arguments.first ?? "")
-        if arguments.flag("json") {
+        if arguments.flag(CommonOptions.json) {
             context.json(json(outcome, program: program))
         } else {
             printText(outcome, program: program, context)
@@ -67,21 +68,10 @@ enum DemoCommand {
     }
 
     /// The sessions to record, in catalog order: every scenario asked for, each variant.
-    static func plan(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> [DemoLabel] {
-        let choice = try context.choice(arguments, "variant", VariantChoice.self, allowed: VariantChoice.allCases) ?? .both
-        var wanted: Set<String> = []
-        for value in arguments.values["scenario"] ?? [] {
-            for name in value.split(separator: ",", omittingEmptySubsequences: true).map(String.init) {
-                guard SeedScenario.named(name) != nil else {
-                    throw context.usageError(
-                        "invalid value '\(name)' for '--scenario': expected one of \(SeedScenario.all.map(\.name).joined(separator: ", "))"
-                            + DidYouMean.hint(for: name, among: SeedScenario.all.map(\.name))
-                    )
-                }
-                wanted.insert(name)
-            }
-        }
-        return SeedScenario.all.filter { wanted.isEmpty || wanted.contains($0.name) }.flatMap { scenario in
+    static func plan(_ arguments: ParsedArguments) throws(CLIError) -> [DemoLabel] {
+        let choice = try arguments.value(variant) ?? .both
+        let wanted = Set(try arguments.values(scenario).map(\.name))
+        return DemoApp.all.filter { wanted.isEmpty || wanted.contains($0.name) }.flatMap { scenario in
             choice.variants.map { DemoLabel(scenario: scenario, variant: $0) }
         }
     }
@@ -129,7 +119,8 @@ enum DemoCommand {
         for (_, sessions) in outcome.byScenario {
             let scenario = sessions[0].label.scenario
             context.line("")
-            context.line("\(scenario.name) (seed \(scenario.seedFile)): \(scenario.summary)", paint: style.bold)
+            // Where to read the app: its file in the package (call sites name the same file).
+            context.line("\(scenario.name) (Sources/\(scenario.sourceFile)): \(scenario.summary)", paint: style.bold)
             for session in sessions {
                 let variant = session.label.variant
                 context.line("  \(variant.rawValue), session \(session.summary.id): \(scenario.summary(of: variant))")

@@ -25,30 +25,57 @@ enum DiagnoseCommand {
                 channel, owners, call_sites, seqs, count, evidence, fix, fingerprint, journal
                 (and baselined with --baseline); with --group-by fingerprint, an array of groups.
                 """,
-            arguments: [
-                CommandSpec.Argument("journal", help: "Journal files or directories (opened read-only).", requiredUnless: "explain", variadic: true),
-            ],
+            arguments: [journals],
             options: [
-                CommandSpec.Option("session", value: "n", help: "Only this session (one journal only; default: every session)."),
-                CommandSpec.Option("all", help: "Diagnose every session (the default)."),
-                CommandSpec.Option("fail-on", value: "severity", help: "Exit 1 for findings at or above: error (default), warning, info, never.",
-                                   choices: FailOn.allCases.map(\.rawValue)),
-                CommandSpec.Option("budget-ms", value: "ms", help: "The slow-callback budget in milliseconds (default 16)."),
-                CommandSpec.Option("explain", value: "code", help: "Print the documentation of a rule (code or name) and exit.",
-                                   choices: Rule.allCases.map(\.code)),
-                CommandSpec.Option("format", value: "format", help: "text (default), short (File.swift:LINE: severity: [CODE] message), github (workflow commands) or sarif (SARIF 2.1.0).",
-                                   choices: Format.allCases.map(\.rawValue)),
-                CommandSpec.Option("group-by", value: "key", help: "fingerprint: print each distinct finding once, with in how many sessions and journals it occurred.",
-                                   choices: GroupBy.allCases.map(\.rawValue)),
-                CommandSpec.Option("baseline", value: "file", help: "Fail only on findings whose fingerprint is not in this file (from --write-baseline or --json)."),
-                CommandSpec.Option("write-baseline", value: "file", help: "Write the findings' fingerprints to this file as a baseline."),
-                CommandSpec.Option("config", value: "file", help: "The configuration file (default: .obsreplay.json in the current directory or above)."),
-                CommandSpec.Option("source-root", value: "dir", help: "Where call sites' files are looked up for sarif, github and short (default: the current directory)."),
+                session, all, failOn, budget, explain, format, groupBy, baseline, writeBaseline, config, sourceRoot,
                 CommonOptions.json,
             ],
             alternativeUsages: ["diagnose --explain <code>"]
         ),
         run: run
+    )
+
+    static let journals = CommandSpec.Argument(
+        "journal", help: "Journal files or directories (opened read-only).", requiredUnless: explain.spec.name, variadic: true
+    )
+    static let session = ValueOption.integer("session", value: "n", help: "Only this session (one journal only; default: every session).")
+    static let all = FlagOption("all", help: "Diagnose every session (the default).")
+    static let failOn = ValueOption<FailOn>.choice(
+        "fail-on", value: "severity", help: "Exit 1 for findings at or above: error (default), warning, info, never."
+    )
+    static let budget = CommonOptions.budget(help: "The slow-callback budget in milliseconds (default 16).")
+    static let explain = ValueOption<Rule>(
+        "explain", value: "code", help: "Print the documentation of a rule (code or name) and exit.",
+        choices: Rule.allCases.map(\.code)
+    ) { code in
+        guard let rule = Rule(codeOrName: code) else {
+            return .failure(InvalidValue(
+                message: "unknown rule '\(code)': expected one of \(Rule.allCases.map(\.code).joined(separator: ", "))"
+                    + DidYouMean.hint(for: code, among: Rule.allCases.map(\.code) + Rule.allCases.map(\.name))
+            ))
+        }
+        return .success(rule)
+    }
+    static let format = ValueOption<Format>.choice(
+        "format", value: "format",
+        help: "text (default), short (File.swift:LINE: severity: [CODE] message), github (workflow commands) or sarif (SARIF 2.1.0)."
+    )
+    static let groupBy = ValueOption<GroupBy>.choice(
+        "group-by", value: "key",
+        help: "fingerprint: print each distinct finding once, with in how many sessions and journals it occurred."
+    )
+    static let baseline = ValueOption.text(
+        "baseline", value: "file", help: "Fail only on findings whose fingerprint is not in this file (from --write-baseline or --json)."
+    )
+    static let writeBaseline = ValueOption.text(
+        "write-baseline", value: "file", help: "Write the findings' fingerprints to this file as a baseline."
+    )
+    static let config = ValueOption.text(
+        "config", value: "file", help: "The configuration file (default: .obsreplay.json in the current directory or above)."
+    )
+    static let sourceRoot = ValueOption.text(
+        "source-root", value: "dir",
+        help: "Where call sites' files are looked up for sarif, github and short (default: the current directory)."
     )
 
     enum FailOn: String, CaseIterable {
@@ -65,40 +92,41 @@ enum DiagnoseCommand {
     }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        if let code = arguments.value("explain") {
-            guard let rule = Rule(codeOrName: code) else {
-                throw context.usageError("unknown rule '\(code)': expected one of \(Rule.allCases.map(\.code).joined(separator: ", "))"
-                    + DidYouMean.hint(for: code, among: Rule.allCases.map(\.code) + Rule.allCases.map(\.name)))
-            }
+        if let rule = try arguments.value(explain) {
             context.out.write(rule.explanation)
             return ExitCode.success
         }
-        let failOn = try context.choice(arguments, "fail-on", FailOn.self, allowed: FailOn.allCases) ?? .error
-        let format = try context.choice(arguments, "format", Format.self, allowed: Format.allCases) ?? .text
-        let groupBy = try context.choice(arguments, "group-by", GroupBy.self, allowed: GroupBy.allCases)
-        let sessionID = try context.integer(arguments, "session")
-        if arguments.flag("all") && sessionID != nil {
+        let failOn = try arguments.value(Self.failOn) ?? .error
+        let givenFormat = try arguments.value(Self.format)
+        let format = givenFormat ?? .text
+        let groupBy = try arguments.value(Self.groupBy)
+        let sessionID = try arguments.value(session)
+        let json = arguments.flag(CommonOptions.json)
+        if arguments.flag(all) && sessionID != nil {
             throw context.usageError("'--all' and '--session' cannot be used together")
         }
-        if arguments.flag("json") && arguments.value("format") != nil {
+        if json && givenFormat != nil {
             throw context.usageError("'--json' and '--format' cannot be used together")
         }
         if groupBy != nil && format != .text {
             throw context.usageError("'--group-by' prints text or --json only")
         }
-        let paths = arguments.arguments("journal")
+        let paths = arguments.arguments(journals)
         var isDirectory: ObjCBool = false
         if sessionID != nil,
            paths.count > 1 || (FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue) {
             throw context.usageError("'--session' needs exactly one journal file")
         }
-        let configuration = try loadConfiguration(arguments, context)
-        var options = try context.slowCallbackBudget(arguments)
-        if arguments.value("budget-ms") == nil, let budget = configuration.budgetMs {
+        let configuration = try loadConfiguration(try arguments.value(config), context)
+        let budgetNs = try arguments.value(budget)
+        var options = CommonOptions.diagnosisOptions(budgetNs: budgetNs)
+        if budgetNs == nil, let budget = configuration.budgetMs {
             options.slowCallbackBudgetNs = budget * 1_000_000
         }
+        let baselinePath = try arguments.value(Self.baseline)
+        let writeBaselinePath = try arguments.value(writeBaseline)
         var baseline: Baseline?
-        if let path = arguments.value("baseline") {
+        if let path = baselinePath {
             do throws(BaselineError) {
                 baseline = try Baseline.load(path: path)
             } catch {
@@ -107,7 +135,7 @@ enum DiagnoseCommand {
         }
 
         let mode: DiagnoseOutput.Mode
-        if arguments.flag("json") {
+        if json {
             mode = groupBy != nil ? .groupedJSON : .json
         } else if groupBy != nil {
             mode = .grouped
@@ -120,9 +148,9 @@ enum DiagnoseCommand {
             }
         }
         let output = DiagnoseOutput(
-            mode: mode, context: context, baseline: baseline, baselinePath: arguments.value("baseline"),
-            keepBaseline: arguments.value("write-baseline") != nil, threshold: failOn.threshold,
-            sourceRoot: arguments.value("source-root") ?? FileManager.default.currentDirectoryPath,
+            mode: mode, context: context, baseline: baseline, baselinePath: baselinePath,
+            keepBaseline: writeBaselinePath != nil, threshold: failOn.threshold,
+            sourceRoot: try arguments.value(sourceRoot) ?? FileManager.default.currentDirectoryPath,
             configuration: configuration, manyJournals: !isSingleFile(paths)
         )
         try diagnose(paths, sessionID: sessionID, options: options, configuration: configuration, context: context,
@@ -132,7 +160,7 @@ enum DiagnoseCommand {
             throw .input("no journal found in \(paths.joined(separator: ", "))")
         }
         output.finish()
-        if let path = arguments.value("write-baseline") {
+        if let path = writeBaselinePath {
             try writeBaseline(output.baselineDocument(), to: path)
         }
         if output.failed { return ExitCode.input }
@@ -145,16 +173,16 @@ enum DiagnoseCommand {
         return paths.count == 1 && !(FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
-    /// `--config FILE`, else `.obsreplay.json` from the current directory upward, else none.
-    static func loadConfiguration(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> DiagnosisConfiguration {
-        let path = arguments.value("config") ?? DiagnosisConfiguration.find(from: FileManager.default.currentDirectoryPath)
+    /// `--config FILE` (`given`), else `.obsreplay.json` from the current directory upward, else none.
+    static func loadConfiguration(_ given: String?, _ context: CommandContext) throws(CLIError) -> DiagnosisConfiguration {
+        let path = given ?? DiagnosisConfiguration.find(from: FileManager.default.currentDirectoryPath)
         guard let path else { return DiagnosisConfiguration() }
         do {
             return try DiagnosisConfiguration.load(path: path)
         } catch {
             switch error {
             case .unusable: throw .input(error.description)
-            case .invalid: throw .usage(UsageError(message: error.description, usage: ArgumentParser.usage(context.spec, path: context.path), command: context.path))
+            case .invalid: throw context.usageError(error.description)
             }
         }
     }

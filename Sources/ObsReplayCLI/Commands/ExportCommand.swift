@@ -21,40 +21,42 @@ enum ExportCommand {
                 after their channel; timestamps in microseconds from the session's start.
                 """,
             arguments: [CommonOptions.journals],
-            options: [
-                CommandSpec.Option("what", value: "table", help: "events, registrations, deliveries or findings.", required: true,
-                                   choices: ExportSubject.allCases.map(\.rawValue)),
-                CommandSpec.Option("format", value: "format", help: "csv, jsonl or chrome-trace.", required: true,
-                                   choices: ExportFormat.allCases.map(\.rawValue)),
-                CommandSpec.Option("session", value: "n", help: "Only this session (default: all sessions)."),
-                CommandSpec.Option("output", short: "o", value: "file", help: "Write to this file instead of standard output (- for standard output)."),
-                CommandSpec.Option("raw", help: "Do not neutralise spreadsheet formulas in CSV text cells."),
-                CommandSpec.Option("budget-ms", value: "ms", help: "The slow-callback budget for findings (default 16)."),
-            ]
+            options: [what, format, session, output, raw, budget]
         ),
         run: run
     )
 
+    static let what = ValueOption<ExportSubject>.choice(
+        "what", value: "table", help: "events, registrations, deliveries or findings."
+    ).required
+    static let format = ValueOption<ExportFormat>.choice("format", value: "format", help: "csv, jsonl or chrome-trace.").required
+    static let session = ValueOption.integer("session", value: "n", help: "Only this session (default: all sessions).")
+    static let output = ValueOption.text(
+        "output", short: "o", value: "file", help: "Write to this file instead of standard output (- for standard output)."
+    )
+    static let raw = FlagOption("raw", help: "Do not neutralise spreadsheet formulas in CSV text cells.")
+    static let budget = CommonOptions.budget(help: "The slow-callback budget for findings (default 16).")
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let subject = try context.choice(arguments, "what", ExportSubject.self, allowed: ExportSubject.allCases)!
-        let format = try context.choice(arguments, "format", ExportFormat.self, allowed: ExportFormat.allCases)!
+        let subject = try arguments.value(what)
+        let format = try arguments.value(Self.format)
         if format == .chromeTrace && subject != .events {
             throw context.usageError("'--format chrome-trace' exports events only: use '--what events'")
         }
-        let sessionID = try context.integer(arguments, "session")
-        let options = try context.slowCallbackBudget(arguments)
-        let (readers, many) = try context.openJournals(arguments)
+        let sessionID = try arguments.value(session)
+        let options = CommonOptions.diagnosisOptions(budgetNs: try arguments.value(budget))
+        let (readers, many) = try context.openJournals(arguments.arguments(CommonOptions.journals))
         if many && sessionID != nil { throw context.usageError("'--session' needs exactly one journal file") }
         if many && format == .chromeTrace { throw context.usageError("'--format chrome-trace' exports one journal") }
         // Resolve the session first so an unknown one fails before any file is created.
         if let sessionID, let reader = readers.first {
             _ = try analysing { () throws(AnalysisError) in try reader.session(sessionID) }
         }
-        let output = try context.output(arguments, journals: readers.map(\.path), what: "export")
+        let output = try context.output(try arguments.value(Self.output), journals: readers.map(\.path), what: "export")
         try analysing { () throws(AnalysisError) in
             for (index, reader) in readers.enumerated() {
                 try Exporter.export(
-                    subject, from: reader, session: sessionID, format: format, raw: arguments.flag("raw"),
+                    subject, from: reader, session: sessionID, format: format, raw: arguments.flag(raw),
                     options: options, to: output.text, journal: many ? reader.path : nil, header: index == 0
                 )
             }

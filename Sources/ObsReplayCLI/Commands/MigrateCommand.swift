@@ -11,14 +11,16 @@ enum MigrateCommand {
                 A journal already at the latest schema is left untouched. A newer or foreign file
                 is refused and left untouched.
                 """,
-            arguments: [CommandSpec.Argument("journal", help: "The journal file to upgrade.")]
+            arguments: [journal]
         ),
         run: run
     )
 
+    static let journal = CommandSpec.Argument("journal", help: "The journal file to upgrade.")
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         // Validated read-only first, so a file that is not a journal is never opened for writing.
-        let reader = try context.openJournal(arguments)
+        let reader = try context.openJournal(arguments.argument(journal))
         let latest = JournalCheck.latestSchemaVersion
         guard reader.schemaVersion < latest else {
             context.message("\(reader.path): already at the latest schema (\(latest)); nothing to do")

@@ -15,29 +15,28 @@ enum ReplayCommand {
                 JSON (--json): an object with session, at, time_ns, channels, change, what_if.
                 """,
             arguments: [CommonOptions.journal],
-            options: [
-                CommonOptions.session,
-                CommandSpec.Option("at", value: "seq", help: "The sequence number to rebuild the state at.", required: true),
-                CommandSpec.Option("what-if", value: "mode", help: "Replay single-slot channels as another policy: multicast.",
-                                   choices: WhatIf.allCases.map(\.rawValue)),
-                CommonOptions.json,
-            ]
+            options: [CommonOptions.session, at, whatIf, CommonOptions.json]
         ),
         run: run
+    )
+
+    static let at = ValueOption.integer("at", value: "seq", help: "The sequence number to rebuild the state at.").required
+    static let whatIf = ValueOption<WhatIf>.choice(
+        "what-if", value: "mode", help: "Replay single-slot channels as another policy: multicast."
     )
 
     enum WhatIf: String, CaseIterable { case multicast }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let sessionID = try context.integer(arguments, "session")
-        let at = try context.integer(arguments, "at")!
-        let whatIf = try context.choice(arguments, "what-if", WhatIf.self, allowed: WhatIf.allCases) != nil
-        let reader = try context.openJournal(arguments)
+        let sessionID = try arguments.value(CommonOptions.session)
+        let at = try arguments.value(Self.at)
+        let whatIf = try arguments.value(Self.whatIf) == .multicast
+        let reader = try context.openJournal(arguments.argument(CommonOptions.journal))
         let state = try analysing { () throws(AnalysisError) in
             let session = try reader.session(sessionID)
             return try ReplayEngine.replay(reader, session: session, at: at, whatIfMulticast: whatIf)
         }
-        if arguments.flag("json") {
+        if arguments.flag(CommonOptions.json) {
             context.json(json(state))
         } else {
             printText(state, context)

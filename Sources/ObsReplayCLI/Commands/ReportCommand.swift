@@ -22,36 +22,36 @@ enum ReportCommand {
                 printed. '-o -' writes the HTML to standard output.
                 """,
             arguments: [CommonOptions.journal],
-            options: [
-                CommonOptions.session,
-                CommandSpec.Option("all", help: "Every session, one tab each."),
-                CommandSpec.Option("output", short: "o", value: "file", help: "Where to write the report (- for standard output)."),
-                CommandSpec.Option("budget-ms", value: "ms", help: "The slow-callback budget in milliseconds (default 16)."),
-                CommandSpec.Option("from", value: "seq", help: "Draw only the events from this sequence number on."),
-                CommandSpec.Option("to", value: "seq", help: "Draw only the events up to this sequence number."),
-                CommandSpec.Option("around", value: "seq", help: "Draw only the 100 sequence numbers each side of this one."),
-            ]
+            options: [CommonOptions.session, all, output, budget, from, to, around]
         ),
         run: run
     )
 
+    static let all = FlagOption("all", help: "Every session, one tab each.")
+    static let output = ValueOption.text("output", short: "o", value: "file", help: "Where to write the report (- for standard output).")
+    static let budget = CommonOptions.budget(help: "The slow-callback budget in milliseconds (default 16).")
+    static let from = ValueOption.integer("from", value: "seq", help: "Draw only the events from this sequence number on.")
+    static let to = ValueOption.integer("to", value: "seq", help: "Draw only the events up to this sequence number.")
+    static let around = ValueOption.integer("around", value: "seq", help: "Draw only the 100 sequence numbers each side of this one.")
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let sessionID = try context.integer(arguments, "session")
-        if arguments.flag("all") && sessionID != nil {
+        let sessionID = try arguments.value(CommonOptions.session)
+        if arguments.flag(all) && sessionID != nil {
             throw context.usageError("'--all' and '--session' cannot be used together")
         }
-        let options = try context.slowCallbackBudget(arguments)
+        let options = CommonOptions.diagnosisOptions(budgetNs: try arguments.value(budget))
         let window = try self.window(arguments, context)
-        let selection: ReportSelection = arguments.flag("all") ? .all : sessionID.map(ReportSelection.session) ?? .latest
-        let journal = arguments.argument("journal")
-        if arguments.value("output") == "-" {
-            let reader = try context.openJournal(arguments)
+        let selection: ReportSelection = arguments.flag(all) ? .all : sessionID.map(ReportSelection.session) ?? .latest
+        let journal = arguments.argument(CommonOptions.journal)
+        let output = try arguments.value(Self.output)
+        if output == "-" {
+            let reader = try context.openJournal(journal)
             context.out.write(try analysing { () throws(AnalysisError) in
                 try HTMLReport.render(reader, sessions: selection, options: options, window: window)
             })
             return ExitCode.success
         }
-        let target = arguments.value("output") ?? HTMLReport.defaultPath(forJournal: journal)
+        let target = output ?? HTMLReport.defaultPath(forJournal: journal)
         let path = try analysing { () throws(AnalysisError) in
             try HTMLReport.write(journalPath: journal, sessions: selection, to: target, options: options, window: window)
         }
@@ -61,8 +61,8 @@ enum ReportCommand {
 
     /// The sequence numbers to draw: `--from`/`--to`, or `--around` (not both kinds).
     static func window(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> ReportWindow? {
-        let from = try context.integer(arguments, "from"), to = try context.integer(arguments, "to")
-        if let around = try context.integer(arguments, "around") {
+        let from = try arguments.value(Self.from), to = try arguments.value(Self.to)
+        if let around = try arguments.value(Self.around) {
             if from != nil || to != nil { throw context.usageError("'--around' cannot be used with '--from' or '--to'") }
             return ReportWindow.around(around)
         }

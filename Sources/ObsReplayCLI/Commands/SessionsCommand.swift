@@ -19,12 +19,12 @@ enum SessionsCommand {
     )
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let (readers, many) = try context.openJournals(arguments)
+        let (readers, many) = try context.openJournals(arguments.arguments(CommonOptions.journals))
         var sessions: [(journal: String, session: SessionSummary)] = []
         for reader in readers {
             sessions += try analysing { () throws(AnalysisError) in try reader.sessions() }.map { (reader.path, $0) }
         }
-        if arguments.flag("json") {
+        if arguments.flag(CommonOptions.json) {
             context.json(.array(sessions.map { journal, session in
                 .object((many ? [("journal", JSONValue.string(journal))] : []) + [
                     ("id", .int(session.id)), ("label", .string(session.label)), ("process", .string(session.process)),

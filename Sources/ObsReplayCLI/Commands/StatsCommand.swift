@@ -12,19 +12,18 @@ enum StatsCommand {
                 or a directory, an array of them, each with its journal.
                 """,
             arguments: [CommonOptions.journals],
-            options: [
-                CommandSpec.Option("session", value: "n", help: "Only this session (default: the whole journal)."),
-                CommandSpec.Option("top", value: "n", help: "How many channels and owners to list (default 10)."),
-                CommonOptions.json,
-            ]
+            options: [session, top, CommonOptions.json]
         ),
         run: run
     )
 
+    static let session = ValueOption.integer("session", value: "n", help: "Only this session (default: the whole journal).")
+    static let top = ValueOption.integer("top", value: "n", help: "How many channels and owners to list (default 10).")
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let sessionID = try context.integer(arguments, "session")
-        let top = try context.integer(arguments, "top") ?? 10
-        let (readers, many) = try context.openJournals(arguments)
+        let sessionID = try arguments.value(session)
+        let top = try arguments.value(Self.top) ?? 10
+        let (readers, many) = try context.openJournals(arguments.arguments(CommonOptions.journals))
         if many && sessionID != nil { throw context.usageError("'--session' needs exactly one journal file") }
         var all: [(journal: String, stats: JournalStatistics)] = []
         for reader in readers {
@@ -32,7 +31,7 @@ enum StatsCommand {
                 try JournalStatistics.compute(reader, session: sessionID, top: Int(top))
             }))
         }
-        if arguments.flag("json") {
+        if arguments.flag(CommonOptions.json) {
             if many {
                 context.json(.array(all.map { .object([("journal", .string($0.journal))] + members($0.stats)) }))
             } else if let only = all.first {

@@ -12,52 +12,42 @@ enum TimelineCommand {
                 'export --what events'.
                 """,
             arguments: [CommonOptions.journal],
-            options: [
-                CommonOptions.session,
-                CommandSpec.Option("key", value: "key", help: "Only events on channels with this key."),
-                CommandSpec.Option("owner", value: "type", help: "Only events whose owner has this type name, or is this object (Type#id, as printed)."),
-                CommandSpec.Option(
-                    "kind", value: "kind", help: "Only events of this kind (repeatable, or comma-separated): "
-                        + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".", repeatable: true,
-                    choices: EventKind.allCases.map(\.rawValue)
-                ),
-                CommandSpec.Option("from", value: "seq", help: "Start at this sequence number."),
-                CommandSpec.Option("to", value: "seq", help: "Stop after this sequence number."),
-                CommandSpec.Option("limit", value: "n", help: "Print at most n events."),
-                CommonOptions.json,
-            ]
+            options: [CommonOptions.session, key, owner, kind, from, to, limit, CommonOptions.json]
         ),
         run: run
     )
 
+    static let key = ValueOption.text("key", value: "key", help: "Only events on channels with this key.")
+    static let owner = ValueOption("owner", value: "type",
+                                   help: "Only events whose owner has this type name, or is this object (Type#id, as printed).") {
+        .success(OwnerSpelling($0))
+    }
+    static let kind = ListOption<EventKind>.named(
+        "kind", value: "kind", help: "Only events of this kind (repeatable, or comma-separated): "
+            + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+        names: EventKind.allCases.map(\.rawValue), lookup: EventKind.init(rawValue:)
+    )
+    static let from = ValueOption.integer("from", value: "seq", help: "Start at this sequence number.")
+    static let to = ValueOption.integer("to", value: "seq", help: "Stop after this sequence number.")
+    static let limit = ValueOption.integer("limit", value: "n", help: "Print at most n events.")
+
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let sessionID = try context.integer(arguments, "session")
-        let from = try context.integer(arguments, "from") ?? 1
-        let to = try context.integer(arguments, "to") ?? .max
-        let limit = try context.integer(arguments, "limit")
-        var kinds: [String] = []
-        for value in arguments.values["kind"] ?? [] {
-            for kind in value.split(separator: ",", omittingEmptySubsequences: true).map(String.init) {
-                guard EventKind(rawValue: kind) != nil else {
-                    let names = EventKind.allCases.map(\.rawValue)
-                    throw context.usageError("invalid value '\(kind)' for '--kind': expected one of \(names.joined(separator: ", "))"
-                        + DidYouMean.hint(for: kind, among: names))
-                }
-                kinds.append(kind)
-            }
-        }
-        let reader = try context.openJournal(arguments)
-        let json = arguments.flag("json")
+        let sessionID = try arguments.value(CommonOptions.session)
+        let from = try arguments.value(Self.from) ?? 1
+        let to = try arguments.value(Self.to) ?? .max
+        let limit = try arguments.value(Self.limit)
+        let kinds = try arguments.values(kind).map(\.rawValue)
+        let owner = try arguments.value(Self.owner)
+        let key = try arguments.value(Self.key)
+        let reader = try context.openJournal(arguments.argument(CommonOptions.journal))
+        let json = arguments.flag(CommonOptions.json)
         try analysing { () throws(AnalysisError) in
             let session = try reader.session(sessionID)
             if from > session.lastSeqOrStart {
                 throw .sequenceBeyondEnd(path: reader.path, session: session.id, seq: from, last: session.lastSeq)
             }
             let catalog = try reader.catalog(session: session.id)
-            let owner = arguments.value("owner").map(OwnerSpelling.init)
-            let filter = EventFilter(
-                from: from, to: to, kinds: kinds, channelKey: arguments.value("key"), ownerType: owner?.type
-            )
+            let filter = EventFilter(from: from, to: to, kinds: kinds, channelKey: key, ownerType: owner?.type)
             let columns = Exporter.columns(for: .events)
             var printed: Int64 = 0
             var failure: AnalysisError?

@@ -1,4 +1,4 @@
-package import SeedScenarios
+package import DemoApps
 
 /// Why `obsreplay demo` could not record its journal. Each case leaves any existing file
 /// at the journal's path as it was.

@@ -1,22 +1,22 @@
-package import SeedScenarios
+package import DemoApps
 
 /// The label of a session `obsreplay demo` records: `<scenario>/<variant>`, as in
 /// `music-player/buggy`.
 ///
 /// A journal is a demo journal, which the demo may replace, when it holds at least one
-/// session and every session has such a label (a seed scenario's name and `buggy` or
+/// session and every session has such a label (a demo app's name and `buggy` or
 /// `fixed`) and was recorded by a process called `obsreplay`. Anything else is somebody's
 /// data and is never touched.
 package struct DemoLabel: Sendable, Hashable, CustomStringConvertible {
-    /// The seed scenario recorded.
-    package var scenario: SeedScenario
+    /// The demo app recorded.
+    package var scenario: DemoApp
     /// Which version of its app ran.
     package var variant: ScenarioVariant
 
     /// The process name every demo session records (`sessions.process`).
     package static let process = "obsreplay"
 
-    package init(scenario: SeedScenario, variant: ScenarioVariant) {
+    package init(scenario: DemoApp, variant: ScenarioVariant) {
         self.scenario = scenario
         self.variant = variant
     }
@@ -24,7 +24,7 @@ package struct DemoLabel: Sendable, Hashable, CustomStringConvertible {
     /// Parses `music-player/buggy`; `nil` for anything else.
     package init?(label: String) {
         let parts = label.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let scenario = SeedScenario.named(String(parts[0])),
+        guard parts.count == 2, let scenario = DemoApp.named(String(parts[0])),
             let variant = ScenarioVariant(rawValue: String(parts[1]))
         else { return nil }
         self.init(scenario: scenario, variant: variant)

@@ -1,9 +1,9 @@
 import SystemShim
 import JournalAnalysis
 import ObservationJournal
-import SeedScenarios
+import DemoApps
 
-/// Records seed scenarios into a fresh demo journal, replacing a previous demo journal
+/// Records demo apps into a fresh demo journal, replacing a previous demo journal
 /// and nothing else.
 ///
 /// The journal is built beside its path and renamed into place only when every session

@@ -8,7 +8,7 @@ import ObserverCore
 ///
 /// (a) raw ceiling: the event rows a fan-out-1 workload produces, inserted through one
 ///     prepared statement in 10,000-row transactions, no registry;
-/// (b) sustained events per second through `RecordingRegistry`, until `close()` has
+/// (b) sustained events per second through `RecordingSession`, until `close()` has
 ///     committed everything;
 /// (c) the calling thread's cost per event: recording vs the bare registry, in bursts that
 ///     fit the buffer (so no waiting for the disk is measured).
@@ -63,7 +63,7 @@ enum JournalBenchmark {
         let cost = costs.min { $0.recordedCPU < $1.recordedCPU }
         print(String(format: "(a) raw ceiling, one prepared statement:        %10.0f rows/s", rawBest))
         print(String(format: "    the same, 32 rows per statement (as the writer): %7.0f rows/s", rawMultiBest))
-        print(String(format: "(b) sustained through RecordingRegistry:        %10.0f events/s = %.0f%% of (a) (target >= 50%%), %.0f%% of 32-row (a)",
+        print(String(format: "(b) sustained through RecordingSession:         %10.0f events/s = %.0f%% of (a) (target >= 50%%), %.0f%% of 32-row (a)",
                      sustainedBest, 100 * sustainedBest / rawBest, 100 * sustainedBest / rawMultiBest))
         if let cost {
             print(String(format: "(c) calling thread CPU, bare registry:          %10.1f ns/event", cost.bareCPU))

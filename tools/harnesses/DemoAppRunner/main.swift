@@ -1,4 +1,4 @@
-// Runs one seed scenario on the main thread and prints its events, one `EventLine` a
+// Runs one demo app on the main thread and prints its events, one `EventLine` a
 // line. Tests run it as a child process: under `swift test` no code runs on the main
 // thread, and this is how they see what the demo will record from `main.swift`.
 //
@@ -7,13 +7,13 @@
 // an error instead of hanging.
 import Foundation
 import ObserverCore
-import SeedScenarios
+import DemoApps
 
 func runnerMain(_ arguments: [String]) -> Int32 {
-    guard arguments.count == 2, let scenario = SeedScenario.named(arguments[0]),
+    guard arguments.count == 2, let scenario = DemoApp.named(arguments[0]),
         let variant = ScenarioVariant(rawValue: arguments[1])
     else {
-        let names = SeedScenario.all.map(\.name).joined(separator: "|")
+        let names = DemoApp.all.map(\.name).joined(separator: "|")
         FileHandle.standardError.write(Data("usage: DemoAppRunner [--inside-main-queue-work] \(names) buggy|fixed\n".utf8))
         return 2
     }
@@ -30,7 +30,7 @@ func runnerMain(_ arguments: [String]) -> Int32 {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--help"] || arguments == ["-h"] {
-    let names = SeedScenario.all.map(\.name).joined(separator: "|")
+    let names = DemoApp.all.map(\.name).joined(separator: "|")
     print("usage: DemoAppRunner [--inside-main-queue-work] \(names) buggy|fixed")
     exit(0)
 }

@@ -56,7 +56,7 @@ func runnerMain(_ arguments: [String]) -> Never {
     guard positional.count == 3, let app = FieldApp.named(positional[0]),
           let variant = FieldVariant(rawValue: positional[1])
     else { usage() }
-    let recording: RecordingRegistry
+    let recording: RecordingSession
     do {
         let journal = try Journal.open(path: positional[2])
         recording = try journal.startSession(label: "\(app.name)/\(variant.rawValue)/\(loop.rawValue)")

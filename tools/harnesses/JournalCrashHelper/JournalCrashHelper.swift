@@ -21,7 +21,7 @@ enum JournalCrashHelper {
             fail("usage: JournalCrashHelper JOURNAL LABEL [CHANGES]")
         }
         let limit = arguments.count == 4 ? Int(arguments[3]) : nil
-        let recording: RecordingRegistry
+        let recording: RecordingSession
         do {
             recording = try Journal.open(path: arguments[1]).startSession(label: arguments[2])
         } catch {

@@ -15,7 +15,7 @@ enum FillCommand {
     static let maximumChanges = 5_000_000
 
     static func run(path: String, maxFileBytes: UInt64?) {
-        let recording: RecordingRegistry
+        let recording: RecordingSession
         do {
             // Small batches, so that several commit before the one that finds the disk full.
             recording = try Journal.open(path: path, options: .init(bufferCapacity: 256)).startSession(label: "fill")

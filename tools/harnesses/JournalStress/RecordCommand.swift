@@ -10,7 +10,7 @@ enum RecordCommand {
     final class Owner {}
 
     static func run(path: String, label: String, changes: Int) {
-        let recording: RecordingRegistry
+        let recording: RecordingSession
         do {
             recording = try Journal.open(path: path).startSession(label: label)
         } catch {

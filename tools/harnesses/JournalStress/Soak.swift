@@ -68,7 +68,7 @@ struct Soak {
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = settings.journal ?? directory + "/soak.sqlite"
         defer { if settings.journal == nil { try? FileManager.default.removeItem(atPath: directory) } }
-        let recording: RecordingRegistry
+        let recording: RecordingSession
         do {
             recording = try Journal.open(path: path).startSession(label: "soak")
         } catch {
@@ -174,7 +174,7 @@ struct Soak {
         return counts
     }
 
-    func check(path: String, recording: RecordingRegistry, tally: Tally, samples: [ResidentMemory.Sample]) -> Bool {
+    func check(path: String, recording: RecordingSession, tally: Tally, samples: [ResidentMemory.Sample]) -> Bool {
         var failures: [String] = []
         func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
             if !condition { failures.append(message()) }

@@ -29,7 +29,7 @@ enum MainLoopProbe {
         guard arguments.count == 3, let mode = Mode(rawValue: arguments[1]) else {
             fail("usage: MainLoopProbe runloop|dispatchmain|dispatchmain-off-main|background-load JOURNAL")
         }
-        let recording: RecordingRegistry
+        let recording: RecordingSession
         do {
             recording = try Journal.open(path: arguments[2]).startSession(label: mode.rawValue)
         } catch {
@@ -63,7 +63,7 @@ final class Logger: Sendable {}
 
 /// Counts deliveries; finishes the program when the last expected one arrived.
 final class Program: @unchecked Sendable {
-    let recording: RecordingRegistry
+    let recording: RecordingSession
     let mode: Mode
     let uploader = Uploader()
     let bar = ProgressBar()
@@ -75,7 +75,7 @@ final class Program: @unchecked Sendable {
     /// Stops the burners.
     let stop = Atomic(false)
 
-    init(recording: RecordingRegistry, mode: Mode) {
+    init(recording: RecordingSession, mode: Mode) {
         self.recording = recording
         self.mode = mode
         progress = ObservableValue(0, subject: uploader, key: "progress", registry: recording.registry)

@@ -39,7 +39,7 @@ for result in results:
         uri = location["physicalLocation"]["artifactLocation"]["uri"]
         # Call sites resolve to the real files of the repository (relative to --source-root).
         assert os.path.isfile(os.path.join(root, uri)), uri
-        assert uri.startswith("Sources/SeedScenarios/"), uri
+        assert uri.startswith("Sources/DemoApps/"), uri
 
 # With a baseline, only new results, marked as such; still valid.
 baseline = os.path.join(work, "baseline.json")

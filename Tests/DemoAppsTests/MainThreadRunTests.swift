@@ -1,6 +1,6 @@
 import DemoAppRunner
 import Foundation
-import SeedScenarios
+import DemoApps
 import Testing
 import TestSupport
 
@@ -23,7 +23,7 @@ private func runRunner(_ arguments: [String]) throws -> RunnerResult {
     return RunnerResult(status: result.status, lines: lines, error: result.stderr)
 }
 
-private let cases: [(String, ScenarioVariant)] = SeedScenario.all.flatMap { scenario in
+private let cases: [(String, ScenarioVariant)] = DemoApp.all.flatMap { scenario in
     ScenarioVariant.allCases.map { (scenario.name, $0) }
 }
 

@@ -11,7 +11,7 @@ public import ObserverCore
 /// Writing never crashes or stalls the app: if it fails (disk full, file removed), the
 /// recording stops, `lastError` says why, `counters.unwritten` counts what was lost, and
 /// the registry keeps delivering as before. Thread-safe.
-public final class RecordingRegistry: Sendable {
+public final class RecordingSession: Sendable {
     /// The registry to use; everything it does is recorded.
     public let registry: ObserverRegistry
     /// The session's id in the journal (`sessions.id`).
@@ -111,3 +111,8 @@ public final class RecordingRegistry: Sendable {
         }
     }
 }
+
+/// The name of `RecordingSession` before 1.0: what `Journal.start` returns is a recording
+/// session (one `sessions` row of the journal), not a second kind of registry.
+@available(*, deprecated, renamed: "RecordingSession")
+public typealias RecordingRegistry = RecordingSession

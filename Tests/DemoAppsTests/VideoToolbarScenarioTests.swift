@@ -74,5 +74,5 @@ private func visibleShapes(queued: Bool) -> [String] {
     let delivery = run.events[autoHide + 1]
     #expect(delivery.kind == .delivered)
     #expect(delivery.thread != run.events[autoHide].thread)
-    #expect(delivery.registration?.queueLabel == "SeedScenarios.ui")
+    #expect(delivery.registration?.queueLabel == "DemoApps.ui")
 }

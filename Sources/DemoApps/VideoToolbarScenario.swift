@@ -14,10 +14,10 @@ import ObserverCore
 /// screen nobody sees. Fixed: the observation asks to be delivered on the main queue, and
 /// the screen removes both registrations when it disappears, before its scope ends.
 enum VideoToolbarScenario {
-    static let scenario = SeedScenario(
+    static let scenario = DemoApp(
         name: "video-toolbar",
         summary: "a download button kept in step with the system video player's toolbar through a tap hook and an observation of hidden",
-        seedFile: "000_ebdaf7ce8330cd4e.txt",
+        sourceFile: #fileID,
         buggy: "the hook and observation outlive the screen, and the auto-hide timer delivers off the main thread",
         fixed: "delivery on the main queue, and both registrations removed when the screen disappears",
         story: { variant, registry, ui throws(ScenarioError) in try story(variant, registry, ui) }

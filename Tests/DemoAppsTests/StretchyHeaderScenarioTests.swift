@@ -30,7 +30,7 @@ import Testing
     #expect(unregistered.count == 1)
     #expect(unregistered.first?.owner?.description == "StretchyHeaderView#2")
     #expect(unregistered.first?.callSite?.function == "deinit")
-    #expect(unregistered.first?.callSite?.file == "SeedScenarios/StretchyHeaderScenario.swift")
+    #expect(unregistered.first?.callSite?.file == "DemoApps/StretchyHeaderScenario.swift")
     // The first removal of the same channel, by the same owner, from another call site.
     let first = run.events(.removed, on: "ScrollView#3.contentOffset")
     #expect(first.map { $0.callSite?.function } == ["removeFromSuperview()"])

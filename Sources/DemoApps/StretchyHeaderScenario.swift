@@ -12,10 +12,10 @@ import ObserverCore
 /// is left in, observing the misspelled `contenOffset`, which never fires. Fixed: one
 /// removal, in `removeFromSuperview()`, and no misspelled key.
 enum StretchyHeaderScenario {
-    static let scenario = SeedScenario(
+    static let scenario = DemoApp(
         name: "stretchy-header",
         summary: "a header image that stretches with its scroll view's contentOffset, moved to a second scroll view, then removed",
-        seedFile: "002_493aca8274e69c1a.txt",
+        sourceFile: #fileID,
         buggy: "removal both in removeFromSuperview() and in deinit, and an observation of the misspelled contenOffset",
         fixed: "one removal, in removeFromSuperview(), and only the correctly spelled key",
         story: { variant, registry, _ in story(variant, registry) }

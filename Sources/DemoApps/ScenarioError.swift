@@ -1,12 +1,12 @@
 /// Why a scenario could not run.
-public enum ScenarioError: Error, CustomStringConvertible, Equatable {
+package enum ScenarioError: Error, CustomStringConvertible, Equatable {
     /// `run` was called on the main thread from inside work the main queue is already
     /// running, so the scenario's main-queue deliveries could never run: it stopped
     /// instead of waiting forever.
     case mainQueueNotServiced(scenario: String)
 
     /// One line saying what went wrong and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .mainQueueNotServiced(let scenario):
             "scenario \(scenario): the main queue is not being serviced; call run(variant:registry:) "

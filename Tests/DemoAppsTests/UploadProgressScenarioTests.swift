@@ -1,5 +1,5 @@
 import ObserverCore
-import SeedScenarios
+import DemoApps
 import Testing
 
 // Seed 002, upload progress. Clean in both variants: a self-removal from inside the

@@ -30,7 +30,7 @@ import Testing
     // Each assignment comes from its own call site, so the journal can point at all three.
     let callSites = [replacements[0].replaced!.callSite] + replacements.map { $0.registration!.callSite }
     #expect(Set(callSites).count == 3)
-    #expect(callSites.map(\.file) == Array(repeating: "SeedScenarios/MusicPlayerScenario.swift", count: 3))
+    #expect(callSites.map(\.file) == Array(repeating: "DemoApps/MusicPlayerScenario.swift", count: 3))
     #expect(run.deliveriesPerChange(on: channel) == [["SongListScreen#4"], ["SongListScreen#4"], ["SongListScreen#4"], []])
     #expect(run.events(.removeUnregistered).isEmpty)
 }

@@ -8,10 +8,10 @@ import ObserverCore
 /// `ObservableValue`; each screen observes it as owner and keeps its token, so all of them
 /// are told, and a closed screen's registration goes with it.
 enum MusicPlayerScenario {
-    static let scenario = SeedScenario(
+    static let scenario = DemoApp(
         name: "music-player",
         summary: "a shared player's playing state wanted by a mini-player window, a now-playing screen and a song list",
-        seedFile: "004_53ec46932cad39c6.txt",
+        sourceFile: #fileID,
         buggy: "each screen assigns the player's single isPlayingChanged callback: only the last one fires",
         fixed: "each screen observes the player's isPlaying as owner and keeps its token",
         story: { variant, registry, _ in story(variant, registry) }

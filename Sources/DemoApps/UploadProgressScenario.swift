@@ -13,11 +13,11 @@ import Synchronization
 /// upload's thread, it sends the UI work to the main queue itself. The fixed variant asks
 /// the registry to deliver on the main queue.
 enum UploadProgressScenario {
-    static let scenario = SeedScenario(
+    static let scenario = DemoApp(
         name: "upload-progress",
         summary: "a progress bar that follows an upload's fractionCompleted and stops observing from inside its callback at 1.0",
-        seedFile: "002_493aca8274e69c1a.txt",
-        buggy: "as in the seed: called on the upload's thread, the callback sends UI work to the main queue itself (correct)",
+        sourceFile: #fileID,
+        buggy: "as first written: called on the upload's thread, the callback sends UI work to the main queue itself (correct)",
         fixed: "the registration asks to be delivered on the main queue (also correct)",
         story: { variant, registry, ui throws(ScenarioError) in try story(variant, registry, ui) }
     )

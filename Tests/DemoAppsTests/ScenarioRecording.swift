@@ -1,6 +1,6 @@
 import DemoAppRunner
 import ObserverCore
-import SeedScenarios
+import DemoApps
 import Testing
 
 /// One run of a scenario variant, recorded with an in-memory sink on the test's thread
@@ -9,7 +9,7 @@ struct ScenarioRecording {
     let events: [ObserverEvent]
 
     init(_ name: String, _ variant: ScenarioVariant) throws {
-        let scenario = try #require(SeedScenario.named(name))
+        let scenario = try #require(DemoApp.named(name))
         let sink = InMemoryEventSink()
         try scenario.run(variant: variant, registry: ObserverRegistry(sink: sink))
         events = sink.events

@@ -45,7 +45,7 @@ final class UIQueue: Sendable {
         if Thread.isMainThread {
             UIQueue(queue: .main, isMain: true)
         } else {
-            UIQueue(queue: DispatchQueue(label: "SeedScenarios.ui"), isMain: false)
+            UIQueue(queue: DispatchQueue(label: "DemoApps.ui"), isMain: false)
         }
     }
 

@@ -1,14 +1,19 @@
 import JournalAnalysis
 
-/// Parses a command's arguments against its `CommandSpec` and renders its help in the
-/// usual layout (OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS).
+/// Reads a command's arguments against its `CommandSpec` and renders its help in the
+/// usual layout (OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS). Hand-written (the
+/// package uses only the toolchain's modules), and named so it is not mistaken for the
+/// swift-argument-parser module.
 ///
 /// Accepts `--name value`, `--name=value`, `-o value`, flags anywhere, `--` to end options,
 /// and `-h`/`--help` anywhere before `--`. Option values are taken verbatim (so `--from -3`
 /// reaches validation as `-3`).
-package enum ArgumentParser {
+package enum CommandLineReader {
     /// The program name used in usage lines.
     package static let program = "obsreplay"
+
+    /// `-h, --help`, which every command accepts (its row ends every OPTIONS list).
+    package static let help = CommandSpec.Option("help", short: "h", help: "Show help information.")
 
     /// The result of parsing.
     package enum Outcome: Equatable {
@@ -20,7 +25,7 @@ package enum ArgumentParser {
     /// - Throws: `UsageError` for an unknown option, a missing or extra argument, a
     ///   missing value, a repeated option that does not repeat, or a missing required option.
     package static func parse(_ arguments: [String], for spec: CommandSpec, path: String) throws(UsageError) -> Outcome {
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(usage: usage(spec, path: path), command: path)
         var positionals: [String] = []
         var index = 0
         var optionsEnded = false
@@ -36,7 +41,7 @@ package enum ArgumentParser {
                 optionsEnded = true
                 continue
             }
-            if argument == "-h" || argument == "--help" { return .help }
+            if argument == "--\(help.name)" || help.short.map({ argument == "-\($0)" }) == true { return .help }
             var name: String
             var inlineValue: String?
             let option: CommandSpec.Option?
@@ -53,10 +58,10 @@ package enum ArgumentParser {
                 option = letters.count == 1 ? spec.options.first { $0.short == letters.first } : nil
             }
             guard let option else {
-                let names = spec.options.map { "--\($0.name)" } + ["--help"]
+                let names = (spec.options + [help]).map { "--\($0.name)" }
                 throw fail("unknown option '\(argument)'" + DidYouMean.hint(for: "--" + name, among: names))
             }
-            if option.valueName == nil {
+            guard let valueName = option.valueName else {
                 if inlineValue != nil { throw fail("option '--\(option.name)' takes no value") }
                 if parsed.flags.contains(option.name) && !option.repeatable {
                     throw fail("option '--\(option.name)' given twice")
@@ -68,7 +73,7 @@ package enum ArgumentParser {
             if let inlineValue {
                 value = inlineValue
             } else {
-                guard index < arguments.count else { throw fail("missing value for '--\(option.name) <\(option.valueName!)>'") }
+                guard index < arguments.count else { throw fail("missing value for '--\(option.name) <\(valueName)>'") }
                 value = arguments[index]
                 index += 1
             }
@@ -102,7 +107,7 @@ package enum ArgumentParser {
     package static func usage(_ spec: CommandSpec, path: String) -> String {
         var parts = [path]
         parts += spec.arguments.map { "<\($0.name)>" + ($0.variadic ? " ..." : "") }
-        parts += spec.options.filter { $0.name != "help" }.map(\.usage)
+        parts += spec.options.filter { $0.name != help.name }.map(\.usage)
         return parts.joined(separator: " ")
     }
 
@@ -118,7 +123,7 @@ package enum ArgumentParser {
         }
         text += "\nOPTIONS:\n"
         for option in spec.options { text += row(option.label, option.help) }
-        text += row("-h, --help", "Show help information.")
+        text += row(help.label, help.help)
         if !subcommands.isEmpty {
             text += "\nSUBCOMMANDS:\n"
             for command in subcommands { text += row(command.name, command.abstract) }
@@ -155,25 +160,22 @@ package enum ArgumentParser {
     }
 }
 
-/// Arguments after parsing: positionals by name, option values, flags.
+/// Arguments after reading: positionals by name, option values, flags, as text. Commands
+/// read them typed, through the declarations they were read by (`OptionDeclaration.swift`).
 package struct ParsedArguments: Equatable {
     package var positionals: [String: String] = [:]
     package var values: [String: [String]] = [:]
     package var flags: Set<String> = []
     /// All values of a variadic argument, in order.
     package var lists: [String: [String]] = [:]
+    /// The command's usage line and path, for the usage error of a value it refuses.
+    package var usage: String
+    package var command: String
 
-    package init() {}
-
-    /// Every value of a variadic argument (the single value of another).
-    package func arguments(_ name: String) -> [String] { lists[name] ?? positionals[name].map { [$0] } ?? [] }
-
-    /// A positional argument's value.
-    package func argument(_ name: String) -> String { positionals[name] ?? "" }
-    /// The (last) value of an option.
-    package func value(_ name: String) -> String? { values[name]?.last }
-    /// Whether a flag was given.
-    package func flag(_ name: String) -> Bool { flags.contains(name) }
+    package init(usage: String, command: String) {
+        self.usage = usage
+        self.command = command
+    }
 }
 
 /// A command line that does not fit the command: exit 64 with the usage on stderr.

@@ -14,7 +14,7 @@ let spec = CommandSpec(
 )
 
 func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments? {
-    switch try ArgumentParser.parse(arguments, for: spec, path: "obsreplay timeline") {
+    switch try CommandLineReader.parse(arguments, for: spec, path: "obsreplay timeline") {
     case .help: return nil
     case let .arguments(parsed): return parsed
     }
@@ -22,18 +22,14 @@ func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments? {
 
 @Test func parsesPositionalsOptionsFlagsAndRepeats() throws {
     let parsed = try #require(try parse(["j.sqlite", "--session", "2", "--kind=changed", "--kind", "delivered", "--json", "--at", "-3", "-o", "out.csv"]))
-    #expect(parsed.argument("journal") == "j.sqlite")
-    #expect(parsed.value("session") == "2")
-    #expect(parsed.values["kind"] == ["changed", "delivered"])
-    #expect(parsed.value("at") == "-3")
-    #expect(parsed.value("output") == "out.csv")
-    #expect(parsed.flag("json"))
-    #expect(!parsed.flag("other"))
+    #expect(parsed.positionals == ["journal": "j.sqlite"])
+    #expect(parsed.values == ["session": ["2"], "kind": ["changed", "delivered"], "at": ["-3"], "output": ["out.csv"]])
+    #expect(parsed.flags == ["json"])
 }
 
 @Test func doubleDashEndsOptions() throws {
     let parsed = try #require(try parse(["--at", "1", "--", "--weird-name.sqlite"]))
-    #expect(parsed.argument("journal") == "--weird-name.sqlite")
+    #expect(parsed.positionals["journal"] == "--weird-name.sqlite")
 }
 
 @Test func helpWinsAnywhere() throws {
@@ -64,7 +60,7 @@ func rejectsWhatDoesNotFit(arguments: [String], message: String) {
 }
 
 @Test func helpUsesTheUsualLayout() {
-    #expect(ArgumentParser.help(spec, path: "obsreplay timeline") == """
+    #expect(CommandLineReader.help(spec, path: "obsreplay timeline") == """
         OVERVIEW: Print events.
 
         USAGE: obsreplay timeline <journal> [--session <n>] [--kind <kind> ...] --at <seq> [--output <file>] [--json]
@@ -86,7 +82,7 @@ func rejectsWhatDoesNotFit(arguments: [String], message: String) {
 @Test func rootHelpListsSubcommands() {
     let root = CommandSpec(name: "tool", abstract: "A tool.", options: [CommandSpec.Option("version", help: "Show the version.")])
     let sub = CommandSpec(name: "run", abstract: "Run it.")
-    #expect(ArgumentParser.help(root, path: "tool", subcommands: [sub]) == """
+    #expect(CommandLineReader.help(root, path: "tool", subcommands: [sub]) == """
         OVERVIEW: A tool.
 
         USAGE: tool <subcommand>
@@ -106,7 +102,7 @@ func rejectsWhatDoesNotFit(arguments: [String], message: String) {
 @Test func longHelpWrapsAtEightyColumns() {
     let row = "  --x                     " + String(repeating: "word ", count: 20).dropLast()
     let wide = CommandSpec(name: "w", abstract: "W.", options: [CommandSpec.Option("x", help: String(repeating: "word ", count: 20))])
-    let text = ArgumentParser.help(wide, path: "w")
+    let text = CommandLineReader.help(wide, path: "w")
     #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 })
     #expect(!text.contains(row))
 }

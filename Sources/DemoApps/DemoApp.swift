@@ -1,35 +1,36 @@
-public import ObserverCore
+package import ObserverCore
 
-/// One of the source documents' stories as a small simulated app, written against
-/// ObserverCore's public API exactly as an app would use it.
+/// A small simulated app that `obsreplay demo` records, written against ObserverCore's
+/// public API exactly as an app would use it.
 ///
-/// Each scenario has a buggy variant (the app as the seed wrote it) and a fixed one.
+/// Each app has a buggy variant (a real-world observer bug) and a fixed one.
 /// Running a variant performs the whole story on the calling thread against the registry
-/// it is given, so a recording registry journals it and an `InMemoryEventSink` lets a
+/// it is given, so a recording session journals it and an `InMemoryEventSink` lets a
 /// test assert on it.
-public struct SeedScenario: Sendable {
+package struct DemoApp: Sendable {
     /// Stable kebab-case name (`music-player`), for command lines and session labels.
-    public let name: String
+    package let name: String
     /// One line saying what the story is.
-    public let summary: String
-    /// The source document the story comes from (`004_53ec46932cad39c6.txt`).
-    public let seedFile: String
+    package let summary: String
+    /// The app's source file as `#fileID` spells it (`DemoApps/MusicPlayerScenario.swift`):
+    /// the file a person reads to see the bug, and the file its call sites name.
+    package let sourceFile: String
     private let variantSummaries: [ScenarioVariant: String]
     private let story: @Sendable (ScenarioVariant, ObserverRegistry, UIQueue) throws(ScenarioError) -> Void
 
     init(
-        name: String, summary: String, seedFile: String, buggy: String, fixed: String,
+        name: String, summary: String, sourceFile: String, buggy: String, fixed: String,
         story: @escaping @Sendable (ScenarioVariant, ObserverRegistry, UIQueue) throws(ScenarioError) -> Void
     ) {
         self.name = name
         self.summary = summary
-        self.seedFile = seedFile
+        self.sourceFile = sourceFile
         self.variantSummaries = [.buggy: buggy, .fixed: fixed]
         self.story = story
     }
 
     /// One line saying what `variant` does differently.
-    public func summary(of variant: ScenarioVariant) -> String {
+    package func summary(of variant: ScenarioVariant) -> String {
         variantSummaries[variant] ?? ""
     }
 
@@ -45,7 +46,7 @@ public struct SeedScenario: Sendable {
     ///   - registry: where the app registers and posts; give it a sink to see the story.
     /// - Throws: `ScenarioError.mainQueueNotServiced` if called on the main thread from
     ///   inside main-queue work, where its main-queue deliveries could never run.
-    public func run(variant: ScenarioVariant, registry: ObserverRegistry) throws(ScenarioError) {
+    package func run(variant: ScenarioVariant, registry: ObserverRegistry) throws(ScenarioError) {
         let ui = UIQueue.forCallingThread()
         // Fails before the story records anything if the UI queue cannot be drained here.
         try ui.drain(scenario: name)
@@ -53,8 +54,8 @@ public struct SeedScenario: Sendable {
         try ui.drain(scenario: name)
     }
 
-    /// The four seed scenarios, in the order the demo records them.
-    public static let all: [SeedScenario] = [
+    /// The four demo apps, in the order the demo records them.
+    package static let all: [DemoApp] = [
         MusicPlayerScenario.scenario,
         VideoToolbarScenario.scenario,
         UploadProgressScenario.scenario,
@@ -62,7 +63,7 @@ public struct SeedScenario: Sendable {
     ]
 
     /// The scenario called `name`, if there is one.
-    public static func named(_ name: String) -> SeedScenario? {
+    package static func named(_ name: String) -> DemoApp? {
         all.first { $0.name == name }
     }
 }
