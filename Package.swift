@@ -47,7 +47,7 @@ let package = Package(
             path: "tools/JournalStress", swiftSettings: strict
         ),
         .executableTarget(
-            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "SystemShim"],
+            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "SystemShim", "CSQLite"],
             path: "tools/JournalBenchmark", swiftSettings: strict
         ),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore"], swiftSettings: strict),
@@ -133,7 +133,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "RegistryBenchmark", dependencies: ["ObserverCore", "ObservationJournal"], path: "tools/RegistryBenchmark",
+            name: "RegistryBenchmark", dependencies: ["ObserverCore", "ObservationJournal", "SystemShim"], path: "tools/RegistryBenchmark",
             swiftSettings: strict
         ),
     ],
