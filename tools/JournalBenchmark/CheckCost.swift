@@ -1,0 +1,121 @@
+import CSQLite
+import Foundation
+
+/// `--only check`: what the `CHECK` on `events.kind` costs per inserted row. The same rows
+/// (a fan-out-1 workload: `changed` with old and new values, then `delivered`) go into
+/// tables of the events table's shape (schema 2's 23 columns, STRICT, WITHOUT ROWID,
+/// primary key (session_id, seq)) that differ only in how `kind` is checked; one row per
+/// statement, 10,000 rows per transaction, WAL, `synchronous=NORMAL`, C API.
+///
+/// Why: SQLite codes `x IN (list of constants)` with more than two items as a lookup in a
+/// small temporary index, and in a CHECK constraint that index is built again for every
+/// row checked (open, one B-tree insert per list item, probe, clear), where the same text
+/// as an `OR` chain or an integer range is a few comparisons.
+enum CheckCost {
+    static let kinds = [
+        "registered", "replaced", "removed", "removeUnregistered", "changed", "delivered", "skipped",
+        "scopeBegan", "scopeEnded", "gap", "cancelAfterAutoRemoval", "ownerGone",
+    ]
+
+    struct Variant {
+        var name: String
+        var kindColumn: String
+        var integerKind: Bool
+        var otherChecks = true
+    }
+
+    static let variants: [Variant] = [
+        Variant(name: "text kind, CHECK (kind IN (12 names)) (schema 2)",
+                kindColumn: "kind TEXT NOT NULL CHECK (kind IN (\(kinds.map { "'\($0)'" }.joined(separator: ", "))))", integerKind: false),
+        Variant(name: "text kind, the same check as an OR chain",
+                kindColumn: "kind TEXT NOT NULL CHECK (\(kinds.map { "kind = '\($0)'" }.joined(separator: " OR ")))", integerKind: false),
+        Variant(name: "text kind, no check on kind", kindColumn: "kind TEXT NOT NULL", integerKind: false),
+        Variant(name: "integer kind, CHECK (kind BETWEEN 0 AND 11)",
+                kindColumn: "kind INTEGER NOT NULL CHECK (kind BETWEEN 0 AND 11)", integerKind: true),
+        Variant(name: "integer kind, no CHECK at all (nor on is_main, is_prior, main_queue)",
+                kindColumn: "kind INTEGER NOT NULL", integerKind: true, otherChecks: false),
+    ]
+
+    static func table(_ variant: Variant, name: String) -> String {
+        let flag = { (column: String, notNull: Bool) in
+            "\(column) INTEGER\(notNull ? " NOT NULL" : "")\(variant.otherChecks ? " CHECK (\(column) IN (0, 1))" : "")"
+        }
+        return """
+            CREATE TABLE \(name) (
+                session_id INTEGER NOT NULL, seq INTEGER NOT NULL, time_ns INTEGER NOT NULL,
+                \(variant.kindColumn), thread INTEGER NOT NULL, \(flag("is_main", true)),
+                channel_id INTEGER, registration_id INTEGER, owner_id INTEGER, other_registration_id INTEGER,
+                call_site_id INTEGER, scope_id INTEGER, depth INTEGER NOT NULL DEFAULT 0, live_count INTEGER,
+                duration_ns INTEGER, \(flag("is_prior", true)) DEFAULT 0,
+                old_value TEXT, new_value TEXT, reason TEXT, detail TEXT,
+                \(flag("main_queue", false)), cpu_ns INTEGER, waits INTEGER,
+                PRIMARY KEY (session_id, seq)
+            ) STRICT, WITHOUT ROWID
+            """
+    }
+
+    /// Rows per second into a new table of `variant`'s shape in the database at `path`.
+    static func run(_ variant: Variant, path: String, rows: Int) throws -> Double {
+        let database = try RawSQLite(path: path)
+        try database.execute("PRAGMA journal_mode = WAL")
+        try database.execute("PRAGMA synchronous = NORMAL")
+        let name = "events_\(UInt32.random(in: 0...UInt32.max))"
+        try database.execute(table(variant, name: name))
+        let insert = try database.prepare("""
+            INSERT INTO \(name) (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id,
+                owner_id, other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns,
+                is_prior, old_value, new_value, reason, detail, main_queue, cpu_ns, waits)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        defer { sqlite3_finalize(insert) }
+        let start = now()
+        var seq: Int64 = 1
+        while seq <= Int64(rows) {
+            try database.execute("BEGIN IMMEDIATE")
+            for _ in 0..<10_000 where seq <= Int64(rows) {
+                let changed = seq % 2 == 1
+                sqlite3_bind_int64(insert, 1, 1)
+                sqlite3_bind_int64(insert, 2, seq)
+                sqlite3_bind_int64(insert, 3, seq * 300)
+                if variant.integerKind {
+                    sqlite3_bind_int64(insert, 4, changed ? 4 : 5)
+                } else {
+                    sqlite3_bind_text(insert, 4, changed ? "changed" : "delivered", -1, transient)
+                }
+                sqlite3_bind_int64(insert, 5, 1)
+                sqlite3_bind_int64(insert, 6, 0)
+                sqlite3_bind_int64(insert, 7, 1)
+                bind(insert, 8, changed ? nil : 1)
+                bind(insert, 9, changed ? nil : 2)
+                sqlite3_bind_null(insert, 10)
+                bind(insert, 11, changed ? 2 : nil)
+                sqlite3_bind_null(insert, 12)
+                sqlite3_bind_int64(insert, 13, 0)
+                bind(insert, 14, changed ? 1 : nil)
+                bind(insert, 15, changed ? nil : 120)
+                sqlite3_bind_int64(insert, 16, 0)
+                if changed {
+                    sqlite3_bind_text(insert, 17, String(seq / 2), -1, transient)
+                    sqlite3_bind_text(insert, 18, String(seq / 2 + 1), -1, transient)
+                } else {
+                    sqlite3_bind_null(insert, 17)
+                    sqlite3_bind_null(insert, 18)
+                }
+                sqlite3_bind_null(insert, 19)
+                sqlite3_bind_null(insert, 20)
+                sqlite3_bind_int64(insert, 21, 0)
+                bind(insert, 22, changed ? nil : 90)
+                bind(insert, 23, changed ? nil : 0)
+                try database.step(insert)
+                seq += 1
+            }
+            try database.execute("COMMIT")
+        }
+        let elapsed = now() - start
+        return Double(rows) / (Double(elapsed) / 1e9)
+    }
+
+    static func bind(_ statement: OpaquePointer, _ index: Int32, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+}
