@@ -4,7 +4,7 @@
 # 2 x COUNT units, and divides the difference by COUNT, so setup and teardown cancel out.
 # Prints the calling (main) thread's figure, each other thread's, and their total.
 #
-# Units: RegistryBenchmark closures: posts (each calls FAN_OUT closures); post, recording,
+# Units: RegistryBenchmark closures: posts (each calls FAN_OUT closures); post, center, recording,
 # counting, sink: posts (a fan-out-1 post is two events); ring, fputs: events.
 # JournalBenchmark raw, raw32, check-*: rows; writer: events through the recorder.
 #

@@ -11,16 +11,17 @@ enum Benchmark {
     static let usage = """
         usage: RegistryBenchmark [--rounds N] [--verbose]
                RegistryBenchmark --notification-center [--rounds N]
-               RegistryBenchmark --profile closures|post|recording|ring|fputs|register|counting|sink [--fan-out F] [--count N]
+               RegistryBenchmark --profile closures|post|center|recording|ring|fputs|register|counting|sink [--fan-out F] [--count N]
 
           (no mode)              fan-out, register/remove, sink cost and recording cost
           --notification-center  RecordingNotificationCenter against NotificationCenter
           --rounds N             measured rounds per figure, after one warm-up round (default 9)
           --verbose              also print every round's rates and the best-of-rounds ratios
           --profile WHAT         run one loop once, for callgrind or perf: COUNT closure calls
-                                 (closures), posts (post, recording, counting, sink; a fan-out-1
+                                 (closures), posts (post, center, recording, counting, sink; a fan-out-1
                                  post is two events), events (ring, fputs) or registrations
-                                 (register); --fan-out applies to closures, post, counting, sink
+                                 (register); --fan-out applies to closures, post, center, counting,
+                         sink
         """
 
     static func main() {

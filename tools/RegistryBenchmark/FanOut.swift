@@ -61,7 +61,7 @@ enum FanOut {
     }
 
     /// (b) Foundation's `NotificationCenter`: block observers, old and new in `userInfo`.
-    static func notificationCenter(fanOut: Int) -> Contender {
+    static func notificationCenter(fanOut: Int, posts explicitPosts: Int? = nil) -> Contender {
         let center = NotificationCenter()
         let name = Notification.Name("value")
         let receivers = (0..<fanOut).map { _ in Receiver() }
@@ -70,7 +70,7 @@ enum FanOut {
                 receiver.total &+= note.userInfo!["new"] as! Int
             }
         }
-        let posts = posts(for: fanOut, perDelivery: 40)
+        let posts = explicitPosts ?? posts(for: fanOut, perDelivery: 40)
         var value = 0
         return Contender(posts: posts, run: {
             for post in 0..<posts {

@@ -22,6 +22,11 @@ enum Profile {
             contender.run()
             keep(contender.checksum())
             print("registry: \(contender.posts) posts at fan-out \(fanOut), no sink")
+        case "center":
+            let contender = FanOut.notificationCenter(fanOut: fanOut, posts: count ?? 100_000)
+            contender.run()
+            keep(contender.checksum())
+            print("NotificationCenter: \(contender.posts) posts to \(fanOut) block observers")
         case "counting", "sink":
             let sink: any EventSink = what == "counting" ? CountingSink() : InMemoryEventSink()
             let contender = FanOut.registry(fanOut: fanOut, sink: sink, posts: count ?? 10_000)
