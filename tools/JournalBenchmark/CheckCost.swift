@@ -54,8 +54,9 @@ enum CheckCost {
             """
     }
 
-    /// Rows per second into a new table of `variant`'s shape in the database at `path`.
-    static func run(_ variant: Variant, path: String, rows: Int) throws -> Double {
+    /// Rows per second into a new table of `variant`'s shape in the database at `path`,
+    /// `rowsPerStatement` rows per execution of the insert (the journal's writer uses 32).
+    static func run(_ variant: Variant, path: String, rows: Int, rowsPerStatement: Int = 1) throws -> Double {
         let database = try RawSQLite(path: path)
         try database.execute("PRAGMA journal_mode = WAL")
         try database.execute("PRAGMA synchronous = NORMAL")
@@ -65,49 +66,53 @@ enum CheckCost {
             INSERT INTO \(name) (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id,
                 owner_id, other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns,
                 is_prior, old_value, new_value, reason, detail, main_queue, cpu_ns, waits)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES \(Array(repeating: "(" + Array(repeating: "?", count: 23).joined(separator: ", ") + ")", count: rowsPerStatement).joined(separator: ", "))
             """)
         defer { sqlite3_finalize(insert) }
         let start = now()
+        precondition(rows % rowsPerStatement == 0)
         var seq: Int64 = 1
         while seq <= Int64(rows) {
             try database.execute("BEGIN IMMEDIATE")
-            for _ in 0..<10_000 where seq <= Int64(rows) {
-                let changed = seq % 2 == 1
-                sqlite3_bind_int64(insert, 1, 1)
-                sqlite3_bind_int64(insert, 2, seq)
-                sqlite3_bind_int64(insert, 3, seq * 300)
-                if variant.integerKind {
-                    sqlite3_bind_int64(insert, 4, changed ? 4 : 5)
-                } else {
-                    sqlite3_bind_text(insert, 4, changed ? "changed" : "delivered", -1, transient)
+            for _ in 0..<(10_000 / rowsPerStatement) where seq <= Int64(rows) {
+                for index in 0..<Int32(rowsPerStatement) {
+                    let row = Row(statement: insert, base: index * 23)
+                    let changed = seq % 2 == 1
+                    row.int(1, 1)
+                    row.int(2, seq)
+                    row.int(3, seq * 300)
+                    if variant.integerKind {
+                        row.int(4, changed ? 4 : 5)
+                    } else {
+                        row.text(4, changed ? "changed" : "delivered")
+                    }
+                    row.int(5, 1)
+                    row.int(6, 0)
+                    row.int(7, 1)
+                    row.int(8, changed ? nil : 1)
+                    row.int(9, changed ? nil : 2)
+                    row.null(10)
+                    row.int(11, changed ? 2 : nil)
+                    row.null(12)
+                    row.int(13, 0)
+                    row.int(14, changed ? 1 : nil)
+                    row.int(15, changed ? nil : 120)
+                    row.int(16, 0)
+                    if changed {
+                        row.text(17, String(seq / 2))
+                        row.text(18, String(seq / 2 + 1))
+                    } else {
+                        row.null(17)
+                        row.null(18)
+                    }
+                    row.null(19)
+                    row.null(20)
+                    row.int(21, 0)
+                    row.int(22, changed ? nil : 90)
+                    row.int(23, changed ? nil : 0)
+                    seq += 1
                 }
-                sqlite3_bind_int64(insert, 5, 1)
-                sqlite3_bind_int64(insert, 6, 0)
-                sqlite3_bind_int64(insert, 7, 1)
-                bind(insert, 8, changed ? nil : 1)
-                bind(insert, 9, changed ? nil : 2)
-                sqlite3_bind_null(insert, 10)
-                bind(insert, 11, changed ? 2 : nil)
-                sqlite3_bind_null(insert, 12)
-                sqlite3_bind_int64(insert, 13, 0)
-                bind(insert, 14, changed ? 1 : nil)
-                bind(insert, 15, changed ? nil : 120)
-                sqlite3_bind_int64(insert, 16, 0)
-                if changed {
-                    sqlite3_bind_text(insert, 17, String(seq / 2), -1, transient)
-                    sqlite3_bind_text(insert, 18, String(seq / 2 + 1), -1, transient)
-                } else {
-                    sqlite3_bind_null(insert, 17)
-                    sqlite3_bind_null(insert, 18)
-                }
-                sqlite3_bind_null(insert, 19)
-                sqlite3_bind_null(insert, 20)
-                sqlite3_bind_int64(insert, 21, 0)
-                bind(insert, 22, changed ? nil : 90)
-                bind(insert, 23, changed ? nil : 0)
                 try database.step(insert)
-                seq += 1
             }
             try database.execute("COMMIT")
         }
@@ -115,7 +120,17 @@ enum CheckCost {
         return Double(rows) / (Double(elapsed) / 1e9)
     }
 
-    static func bind(_ statement: OpaquePointer, _ index: Int32, _ value: Int64?) {
-        if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    /// One row's parameters in a multi-row statement: its parameter 1 is `base + 1`.
+    struct Row {
+        var statement: OpaquePointer
+        var base: Int32
+
+        func int(_ index: Int32, _ value: Int64?) {
+            if let value { sqlite3_bind_int64(statement, base + index, value) } else { null(index) }
+        }
+
+        func null(_ index: Int32) { sqlite3_bind_null(statement, base + index) }
+
+        func text(_ index: Int32, _ value: String) { sqlite3_bind_text(statement, base + index, value, -1, transient) }
     }
 }

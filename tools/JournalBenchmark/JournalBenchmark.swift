@@ -19,14 +19,15 @@ import ObserverCore
 enum JournalBenchmark {
     static let usage = """
         usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c|check]
-               JournalBenchmark --profile raw|raw32|writer|check-in|check-or|check-none|check-int|check-bare [--count N]
+               JournalBenchmark --profile raw|raw32|writer|check-in|check-or|check-none|check-int|check-bare[32] [--count N]
 
           --events N   events (rows) per measurement (default 1000000)
           --rounds R   rounds; each figure is their median and range (default 5)
           --only X     one part: a (raw ceiling), b (sustained), c (calling thread), check
                        (the CHECK on events.kind; not in the default run)
-          --profile X  one loop once, for callgrind: COUNT rows (raw, raw32, check-*) or events
-                       through the recorder (writer); see tools/callgrind-per-event.sh
+          --profile X  one loop once, for callgrind: COUNT rows (raw, raw32, check-*; a name ending
+                       in 32 inserts 32 rows per statement) or events through the recorder
+                       (writer); see tools/callgrind-per-event.sh
         """
 
     static func main() throws {
@@ -107,20 +108,25 @@ enum JournalBenchmark {
     }
 
     static func check(rows: Int, rounds: Int, directory: String) throws {
+        let rows = rows - rows % 32
         print("CHECK on events.kind: \(rows) rows per measurement, \(rounds) rounds; rows/s median (min–max), ratio to the first within a round")
-        var rates = Array(repeating: [Double](), count: CheckCost.variants.count)
-        for round in 1...rounds {
-            for (index, variant) in CheckCost.variants.enumerated() {
-                let path = "\(directory)/check\(round)-\(index).sqlite"
-                rates[index].append(try CheckCost.run(variant, path: path, rows: rows))
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for rowsPerStatement in [1, 32] {
+            var rates = Array(repeating: [Double](), count: CheckCost.variants.count)
+            for round in 1...rounds {
+                for (index, variant) in CheckCost.variants.enumerated() {
+                    let path = "\(directory)/check\(round)-\(index).sqlite"
+                    rates[index].append(try CheckCost.run(variant, path: path, rows: rows, rowsPerStatement: rowsPerStatement))
+                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                }
             }
-        }
-        print("")
-        print("| kind column | rows/s | / CHECK IN |")
-        print("|---|---:|---:|")
-        for (index, variant) in CheckCost.variants.enumerated() {
-            print("| \(variant.name) | \(Spread(rates[index]).text(rate)) | \(Spread(ratios(rates[index], rates[0])).text { String(format: "%.2f", $0) }) |")
+            print("")
+            print("\(rowsPerStatement) row\(rowsPerStatement == 1 ? "" : "s") per statement:")
+            print("")
+            print("| kind column | rows/s | / CHECK IN |")
+            print("|---|---:|---:|")
+            for (index, variant) in CheckCost.variants.enumerated() {
+                print("| \(variant.name) | \(Spread(rates[index]).text(rate)) | \(Spread(ratios(rates[index], rates[0])).text { String(format: "%.2f", $0) }) |")
+            }
         }
     }
 
@@ -132,9 +138,14 @@ enum JournalBenchmark {
         case "raw32": print("raw32: \(try RawCeiling.run(path: path, rows: (count ?? 100_000) / 32 * 32, rowsPerStatement: 32)) rows/s")
         case "writer": print("writer: \(try Sustained.run(path: path, events: count ?? 100_000)) events/s")
         default:
+            // check-in, …, and check-in32, …: 32 rows per statement, as the writer inserts.
             let names = ["check-in", "check-or", "check-none", "check-int", "check-bare"]
-            guard let index = names.firstIndex(of: what) else { fail("unknown profile '\(what)'") }
-            print("\(what): \(try CheckCost.run(CheckCost.variants[index], path: path, rows: count ?? 100_000)) rows/s")
+            let perStatement = what.hasSuffix("32") ? 32 : 1
+            guard let index = names.firstIndex(of: perStatement == 32 ? String(what.dropLast(2)) : what) else {
+                fail("unknown profile '\(what)'")
+            }
+            let rows = (count ?? 100_000) / perStatement * perStatement
+            print("\(what): \(try CheckCost.run(CheckCost.variants[index], path: path, rows: rows, rowsPerStatement: perStatement)) rows/s")
         }
     }
 
