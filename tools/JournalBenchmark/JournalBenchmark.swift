@@ -27,7 +27,7 @@ enum JournalBenchmark {
                        (the CHECK on events.kind; not in the default run)
           --profile X  one loop once, for callgrind: COUNT rows (raw, raw32, check-*; a name ending
                        in 32 inserts 32 rows per statement) or events through the recorder
-                       (writer); see tools/callgrind-per-event.sh
+                       (writer); see tools/benchmarks/callgrind-per-event.sh
         """
 
     static func main() throws {

@@ -4,7 +4,7 @@ import ObserverCore
 
 /// `RegistryBenchmark --profile WHAT`: one loop, run once, for a profiler. Instructions per
 /// unit come from two callgrind runs with different `--count`s (setup cancels out):
-/// `tools/callgrind-per-event.sh WHAT`.
+/// `tools/benchmarks/callgrind-per-event.sh RegistryBenchmark WHAT`.
 enum Profile {
     static func run(_ what: String, fanOut: Int?, count: Int?) throws {
         let directory = NSTemporaryDirectory() + "RegistryBenchmark-profile-\(ProcessInfo.processInfo.processIdentifier)"

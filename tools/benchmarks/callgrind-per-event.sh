@@ -9,7 +9,7 @@
 # JournalBenchmark raw, raw32, check-*: rows; writer: events through the recorder.
 #
 #   swift build -c release --product RegistryBenchmark --product JournalBenchmark
-#   tools/callgrind-per-event.sh RegistryBenchmark|JournalBenchmark WHAT [COUNT] [FAN_OUT]
+#   tools/benchmarks/callgrind-per-event.sh RegistryBenchmark|JournalBenchmark WHAT [COUNT] [FAN_OUT]
 set -eu
 usage="usage: callgrind-per-event.sh RegistryBenchmark|JournalBenchmark WHAT [COUNT] [FAN_OUT]"
 benchmark=${1:?$usage}
