@@ -7,10 +7,11 @@ import Foundation
 /// primary key (session_id, seq)) that differ only in how `kind` is checked; one row per
 /// statement, 10,000 rows per transaction, WAL, `synchronous=NORMAL`, C API.
 ///
-/// Why: SQLite codes `x IN (list of constants)` with more than two items as a lookup in a
-/// small temporary index, and in a CHECK constraint that index is built again for every
-/// row checked (open, one B-tree insert per list item, probe, clear), where the same text
-/// as an `OR` chain or an integer range is a few comparisons.
+/// Why: SQLite codes `x IN (list of constants)` as a probe into a small temporary B-tree
+/// filled with the list. In a query a `Once` opcode builds it once per statement; in a CHECK
+/// constraint nothing does, so it is emptied (at a statement's first row: opened) and
+/// filled again for every row checked, one B-tree insert per list item, where the same
+/// test as an `OR` chain or an integer range is a few comparisons.
 enum CheckCost {
     static let kinds = [
         "registered", "replaced", "removed", "removeUnregistered", "changed", "delivered", "skipped",
