@@ -108,7 +108,7 @@ for entry in commands {
         memory.append(run.megabytes)
     }
     let ratios = zip(times, scans).map { $0 / max($1, 0.01) }
-    print("| `\(entry.name)` | \(spread(times, "%.2f")) | \(spread(scans, "%.2f")) | \(spread(ratios, "%.2f"))x | \(String(format: "%.1f", memory.max()!)) |")
+    print("| `\(entry.name)` | \(spread(times, "%.2f")) | \(spread(scans, "%.2f")) | \(spread(ratios, "%.2fx")) | \(String(format: "%.1f", memory.max()!)) |")
 }
 let scanMemory = try measure(scanCommand).megabytes
 print(String(format: "\nsqlite3 full scan peak memory: %.1f MB", scanMemory))
