@@ -47,7 +47,7 @@ let package = Package(
             path: "tools/harnesses/JournalStress", swiftSettings: strict
         ),
         .executableTarget(
-            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "SystemShim"],
+            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "SystemShim", "CSQLite"],
             path: "tools/benchmarks/JournalBenchmark", swiftSettings: strict
         ),
         // What the tests share (scratch directories that remove themselves, the child-process
@@ -141,7 +141,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "RegistryBenchmark", dependencies: ["ObserverCore", "ObservationJournal", "JournalFixtures"],
+            name: "RegistryBenchmark", dependencies: ["ObserverCore", "ObservationJournal", "JournalFixtures", "SystemShim"],
             path: "tools/benchmarks/RegistryBenchmark",
             swiftSettings: strict
         ),

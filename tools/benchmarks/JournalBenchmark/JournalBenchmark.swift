@@ -6,48 +6,74 @@ import ObserverCore
 /// Measures the journal in one run, so the figures are ratios against references taken on
 /// the same machine at the same moment:
 ///
-/// (a) raw ceiling: the event rows a fan-out-1 workload produces, inserted through one
-///     prepared statement in 10,000-row transactions, no registry;
-/// (b) sustained events per second through `RecordingSession`, until `close()` has
-///     committed everything;
+/// (a) raw ceiling: the event rows the recorder writes for a fan-out-1 workload, inserted
+///     with the SQLite C API in 10,000-row transactions, no registry, no recorder;
+/// (b) sustained events per second through the recorder, until `close()` has committed
+///     everything, and its ratio to (a) in the same round;
 /// (c) the calling thread's cost per event: recording vs the bare registry, in bursts that
-///     fit the buffer (so no waiting for the disk is measured).
+///     fit the buffer (so no waiting for the disk is measured);
+/// `--only check`: what the `CHECK` on `events.kind` costs per row (see `CheckCost`).
 ///
-/// Usage: `swift run -c release JournalBenchmark [--events N] [--rounds R]`.
+/// Every figure is the median of `--rounds` rounds and its range (min–max).
 @main
 enum JournalBenchmark {
+    static let usage = """
+        usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c|check]
+               JournalBenchmark --profile raw|raw32|writer|check-in|check-or|check-none|check-int|check-bare[32] [--count N]
+
+          --events N   events (rows) per measurement (default 1000000)
+          --rounds R   rounds; each figure is their median and range (default 5)
+          --only X     one part: a (raw ceiling), b (sustained), c (calling thread), check
+                       (the CHECK on events.kind; not in the default run)
+          --profile X  one loop once, for callgrind: COUNT rows (raw, raw32, check-*; a name ending
+                       in 32 inserts 32 rows per statement) or events through the recorder
+                       (writer); see tools/benchmarks/callgrind-per-event.sh
+        """
+
     static func main() throws {
         var events = 1_000_000
-        var rounds = 3
+        var rounds = 5
         var only: String?
+        var profile: String?
+        var count: Int?
         var arguments = CommandLine.arguments.dropFirst().makeIterator()
         while let argument = arguments.next() {
             switch argument {
-            case "--events": events = Int(arguments.next() ?? "") ?? events
-            case "--rounds": rounds = Int(arguments.next() ?? "") ?? rounds
-            case "--only": only = arguments.next()
+            case "--events": events = positive(arguments.next(), argument)
+            case "--rounds": rounds = positive(arguments.next(), argument)
+            case "--count": count = positive(arguments.next(), argument)
+            case "--only":
+                only = arguments.next()
+                guard ["a", "b", "c", "check"].contains(only) else { fail("--only takes a, b, c or check") }
+            case "--profile": profile = arguments.next()
             case "--help", "-h":
-                print("usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c]")
+                print(usage)
                 exit(0)
-            default:
-                FileHandle.standardError.write(Data("usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c]\n".utf8))
-                exit(2)
+            default: fail("unknown argument \(argument)")
             }
         }
         let directory = NSTemporaryDirectory() + "JournalBenchmark-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        if let profile {
+            try Self.profile(profile, count: count, directory: directory)
+            return
+        }
+        if only == "check" {
+            try check(rows: events, rounds: rounds, directory: directory)
+            return
+        }
 
-        print("events per measurement: \(events), rounds: \(rounds) (best of rounds reported)")
+        print("events per measurement: \(events), rounds: \(rounds); each figure: median (min–max) of the rounds")
         var raw: [Double] = []
         var rawMulti: [Double] = []
         var sustained: [Double] = []
         var costs: [CallingThread.Cost] = []
         for round in 1...rounds {
-            if only == nil || only == "a" {
+            if only == nil || only == "a" || only == "b" {
                 raw.append(try RawCeiling.run(path: "\(directory)/raw\(round).sqlite", rows: events))
                 rawMulti.append(try RawCeiling.run(
-                    path: "\(directory)/raw32-\(round).sqlite", rows: events, rowsPerStatement: 32))
+                    path: "\(directory)/raw32-\(round).sqlite", rows: events - events % 32, rowsPerStatement: 32))
             }
             if only == nil || only == "b" {
                 sustained.append(try Sustained.run(path: "\(directory)/sustained\(round).sqlite", events: events))
@@ -55,30 +81,112 @@ enum JournalBenchmark {
             if only == nil || only == "c" {
                 costs.append(try CallingThread.run(path: "\(directory)/cost\(round).sqlite", events: events))
             }
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+                try? FileManager.default.removeItem(atPath: "\(directory)/\(file)")
+            }
         }
-        let rawBest = raw.max() ?? .nan
-        let rawMultiBest = rawMulti.max() ?? .nan
-        let sustainedBest = sustained.max() ?? .nan
-        // The round whose recording cost the least CPU: the one least disturbed.
-        let cost = costs.min { $0.recordedCPU < $1.recordedCPU }
-        print(String(format: "(a) raw ceiling, one prepared statement:        %10.0f rows/s", rawBest))
-        print(String(format: "    the same, 32 rows per statement (as the writer): %7.0f rows/s", rawMultiBest))
-        print(String(format: "(b) sustained through RecordingSession:         %10.0f events/s = %.0f%% of (a) (target >= 50%%), %.0f%% of 32-row (a)",
-                     sustainedBest, 100 * sustainedBest / rawBest, 100 * sustainedBest / rawMultiBest))
-        if let cost {
-            print(String(format: "(c) calling thread CPU, bare registry:          %10.1f ns/event", cost.bareCPU))
-            print(String(format: "    calling thread CPU, registry + empty sink:  %10.1f ns/event (the registry making events)",
-                         cost.emptySinkCPU))
-            print(String(format: "    calling thread CPU, recording:              %10.1f ns/event = %.2fx bare, +%.0f ns (target <= 1000 ns)",
-                         cost.recordedCPU, cost.recordedCPU / cost.bareCPU, cost.recordedCPU - cost.bareCPU))
-            print(String(format: "    wall time, bare / recording:                %10.1f / %.1f ns/event",
-                         cost.bareWall, cost.recordedWall))
+        if !raw.isEmpty {
+            print("(a) raw ceiling, one row per statement:          \(Spread(raw).text(rate)) rows/s")
+            print("    the same, 32 rows per statement:             \(Spread(rawMulti).text(rate)) rows/s")
+        }
+        if !sustained.isEmpty {
+            print("(b) sustained through the recorder:              \(Spread(sustained).text(rate)) events/s")
+            print("    / (a) one row per statement, same round:     \(Spread(ratios(sustained, raw)).text(percent))")
+            print("    / (a) 32 rows per statement, same round:     \(Spread(ratios(sustained, rawMulti)).text(percent))")
+        }
+        if !costs.isEmpty {
+            let bare = costs.map(\.bareCPU), empty = costs.map(\.emptySinkCPU), recorded = costs.map(\.recordedCPU)
+            print("(c) calling thread CPU, bare registry:          \(Spread(bare).text(ns)) ns/event")
+            print("    calling thread CPU, registry + empty sink:  \(Spread(empty).text(ns)) ns/event (the registry making events)")
+            print("    calling thread CPU, recording:              \(Spread(recorded).text(ns)) ns/event")
+            print("    recording − bare:                           \(Spread(zip(recorded, bare).map { $0 - $1 }).text(ns)) ns/event")
+            print("    wall time, bare / recording:                \(Spread(costs.map(\.bareWall)).text(ns)) / \(Spread(costs.map(\.recordedWall)).text(ns)) ns/event")
         }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         print("peak resident memory of the whole run: \(usage.ru_maxrss / 1024) MiB")
     }
+
+    static func check(rows: Int, rounds: Int, directory: String) throws {
+        let rows = rows - rows % 32
+        print("CHECK on events.kind: \(rows) rows per measurement, \(rounds) rounds; rows/s median (min–max), ratio to the first within a round")
+        for rowsPerStatement in [1, 32] {
+            var rates = Array(repeating: [Double](), count: CheckCost.variants.count)
+            for round in 1...rounds {
+                for (index, variant) in CheckCost.variants.enumerated() {
+                    let path = "\(directory)/check\(round)-\(index).sqlite"
+                    rates[index].append(try CheckCost.run(variant, path: path, rows: rows, rowsPerStatement: rowsPerStatement))
+                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                }
+            }
+            print("")
+            print("\(rowsPerStatement) row\(rowsPerStatement == 1 ? "" : "s") per statement:")
+            print("")
+            print("| kind column | rows/s | / CHECK IN |")
+            print("|---|---:|---:|")
+            for (index, variant) in CheckCost.variants.enumerated() {
+                print("| \(variant.name) | \(Spread(rates[index]).text(rate)) | \(Spread(ratios(rates[index], rates[0])).text { String(format: "%.2f", $0) }) |")
+            }
+        }
+    }
+
+    /// One loop once, for a profiler.
+    static func profile(_ what: String, count: Int?, directory: String) throws {
+        let path = "\(directory)/profile.sqlite"
+        switch what {
+        case "raw": print("raw: \(try RawCeiling.run(path: path, rows: count ?? 100_000)) rows/s")
+        case "raw32": print("raw32: \(try RawCeiling.run(path: path, rows: (count ?? 100_000) / 32 * 32, rowsPerStatement: 32)) rows/s")
+        case "writer": print("writer: \(try Sustained.run(path: path, events: count ?? 100_000)) events/s")
+        default:
+            // check-in, …, and check-in32, …: 32 rows per statement, as the writer inserts.
+            let names = ["check-in", "check-or", "check-none", "check-int", "check-bare"]
+            let perStatement = what.hasSuffix("32") ? 32 : 1
+            guard let index = names.firstIndex(of: perStatement == 32 ? String(what.dropLast(2)) : what) else {
+                fail("unknown profile '\(what)'")
+            }
+            let rows = (count ?? 100_000) / perStatement * perStatement
+            print("\(what): \(try CheckCost.run(CheckCost.variants[index], path: path, rows: rows, rowsPerStatement: perStatement)) rows/s")
+        }
+    }
+
+    static func positive(_ text: String?, _ option: String) -> Int {
+        guard let text, let value = Int(text), value > 0 else { fail("\(option) needs a positive number") }
+        return value
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("JournalBenchmark: \(message)\n\(usage)\n".utf8))
+        exit(64)
+    }
 }
+
+/// The median and range of one figure over rounds.
+struct Spread {
+    var median: Double
+    var min: Double
+    var max: Double
+
+    init(_ values: [Double]) {
+        precondition(!values.isEmpty, "no rounds measured")
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        min = sorted[0]
+        max = sorted[sorted.count - 1]
+    }
+
+    func text(_ format: (Double) -> String) -> String {
+        "\(format(median)) (\(format(min))–\(format(max)))"
+    }
+}
+
+func ratios(_ numerators: [Double], _ denominators: [Double]) -> [Double] {
+    zip(numerators, denominators).map { $0 / $1 }
+}
+
+func rate(_ value: Double) -> String { String(format: "%.0f", value) }
+func percent(_ value: Double) -> String { String(format: "%.0f%%", 100 * value) }
+func ns(_ value: Double) -> String { String(format: "%.1f", value) }
 
 /// Monotonic nanoseconds.
 func now() -> UInt64 {

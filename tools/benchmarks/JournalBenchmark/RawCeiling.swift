@@ -1,63 +1,93 @@
+import CSQLite
 import Foundation
 import ObservationJournal
+import ObserverCore
 
-/// (a) The same rows as a fan-out-1 workload writes (a `changed` with old and new values,
-/// then a `delivered`), through one prepared statement, 10,000 rows per transaction, on a
-/// journal with the real schema, WAL and `synchronous=NORMAL`. With `rowsPerStatement`
-/// above 1 the statement inserts that many rows at once, as the journal's writer does.
+/// (a) The raw ceiling: the rows the recorder writes for a fan-out-1 workload (a `changed`
+/// with old and new values, then a `delivered`), inserted with the SQLite C API into the
+/// journal's own `events` table, through one prepared statement, about 10,000 rows per
+/// `BEGIN IMMEDIATE` transaction, WAL, `synchronous=NORMAL`; no registry, no recorder.
+///
+/// The row shape is not written out here: a short recording writes a `changed` and a
+/// `delivered` row, and the ceiling re-inserts copies of those two rows (every column the
+/// table has, as the recorder filled it), with new `seq`, `time_ns` and value texts. So the
+/// reference follows the schema the recorder writes, whatever its version.
+/// With `rowsPerStatement` above 1 one statement inserts that many rows at once.
 enum RawCeiling {
     static func run(path: String, rows: Int, rowsPerStatement: Int = 1) throws -> Double {
-        let journal = try Journal.open(path: path)
-        // A session row for the events to belong to.
-        let session = try journal.startSession(label: "raw")
-        let sessionID = session.sessionID
-        session.close()
-        let database = try SQLiteDatabase(path: path, mode: .readWrite)
+        let sample = try sampleRows(path: path)
+        let database = try RawSQLite(path: path)
         try database.execute("PRAGMA synchronous = NORMAL")
-        let row = "(" + Array(repeating: "?", count: 20).joined(separator: ", ") + ")"
-        let insert = try database.prepare("""
-            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id,
-                owner_id, other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns,
-                is_prior, old_value, new_value, reason, detail)
-            VALUES \(Array(repeating: row, count: rowsPerStatement).joined(separator: ", "))
-            """)
-        // About 10,000 rows per transaction, in whole statements.
+        let columns = try database.rows("PRAGMA table_info(events)").map { $0[1]! }
+        // The two rows to copy: seq 2 (`changed`) and 3 (`delivered`) of the sample session.
+        let templates = try (2...3).map { seq in
+            try copyRow(database, session: sample, seq: seq, columnCount: columns.count)
+        }
+        defer { for row in templates { for value in row { sqlite3_value_free(value) } } }
+        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let insert = try database.prepare(
+            "INSERT INTO events (\(columns.joined(separator: ", "))) VALUES "
+                + Array(repeating: row, count: rowsPerStatement).joined(separator: ", ")
+        )
+        defer { sqlite3_finalize(insert) }
+        let seqColumn = columns.firstIndex(of: "seq")!
+        let timeColumn = columns.firstIndex(of: "time_ns")
+        let valueColumns = Set(["old_value", "new_value"].compactMap { columns.firstIndex(of: $0) })
         precondition(rows % rowsPerStatement == 0)
         let start = now()
-        var seq: Int64 = 1
-        while seq <= Int64(rows) {
-            try database.writeTransaction { () throws(SQLiteError) in
-                for _ in 0..<(10_000 / rowsPerStatement) where seq <= Int64(rows) {
-                    for index in 0..<Int32(rowsPerStatement) {
-                        let base = index * 20
-                        let changed = seq % 2 == 1
-                        try insert.bind(sessionID, at: base + 1)
-                        try insert.bind(seq, at: base + 2)
-                        try insert.bind(seq * 300, at: base + 3)
-                        try insert.bind(literal: changed ? "changed" : "delivered", at: base + 4)
-                        try insert.bind(Int64(1), at: base + 5)
-                        try insert.bind(false, at: base + 6)
-                        try insert.bind(Int64(1), at: base + 7)
-                        try insert.bind(changed ? nil : Int64(1), at: base + 8)
-                        try insert.bind(changed ? nil : Int64(2), at: base + 9)
-                        try insert.bind(Int64?.none, at: base + 10)
-                        try insert.bind(changed ? Int64(2) : nil, at: base + 11)
-                        try insert.bind(Int64?.none, at: base + 12)
-                        try insert.bind(Int64(0), at: base + 13)
-                        try insert.bind(changed ? Int64(1) : nil, at: base + 14)
-                        try insert.bind(changed ? nil : Int64(120), at: base + 15)
-                        try insert.bind(false, at: base + 16)
-                        try insert.bind(changed ? String(seq / 2) : nil, at: base + 17)
-                        try insert.bind(changed ? String(seq / 2 + 1) : nil, at: base + 18)
-                        try insert.bind(literal: nil, at: base + 19)
-                        try insert.bind(String?.none, at: base + 20)
-                        seq += 1
+        var seq: Int64 = 1_000
+        let last = seq + Int64(rows)
+        while seq < last {
+            try database.execute("BEGIN IMMEDIATE")
+            for _ in 0..<(10_000 / rowsPerStatement) where seq < last {
+                for index in 0..<rowsPerStatement {
+                    let template = templates[Int(seq % 2)]
+                    let base = Int32(index * columns.count)
+                    for column in columns.indices {
+                        let parameter = base + Int32(column) + 1
+                        if column == seqColumn {
+                            sqlite3_bind_int64(insert, parameter, seq)
+                        } else if column == timeColumn {
+                            sqlite3_bind_int64(insert, parameter, seq * 300)
+                        } else if valueColumns.contains(column), sqlite3_value_type(template[column]) == SQLITE_TEXT {
+                            sqlite3_bind_text(insert, parameter, String(seq / 2), -1, transient)
+                        } else {
+                            sqlite3_bind_value(insert, parameter, template[column])
+                        }
                     }
-                    try insert.run()
+                    seq += 1
                 }
+                try database.step(insert)
             }
+            try database.execute("COMMIT")
         }
         let elapsed = now() - start
         return Double(rows) / (Double(elapsed) / 1e9)
+    }
+
+    /// Records a few changes at fan-out 1 into a new journal at `path` through the recorder;
+    /// returns the session's id.
+    static func sampleRows(path: String) throws -> Int64 {
+        let recording = try Journal.open(path: path).startSession(label: "raw ceiling sample")
+        let subject = Subject()
+        let owner = Owner()
+        let value = ObservableValue(0, subject: subject, key: "value", registry: recording.registry)
+        let token = value.observe(owner: owner) { _, _ in }
+        for number in 1...10 { value.value = number }
+        recording.close()
+        withExtendedLifetime((token, owner, subject)) {}
+        return recording.sessionID
+    }
+
+    /// One event row's values, each copied out of SQLite (free with `sqlite3_value_free`).
+    static func copyRow(_ database: RawSQLite, session: Int64, seq: Int64, columnCount: Int) throws -> [OpaquePointer] {
+        let select = try database.prepare("SELECT * FROM events WHERE session_id = ? AND seq = ?")
+        defer { sqlite3_finalize(select) }
+        sqlite3_bind_int64(select, 1, session)
+        sqlite3_bind_int64(select, 2, seq)
+        guard sqlite3_step(select) == SQLITE_ROW, sqlite3_column_count(select) == Int32(columnCount) else {
+            throw RawSQLiteError(message: "the sample session has no event \(seq)")
+        }
+        return (0..<Int32(columnCount)).map { sqlite3_value_dup(sqlite3_column_value(select, $0))! }
     }
 }

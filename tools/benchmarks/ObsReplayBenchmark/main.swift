@@ -8,7 +8,8 @@
 // deliveries, scopes, removals), then times, in the same run, each command against the
 // reference: a full scan of the events table by the sqlite3 shell
 // (`sqlite3 -readonly J 'SELECT * FROM events' > /dev/null`). Wall time and peak
-// resident memory come from /usr/bin/time; each figure is the median of R runs.
+// resident memory come from /usr/bin/time; each figure is the median of R runs with its
+// range (min–max), the ratio taken within each run (command and scan back to back).
 
 import Foundation
 import JournalFixtures
@@ -53,7 +54,16 @@ func measure(_ command: String) throws -> (seconds: Double, megabytes: Double) {
     return (seconds, kilobytes / 1024)
 }
 
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// "1.95 (1.80–2.10)": the median and range of `values`.
+func spread(_ values: [Double], _ format: String) -> String {
+    "\(String(format: format, median(values))) (\(String(format: format, values.min()!))–\(String(format: format, values.max()!)))"
+}
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("obsreplay").path
@@ -85,6 +95,7 @@ let count = try String(decoding: {
     return data
 }(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 print("events in journal: \(count)\n")
+print("Median (min–max) of \(options.runs) runs; the ratio is taken within each run.\n")
 print("| command | time (s) | sqlite3 full scan (s) | ratio | peak memory (MB) |")
 print("|---|---|---|---|---|")
 for entry in commands {
@@ -96,8 +107,8 @@ for entry in commands {
         times.append(run.seconds)
         memory.append(run.megabytes)
     }
-    let ratio = median(times) / max(median(scans), 0.01)
-    print(String(format: "| `%@` | %.2f | %.2f | %.2fx | %.1f |", entry.name, median(times), median(scans), ratio, memory.max()!))
+    let ratios = zip(times, scans).map { $0 / max($1, 0.01) }
+    print("| `\(entry.name)` | \(spread(times, "%.2f")) | \(spread(scans, "%.2f")) | \(spread(ratios, "%.2fx")) | \(String(format: "%.1f", memory.max()!)) |")
 }
 let scanMemory = try measure(scanCommand).megabytes
 print(String(format: "\nsqlite3 full scan peak memory: %.1f MB", scanMemory))

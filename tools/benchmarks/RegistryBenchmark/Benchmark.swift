@@ -1,99 +1,164 @@
 import Foundation
+import ObservationJournal
 import ObserverCore
 
 /// The core registry's benchmark: fan-out against a plain closure loop and
-/// NotificationCenter, register-then-remove scaling, and the cost of the in-memory sink.
-/// Prints tables of ratios; see BENCHMARKS.md for the recorded figures.
-///
-/// Run: `swift run -c release RegistryBenchmark`; `--notification-center` measures
-/// `RecordingNotificationCenter` against `NotificationCenter` instead.
+/// NotificationCenter, register-then-remove scaling, the cost of event sinks, and what
+/// recording costs the calling thread next to a ring buffer and a log line. Every figure
+/// is the median of `--rounds` rounds with its range; see BENCHMARKS.md.
 @main
 enum Benchmark {
+    static let usage = """
+        usage: RegistryBenchmark [--rounds N] [--verbose]
+               RegistryBenchmark --notification-center [--rounds N]
+               RegistryBenchmark --profile closures|post|center|recording|ring|fputs|register|counting|sink [--fan-out F] [--count N]
+
+          (no mode)              fan-out, register/remove, sink cost and recording cost
+          --notification-center  RecordingNotificationCenter against NotificationCenter
+          --rounds N             measured rounds per figure, after one warm-up round (default 9)
+          --verbose              also print every round's rates and the best-of-rounds ratios
+          --profile WHAT         run one loop once, for callgrind or perf: COUNT closure calls
+                                 (closures), posts (post, center, recording, counting, sink; a fan-out-1
+                                 post is two events), events (ring, fputs) or registrations
+                                 (register); --fan-out applies to closures, post, center, counting,
+                         sink
+        """
+
     static func main() {
-        let arguments = CommandLine.arguments.dropFirst()
-        if arguments.first == "--help" || arguments.first == "-h" {
-            print("usage: RegistryBenchmark [--profile fanout|closures|register|counting|sink [N]] [--notification-center]")
-            print("Without arguments: the registry's fan-out, register/remove and sink benchmarks.")
-            return
-        }
-        if arguments.first == "--notification-center" {
-            do {
-                try RecordingCenter.run()
-            } catch {
-                FileHandle.standardError.write(Data("RegistryBenchmark: \(error)\n".utf8))
-                exit(1)
+        var rounds = 9
+        var verbose = false
+        var mode = "all"
+        var profile = ""
+        var fanOut: Int?
+        var count: Int?
+        var arguments = CommandLine.arguments.dropFirst().makeIterator()
+        while let argument = arguments.next() {
+            switch argument {
+            case "--rounds": rounds = positive(arguments.next(), argument)
+            case "--verbose": verbose = true
+            case "--notification-center": mode = "notification-center"
+            case "--profile":
+                mode = "profile"
+                profile = arguments.next() ?? ""
+            case "--fan-out": fanOut = positive(arguments.next(), argument)
+            case "--count": count = positive(arguments.next(), argument)
+            case "--help", "-h":
+                print(usage)
+                return
+            default: fail("unknown argument \(argument)\n\(usage)", status: 64)
             }
-            return
-        }
-        if arguments.first == "--profile" {
-            // One loop alone, for a profiler (perf, valgrind --tool=callgrind).
-            let what = arguments.dropFirst().first ?? "fanout"
-            let size = arguments.dropFirst(2).first.flatMap { Int($0) }
-            switch what {
-            case "fanout": print("registry fan-out: \(millions(FanOut.race([FanOut.registry(fanOut: size ?? 100)], deliveriesPerPost: size ?? 100, rounds: 3)[0]))")
-            case "closures": print("closures fan-out: \(millions(FanOut.race([FanOut.closures(fanOut: size ?? 100)], deliveriesPerPost: size ?? 100, rounds: 3)[0]))")
-            case "register": print("register+remove: \(RegisterRemove.registry(count: size ?? 100_000)) s")
-            case "counting": print("counting sink: \(millions(FanOut.race([FanOut.registry(fanOut: 100, sink: CountingSink(), posts: 2_000)], deliveriesPerPost: 100, rounds: 3)[0]))")
-            case "sink": print("in-memory sink: \(millions(FanOut.race([FanOut.registry(fanOut: 100, sink: InMemoryEventSink(), posts: 2_000)], deliveriesPerPost: 100, rounds: 3)[0]))")
-            default: print("usage: RegistryBenchmark [--notification-center | --profile fanout|closures|register|counting|sink [N]]")
-            }
-            return
         }
         #if DEBUG
         print("warning: debug build; run with -c release for meaningful figures")
         #endif
-        print("## Fan-out: deliveries per second (contenders interleaved, best of 7 rounds, no sink)")
+        do {
+            switch mode {
+            case "notification-center": try RecordingCenter.run(rounds: rounds)
+            case "profile": try Profile.run(profile, fanOut: fanOut, count: count)
+            default: try all(rounds: rounds, verbose: verbose)
+            }
+        } catch {
+            fail("\(error)", status: 1)
+        }
+    }
+
+    static func all(rounds: Int, verbose: Bool) throws {
+        print("Each figure: median of \(rounds) rounds (range min–max), after one warm-up round; contenders run")
+        print("back to back in every round, and each ratio is taken within a round.")
+        print("")
+        print("## Fan-out: deliveries per second, no sink")
         print("")
         print("| fan-out | closures | registry | NotificationCenter | registry / closures | registry / NotificationCenter |")
         print("|---:|---:|---:|---:|---:|---:|")
-        var atHundred: FanOutResult?
+        var results: [FanOutResult] = []
         for fanOut in [1, 10, 100] {
-            let result = FanOut.run(fanOut: fanOut)
-            if fanOut == 100 { atHundred = result }
-            print("| \(fanOut) | \(millions(result.closures)) | \(millions(result.registry)) | \(millions(result.notificationCenter)) | \(ratio(result.registry / result.closures)) | \(ratio(result.registry / result.notificationCenter)) |")
+            let result = FanOut.run(fanOut: fanOut, rounds: rounds)
+            results.append(result)
+            print("| \(fanOut) | \(millions(Spread(result.closures).median)) | \(millions(Spread(result.registry).median)) | \(millions(Spread(result.notificationCenter).median)) | \(Spread(ratios(result.registry, result.closures)).text(ratio)) | \(Spread(ratios(result.registry, result.notificationCenter)).text(ratio)) |")
+        }
+        if verbose {
+            print("")
+            print("Every round (deliveries per second, millions), and the ratios of each side's best round:")
+            for result in results {
+                print("fan-out \(result.fanOut):")
+                print("  closures           " + result.closures.map { String(format: "%6.2f", $0 / 1e6) }.joined(separator: " "))
+                print("  registry           " + result.registry.map { String(format: "%6.2f", $0 / 1e6) }.joined(separator: " "))
+                print("  NotificationCenter " + result.notificationCenter.map { String(format: "%6.2f", $0 / 1e6) }.joined(separator: " "))
+                print("  best-of ratios: registry / closures \(ratio(result.registry.max()! / result.closures.max()!)), registry / NotificationCenter \(ratio(result.registry.max()! / result.notificationCenter.max()!))")
+            }
         }
 
         print("")
-        print("## Register then remove N registrations (shuffled order), seconds (best of 5 interleaved rounds)")
+        print("## Register then remove N registrations (shuffled order), seconds")
         print("")
         print("| N | registry | NotificationCenter | registry / NotificationCenter |")
         print("|---:|---:|---:|---:|")
-        var times: [Int: RegisterRemoveResult] = [:]
-        for result in RegisterRemove.run(counts: [50_000, 100_000, 200_000]) {
-            times[result.count] = result
-            print("| \(result.count) | \(String(format: "%.3f", result.registry)) | \(String(format: "%.3f", result.notificationCenter)) | \(ratio(result.registry / result.notificationCenter)) |")
+        let removal = RegisterRemove.run(counts: [50_000, 100_000, 200_000], rounds: rounds)
+        for result in removal {
+            print("| \(result.count) | \(String(format: "%.3f", Spread(result.registry).median)) | \(String(format: "%.3f", Spread(result.notificationCenter).median)) | \(Spread(ratios(result.registry, result.notificationCenter)).text(ratio)) |")
         }
-        let growth100 = times[100_000]!.registry / times[50_000]!.registry
-        let growth200 = times[200_000]!.registry / times[100_000]!.registry
+        let growth100 = Spread(ratios(removal[1].registry, removal[0].registry))
+        let growth200 = Spread(ratios(removal[2].registry, removal[1].registry))
         print("")
-        print("registry time ratio 100k/50k = \(ratio(growth100)), 200k/100k = \(ratio(growth200)) (linear: 2.00, quadratic: 4.00)")
+        print("registry time ratio 100k/50k = \(growth100.text(ratio)), 200k/100k = \(growth200.text(ratio)) (linear: 2.00, quadratic: 4.00)")
 
         print("")
-        print("## Event sink cost at fan-out 100 (deliveries per second)")
+        print("## Event sink cost at fan-out 100, deliveries per second")
         print("")
-        let posts = 2_000  // 200,000 deliveries per run: the in-memory sink keeps every event
+        let posts = 2_000  // 200,000 deliveries per round: the in-memory sink keeps every event
         let sinkRates = FanOut.race(
             [
                 FanOut.registry(fanOut: 100, posts: posts),
                 FanOut.registry(fanOut: 100, sink: CountingSink(), posts: posts),
                 FanOut.registry(fanOut: 100, sink: InMemoryEventSink(), posts: posts),
             ],
-            deliveriesPerPost: 100
+            deliveriesPerPost: 100, rounds: rounds
         )
-        let (plain, counting, recorded) = (sinkRates[0], sinkRates[1], sinkRates[2])
         print("| no sink | counting sink | in-memory sink | counting / no sink | in-memory / no sink |")
         print("|---:|---:|---:|---:|---:|")
-        print("| \(millions(plain)) | \(millions(counting)) | \(millions(recorded)) | \(ratio(counting / plain)) | \(ratio(recorded / plain)) |")
+        print("| \(millions(Spread(sinkRates[0]).median)) | \(millions(Spread(sinkRates[1]).median)) | \(millions(Spread(sinkRates[2]).median)) | \(Spread(ratios(sinkRates[1], sinkRates[0])).text(ratio)) | \(Spread(ratios(sinkRates[2], sinkRates[0])).text(ratio)) |")
         print("")
         print("(`ObserverEvent` is \(MemoryLayout<ObserverEvent>.stride) bytes; the in-memory sink stores one per delivery.)")
+
+        print("")
+        print("## Recording: calling-thread CPU per event at fan-out 1 (a change = 2 events)")
+        print("")
+        let directory = NSTemporaryDirectory() + "RegistryBenchmark-\(ProcessInfo.processInfo.processIdentifier)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cost = try RecordingCost.run(rounds: rounds, directory: directory)
+        let added = zip(cost.recording, cost.bare).map { $0 - $1 }
+        print("| what the calling thread does per event | ns/event | / ring buffer |")
+        print("|---|---:|---:|")
+        print("| ring buffer: clock read + one 64-byte record | \(Spread(cost.ring).text(nanoseconds)) | 1.00 |")
+        print("| log line: string interpolation + fputs to a file | \(Spread(cost.logLine).text(nanoseconds)) | \(Spread(ratios(cost.logLine, cost.ring)).text(ratio)) |")
+        print("| registry, no sink | \(Spread(cost.bare).text(nanoseconds)) | \(Spread(ratios(cost.bare, cost.ring)).text(ratio)) |")
+        print("| registry, empty sink (the registry making events) | \(Spread(cost.emptySink).text(nanoseconds)) | \(Spread(ratios(cost.emptySink, cost.ring)).text(ratio)) |")
+        print("| registry with the journal's sink | \(Spread(cost.recording).text(nanoseconds)) | \(Spread(ratios(cost.recording, cost.ring)).text(ratio)) |")
+        print("| recording's addition (journal's sink − no sink) | \(Spread(added).text(nanoseconds)) | \(Spread(ratios(added, cost.ring)).text(ratio)) |")
+
         print("")
         print("## Targets")
-        let hundred = atHundred!
-        let closureShare = hundred.registry / hundred.closures
-        let overCenter = hundred.registry / hundred.notificationCenter
+        let hundred = results[2]
+        let closureShare = Spread(ratios(hundred.registry, hundred.closures)).median
+        let overCenter = Spread(ratios(hundred.registry, hundred.notificationCenter)).median
         print("fan-out 100, registry / closures >= 0.25: \(ratio(closureShare)) \(closureShare >= 0.25 ? "met" : "MISSED")")
         print("fan-out 100, registry / NotificationCenter >= 5: \(ratio(overCenter)) \(overCenter >= 5 ? "met" : "MISSED")")
-        let linear = growth100 < 3 && growth200 < 3
+        let linear = growth100.median < 3 && growth200.median < 3
         print("removal linear (each doubling < 3x): \(linear ? "met" : "MISSED")")
+        let addedMedian = Spread(added).median
+        let addedOverRing = Spread(ratios(added, cost.ring)).median
+        print("recording adds <= 150 ns/event: \(nanoseconds(addedMedian)) \(addedMedian <= 150 ? "met" : "MISSED")")
+        print("recording adds <= 3x the ring buffer: \(ratio(addedOverRing)) \(addedOverRing <= 3 ? "met" : "MISSED")")
+    }
+
+    static func positive(_ text: String?, _ option: String) -> Int {
+        guard let text, let value = Int(text), value > 0 else { fail("\(option) needs a positive number", status: 64) }
+        return value
+    }
+
+    static func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data("RegistryBenchmark: \(message)\n".utf8))
+        exit(status)
     }
 }

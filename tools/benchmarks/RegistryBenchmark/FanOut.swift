@@ -1,12 +1,13 @@
 import Foundation
 import ObserverCore
 
-/// Deliveries per second when one value change reaches `fanOut` receivers.
+/// Deliveries per second when one value change reaches `fanOut` receivers, one value per
+/// round for each contender.
 struct FanOutResult {
     var fanOut: Int
-    var closures: Double
-    var registry: Double
-    var notificationCenter: Double
+    var closures: [Double]
+    var registry: [Double]
+    var notificationCenter: [Double]
 }
 
 /// One contender, set up once and run many times: `run` posts `posts` changes.
@@ -23,12 +24,12 @@ enum FanOut {
     }
 
     /// (a) The physical limit: a plain array of closures called in a loop with old and new.
-    static func closures(fanOut: Int) -> Contender {
+    static func closures(fanOut: Int, posts explicitPosts: Int? = nil) -> Contender {
         let receivers = (0..<fanOut).map { _ in Receiver() }
         let callbacks: [(Int, Int) -> Void] = receivers.map { receiver in
             { _, new in receiver.total &+= new }
         }
-        let posts = posts(for: fanOut, perDelivery: 1)
+        let posts = explicitPosts ?? posts(for: fanOut, perDelivery: 1)
         var value = 0
         return Contender(posts: posts, run: {
             for post in 0..<posts {
@@ -60,7 +61,7 @@ enum FanOut {
     }
 
     /// (b) Foundation's `NotificationCenter`: block observers, old and new in `userInfo`.
-    static func notificationCenter(fanOut: Int) -> Contender {
+    static func notificationCenter(fanOut: Int, posts explicitPosts: Int? = nil) -> Contender {
         let center = NotificationCenter()
         let name = Notification.Name("value")
         let receivers = (0..<fanOut).map { _ in Receiver() }
@@ -69,7 +70,7 @@ enum FanOut {
                 receiver.total &+= note.userInfo!["new"] as! Int
             }
         }
-        let posts = posts(for: fanOut, perDelivery: 40)
+        let posts = explicitPosts ?? posts(for: fanOut, perDelivery: 40)
         var value = 0
         return Contender(posts: posts, run: {
             for post in 0..<posts {
@@ -84,24 +85,28 @@ enum FanOut {
     }
 
     /// Runs the contenders in turn, round after round, so load from other work on the
-    /// machine falls on all of them alike; returns each one's best rate in deliveries
-    /// per second.
-    static func race(_ contenders: [Contender], deliveriesPerPost: Int, rounds: Int = 7) -> [Double] {
-        var best = Array(repeating: 0.0, count: contenders.count)
-        for _ in 0..<rounds {
-            for (index, contender) in contenders.enumerated() {
-                let seconds = Measurement.seconds(contender.run)
-                best[index] = max(best[index], Double(contender.posts * deliveriesPerPost) / seconds)
+    /// machine falls on all of them alike. One untimed warm-up round first (caches, lazy
+    /// initialisation, the allocator's first pages); the order rotates every round so no
+    /// contender always runs right after the same other one.
+    /// - Returns: each contender's rate in deliveries per second, one value per round.
+    static func race(_ contenders: [Contender], deliveriesPerPost: Int, rounds: Int) -> [[Double]] {
+        for contender in contenders { contender.run() }
+        var rates = Array(repeating: [Double](), count: contenders.count)
+        for round in 0..<rounds {
+            for offset in contenders.indices {
+                let index = (round + offset) % contenders.count
+                let seconds = Measurement.seconds(contenders[index].run)
+                rates[index].append(Double(contenders[index].posts * deliveriesPerPost) / seconds)
             }
         }
         for contender in contenders { keep(contender.checksum()) }
-        return best
+        return rates
     }
 
-    static func run(fanOut: Int) -> FanOutResult {
+    static func run(fanOut: Int, rounds: Int) -> FanOutResult {
         let rates = race(
             [closures(fanOut: fanOut), registry(fanOut: fanOut), notificationCenter(fanOut: fanOut)],
-            deliveriesPerPost: fanOut
+            deliveriesPerPost: fanOut, rounds: rounds
         )
         return FanOutResult(fanOut: fanOut, closures: rates[0], registry: rates[1], notificationCenter: rates[2])
     }

@@ -1,6 +1,12 @@
-/// Timing helpers. The machine is shared and noisy, so each figure is the best of several
-/// runs (the run least disturbed by other work), contenders are interleaved, and every
-/// comparison is a ratio between figures measured in the same process.
+import Foundation
+import SystemShim
+
+/// Timing helpers. The machine is shared and noisy, so every comparison is a ratio between
+/// figures measured in the same process, in the same round: contenders run back to back,
+/// round after round, and each round gives one value of each ratio. The figures printed are
+/// the median of the rounds and their range (min–max), never the best round of each side
+/// (each side's best comes from a different moment, which favours the side whose rounds
+/// vary most).
 enum Measurement {
     static let clock = ContinuousClock()
 
@@ -11,6 +17,40 @@ enum Measurement {
         let elapsed = clock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
+
+    /// The calling thread's CPU time in nanoseconds (user + system; immune to the thread
+    /// being descheduled by other work on the machine).
+    static func threadCPU() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+}
+
+/// The median and range of one figure over rounds.
+struct Spread {
+    var median: Double
+    var min: Double
+    var max: Double
+
+    init(_ values: [Double]) {
+        precondition(!values.isEmpty, "no rounds measured")
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        min = sorted[0]
+        max = sorted[sorted.count - 1]
+    }
+
+    /// "8.60 (7.91–9.42)" with `format` applied to each number.
+    func text(_ format: (Double) -> String) -> String {
+        "\(format(median)) (\(format(min))–\(format(max)))"
+    }
+}
+
+/// Per-round ratios of two series measured in the same rounds.
+func ratios(_ numerators: [Double], _ denominators: [Double]) -> [Double] {
+    zip(numerators, denominators).map { $0 / $1 }
 }
 
 /// Formats 12_345_678 as "12.35M".
@@ -20,4 +60,8 @@ func millions(_ rate: Double) -> String {
 
 func ratio(_ value: Double) -> String {
     String(format: "%.2f", value)
+}
+
+func nanoseconds(_ value: Double) -> String {
+    String(format: "%.1f", value)
 }

@@ -9,25 +9,31 @@ import ObserverCore
 /// recording into a journal session (every post and delivery written to SQLite; `close()`
 /// is inside the timing, so the figure includes committing everything).
 enum RecordingCenter {
-    static func run() throws {
+    static func run(rounds: Int) throws {
         let directory = NSTemporaryDirectory() + "RegistryBenchmark-\(ProcessInfo.processInfo.processIdentifier)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        print("## RecordingNotificationCenter: deliveries per second (interleaved, best of 5 rounds)")
+        print("## RecordingNotificationCenter: deliveries per second")
+        print("(median of \(rounds) rounds after a warm-up round, contenders back to back in each round; ratios median (min–max))")
+        print("")
         print("| fan-out | NotificationCenter | recording, no sink | recording into a journal | no sink / plain | journal / plain |")
         print("|---:|---:|---:|---:|---:|---:|")
         var run = 0
         for fanOut in [1, 10, 100] {
             let posts = FanOut.posts(for: fanOut, perDelivery: 80)
-            var best = [0.0, 0.0, 0.0]
-            for _ in 0..<5 {
-                for contender in 0..<3 {
+            var rates: [[Double]] = [[], [], []]
+            for round in -1..<rounds {  // round -1: warm-up, not recorded
+                for offset in 0..<3 {
+                    let contender = (max(round, 0) + offset) % 3
                     run += 1
-                    let seconds = try measure(contender, fanOut: fanOut, posts: posts, path: "\(directory)/\(run).sqlite")
-                    best[contender] = max(best[contender], Double(posts * fanOut) / seconds)
+                    let path = "\(directory)/\(run).sqlite"
+                    let seconds = try measure(contender, fanOut: fanOut, posts: posts, path: path)
+                    try? FileManager.default.removeItem(atPath: path)
+                    if round >= 0 { rates[contender].append(Double(posts * fanOut) / seconds) }
                 }
             }
-            print("| \(fanOut) | \(millions(best[0])) | \(millions(best[1])) | \(millions(best[2])) | \(ratio(best[1] / best[0])) | \(ratio(best[2] / best[0])) |")
+            let plain = Spread(rates[0]).median, bare = Spread(rates[1]).median, journal = Spread(rates[2]).median
+            print("| \(fanOut) | \(millions(plain)) | \(millions(bare)) | \(millions(journal)) | \(Spread(ratios(rates[1], rates[0])).text(ratio)) | \(Spread(ratios(rates[2], rates[0])).text(ratio)) |")
         }
     }
 

@@ -6,8 +6,9 @@ import JournalFixtures
 /// shuffled order (the general case: removal by position is what goes quadratic).
 struct RegisterRemoveResult {
     var count: Int
-    var registry: Double
-    var notificationCenter: Double
+    /// Seconds, one value per round.
+    var registry: [Double]
+    var notificationCenter: [Double]
 }
 
 enum RegisterRemove {
@@ -52,13 +53,23 @@ enum RegisterRemove {
     }
 
     /// Every size and both contenders in turn, round after round (so load from other
-    /// work falls on all alike); each figure is the fastest of its rounds.
-    static func run(counts: [Int], rounds: Int = 5) -> [RegisterRemoveResult] {
-        var results = counts.map { RegisterRemoveResult(count: $0, registry: .infinity, notificationCenter: .infinity) }
-        for _ in 0..<rounds {
+    /// work falls on all alike), after one untimed warm-up of each.
+    static func run(counts: [Int], rounds: Int) -> [RegisterRemoveResult] {
+        for count in counts {
+            _ = registry(count: count)
+            _ = notificationCenter(count: count)
+        }
+        var results = counts.map { RegisterRemoveResult(count: $0, registry: [], notificationCenter: []) }
+        for round in 0..<rounds {
             for index in counts.indices {
-                results[index].registry = min(results[index].registry, registry(count: counts[index]))
-                results[index].notificationCenter = min(results[index].notificationCenter, notificationCenter(count: counts[index]))
+                // Alternate which contender goes first.
+                if round % 2 == 0 {
+                    results[index].registry.append(registry(count: counts[index]))
+                    results[index].notificationCenter.append(notificationCenter(count: counts[index]))
+                } else {
+                    results[index].notificationCenter.append(notificationCenter(count: counts[index]))
+                    results[index].registry.append(registry(count: counts[index]))
+                }
             }
         }
         return results
