@@ -12,6 +12,7 @@
 #   tools/benchmarks/callgrind-per-event.sh RegistryBenchmark|JournalBenchmark WHAT [COUNT] [FAN_OUT]
 set -eu
 usage="usage: callgrind-per-event.sh RegistryBenchmark|JournalBenchmark WHAT [COUNT] [FAN_OUT]"
+case "${1:-}" in -h|--help) echo "$usage"; echo "Instructions per unit of one --profile loop, counted by callgrind at COUNT and 2 x COUNT."; exit 0;; esac
 benchmark=${1:?$usage}
 what=${2:?$usage}
 count=${3:-20000}
