@@ -21,6 +21,9 @@ public final class ObserverRegistry: Sendable {
         var nextChannelID: UInt64 = 1
         var nextRegistrationID: UInt64 = 1
         var nextScopeID: UInt64 = 1
+        /// The number the next `changed` event gets (`ObserverEvent.changeNumber`); only
+        /// counted with a sink, under the lock, so numbers follow the sink's order.
+        var nextChangeNumber: UInt64 = 1
     }
 
     let state = Protected(State())
@@ -397,10 +400,13 @@ public final class ObserverRegistry: Sendable {
         let payload: Payload
         let unchanged: Bool
         var changeDepth = 0
+        // 0 (no number) without a sink: nothing is recorded then.
+        var changeNumber: UInt64 = 0
         if let sink {
-            (snapshot, payload, unchanged) = state.withLock { _ in
+            (snapshot, payload, unchanged) = state.withLock { state in
                 let (payload, unchanged) = produce()
                 let (old, new) = values(payload)
+                changeNumber = state.takeChangeNumber()
                 emit(sink, .changed) {
                     $0.channel = channel.info
                     $0.old = old
@@ -408,6 +414,7 @@ public final class ObserverRegistry: Sendable {
                     $0.isPrior = isPrior
                     $0.liveCount = channel.liveCount
                     $0.callSite = callSite
+                    $0.changeNumber = changeNumber
                     changeDepth = $0.depth
                 }
                 return (channel.entries, payload, unchanged)
@@ -417,13 +424,18 @@ public final class ObserverRegistry: Sendable {
             snapshot = state.withLock { _ in channel.entries }
         }
         let depth = changeDepth
+        let change = changeNumber
         let dead = withUnsafePointer(to: payload) { pointer in
-            deliver(snapshot, payload: UnsafeRawPointer(pointer), unchanged: unchanged, isPrior: isPrior, sender: sender, depth: depth) { entry in
-                // A queued delivery needs its own copy of the payload.
+            deliver(
+                snapshot, payload: UnsafeRawPointer(pointer), unchanged: unchanged, isPrior: isPrior, sender: sender,
+                depth: depth, change: change
+            ) { entry in
+                // A queued delivery needs its own copy of the payload, and carries the
+                // change's number: by the time it runs, later changes may have been posted.
                 entry.queue?.async { [self] in
-                    guard let owner = self.ownerForQueuedDelivery(entry, depth: depth) else { return }
+                    guard let owner = self.ownerForQueuedDelivery(entry, depth: depth, change: change) else { return }
                     withUnsafePointer(to: payload) { pointer in
-                        self.invoke(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth)
+                        self.invoke(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth, change: change)
                     }
                 }
             }
@@ -434,9 +446,9 @@ public final class ObserverRegistry: Sendable {
     /// The owner a queued delivery may still be made to, or `nil` if the registration
     /// went (or its owner died) while the delivery waited on its queue; either is
     /// recorded, so a journal never shows a change silently lost in a queue.
-    func ownerForQueuedDelivery(_ entry: RegistrationEntry, depth: Int) -> AnyObject? {
+    func ownerForQueuedDelivery(_ entry: RegistrationEntry, depth: Int, change: UInt64) -> AnyObject? {
         if entry.isRemoved {
-            if hasSink { reportSkip(entry, .removedBeforeDelivery, depth: depth) }
+            if hasSink { reportSkip(entry, .removedBeforeDelivery, depth: depth, change: change) }
             return nil
         }
         guard let owner = entry.owner else {
@@ -450,10 +462,11 @@ public final class ObserverRegistry: Sendable {
     /// in order, and returns the entries found with a deallocated owner.
     ///
     /// Not generic, so it is compiled once, fully optimised: the payload is passed by
-    /// pointer and only each entry's `call` knows its type.
+    /// pointer and only each entry's `call` knows its type. `change` is the change's
+    /// number for events (0 without a sink).
     func deliver(
         _ snapshot: ContiguousArray<RegistrationEntry?>, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool,
-        sender: AnyObject?, depth: Int, enqueue: (RegistrationEntry) -> Void
+        sender: AnyObject?, depth: Int, change: UInt64, enqueue: (RegistrationEntry) -> Void
     ) -> [RegistrationEntry] {
         var dead: [RegistrationEntry] = []
         // The snapshot keeps every entry alive for the whole loop, so entries are read
@@ -465,7 +478,7 @@ public final class ObserverRegistry: Sendable {
                     slot._withUnsafeGuaranteedRef { entry in
                         deliver(
                             to: entry, payload: payload, unchanged: unchanged, isPrior: isPrior, sender: sender,
-                            depth: depth, dead: &dead, enqueue: enqueue
+                            depth: depth, change: change, dead: &dead, enqueue: enqueue
                         )
                     }
                 }
@@ -478,7 +491,7 @@ public final class ObserverRegistry: Sendable {
     @inline(__always)
     func deliver(
         to entry: RegistrationEntry, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool, sender: AnyObject?,
-        depth: Int, dead: inout [RegistrationEntry], enqueue: (RegistrationEntry) -> Void
+        depth: Int, change: UInt64, dead: inout [RegistrationEntry], enqueue: (RegistrationEntry) -> Void
     ) {
         if entry.isRemoved { return }
         let options = entry.options
@@ -488,25 +501,25 @@ public final class ObserverRegistry: Sendable {
             return
         }
         if unchanged && options.contains(.onlyWhenChanged) {
-            if hasSink { reportSkip(entry, .unchanged, depth: depth) }
+            if hasSink { reportSkip(entry, .unchanged, depth: depth, change: change) }
             return
         }
         if entry.filtersBySender && (sender == nil || entry.sender !== sender) {
-            if hasSink { reportSkip(entry, .senderMismatch, depth: depth) }
+            if hasSink { reportSkip(entry, .senderMismatch, depth: depth, change: change) }
             return
         }
         if entry.queue != nil {
             enqueue(entry)
         } else {
-            invoke(entry, owner: owner, payload: payload, depth: depth)
+            invoke(entry, owner: owner, payload: payload, depth: depth, change: change)
         }
     }
 
     /// Calls one registration; with a sink, also times it and reports the delivery.
     @inline(__always)
-    func invoke(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int) {
+    func invoke(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64) {
         if hasSink {
-            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, initial: nil)
+            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, initial: nil, change: change)
         } else {
             entry.call(owner, payload)
         }
@@ -514,8 +527,12 @@ public final class ObserverRegistry: Sendable {
 
     /// `invoke` with a sink. Kept out of line so the no-sink path never touches `sink`
     /// or an `EventValue`: both are existentials, costly to copy for every delivery.
+    /// `change` is the number of the change delivered, 0 for none (an initial value).
     @inline(never)
-    func invokeRecorded(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?) {
+    func invokeRecorded(
+        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?,
+        change: UInt64
+    ) {
         guard let sink else {
             entry.call(owner, payload)
             return
@@ -536,7 +553,7 @@ public final class ObserverRegistry: Sendable {
             kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
             channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
             duration: end &- start, cpuDuration: usageEnd.cpuNanoseconds &- usageStart.cpuNanoseconds,
-            isMainQueue: onMainQueue
+            isMainQueue: onMainQueue, changeNumber: change == 0 ? nil : change
         )
         if let before = usageStart.voluntarySwitches, let after = usageEnd.voluntarySwitches {
             event.waits = after &- before
@@ -545,13 +562,14 @@ public final class ObserverRegistry: Sendable {
     }
 
     @inline(never)
-    func reportSkip(_ entry: RegistrationEntry, _ reason: SkipReason, depth: Int) {
+    func reportSkip(_ entry: RegistrationEntry, _ reason: SkipReason, depth: Int, change: UInt64) {
         guard let sink else { return }
         emit(sink, .skipped) {
             $0.channel = entry.channel.info
             $0.registration = entry.info
             $0.skipReason = reason
             $0.depth = depth
+            $0.changeNumber = change == 0 ? nil : change
         }
     }
 
@@ -560,16 +578,20 @@ public final class ObserverRegistry: Sendable {
         let initial = sink == nil ? nil : value()
         if let queue = entry.queue {
             queue.async { [self] in
-                guard let owner = self.ownerForQueuedDelivery(entry, depth: 0) else { return }
+                guard let owner = self.ownerForQueuedDelivery(entry, depth: 0, change: 0) else { return }
                 withUnsafePointer(to: payload) { pointer in
-                    self.invokeRecorded(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: 0, initial: initial)
+                    self.invokeRecorded(
+                        entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: 0, initial: initial, change: 0
+                    )
                 }
             }
         } else if let owner = entry.owner {
             // The thread's context is only event work: untouched without a sink.
             let depth = sink == nil ? 0 : ThreadContext.current.depth
             withUnsafePointer(to: payload) { pointer in
-                invokeRecorded(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth, initial: initial)
+                invokeRecorded(
+                    entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth, initial: initial, change: 0
+                )
             }
         }
     }
@@ -673,5 +695,13 @@ public final class ObserverRegistry: Sendable {
         state.withLock {
             Statistics(registrations: $0.registrations.count, channels: $0.channels.count, objects: $0.identities.count)
         }
+    }
+}
+
+extension ObserverRegistry.State {
+    /// Numbers a change (`ObserverEvent.changeNumber`). Under the lock.
+    mutating func takeChangeNumber() -> UInt64 {
+        defer { nextChangeNumber &+= 1 }
+        return nextChangeNumber
     }
 }
