@@ -8,6 +8,7 @@ import Synchronization
 /// callback — whatever the callback captured is freed as soon as no dispatch in flight
 /// still holds it. Empty slots are compacted away once they outnumber live entries, so
 /// removing n registrations costs O(n) in all, not O(n²).
+@usableFromInline
 final class Channel: @unchecked Sendable {
     let info: ChannelInfo
     /// The subject, held weakly; `nil` from the start for notification channels.
@@ -26,6 +27,10 @@ final class Channel: @unchecked Sendable {
     /// Live registrations that asked for prior notifications; read without the lock to
     /// skip the prior dispatch entirely when nobody wants it.
     let priorCount = Atomic<Int>(0)
+
+    /// Whether any live registration asked for prior notifications.
+    @usableFromInline
+    var hasPriorObservers: Bool { priorCount.load(ordering: .relaxed) > 0 }
 
     init(info: ChannelInfo, subject: AnyObject?, payload: Any.Type) {
         self.info = info

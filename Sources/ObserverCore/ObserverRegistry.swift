@@ -30,7 +30,7 @@ public final class ObserverRegistry: Sendable {
     let sink: (any EventSink)?
     /// `sink != nil`, read on every delivery: testing the optional existential itself
     /// copies it (a retain, a release and two witness calls) each time.
-    let hasSink: Bool
+    @usableFromInline let hasSink: Bool
 
     /// Creates a registry.
     /// - Parameter sink: receives every action as an event; `nil` (the default) costs nothing.
