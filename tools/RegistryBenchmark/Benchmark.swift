@@ -12,7 +12,7 @@ enum Benchmark {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == "--help" || arguments.first == "-h" {
-            print("usage: RegistryBenchmark [--profile fanout|closures|register|counting|sink [N [POSTS]]] [--notification-center]")
+            print("usage: RegistryBenchmark [--profile fanout|closures|register|counting|sink [N [POSTS]]] [--notification-center] [--threads [POSTS]]")
             print("Without arguments: the registry's fan-out, register/remove and sink benchmarks.")
             return
         }
@@ -23,6 +23,10 @@ enum Benchmark {
                 FileHandle.standardError.write(Data("RegistryBenchmark: \(error)\n".utf8))
                 exit(1)
             }
+            return
+        }
+        if arguments.first == "--threads" {
+            Threads.run(posts: arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000)
             return
         }
         if arguments.first == "--profile" {
@@ -38,6 +42,7 @@ enum Benchmark {
             case "closures": print("closures fan-out: \(millions(FanOut.race([FanOut.closures(fanOut: size ?? 100)], deliveriesPerPost: size ?? 100, rounds: 3)[0]))")
             case "register": print("register+remove: \(RegisterRemove.registry(count: size ?? 100_000)) s")
             case "counting": print("counting sink: \(millions(FanOut.race([FanOut.registry(fanOut: 100, sink: CountingSink(), posts: 2_000)], deliveriesPerPost: 100, rounds: 3)[0]))")
+            case "threadsink": print("discarding sink, 1 thread: \(millions(Threads.rate(threads: 1, posts: posts ?? 100_000, sink: Threads.DiscardingSink(), rounds: 3)))")
             case "sink": print("in-memory sink: \(millions(FanOut.race([FanOut.registry(fanOut: 100, sink: InMemoryEventSink(), posts: 2_000)], deliveriesPerPost: 100, rounds: 3)[0]))")
             default: print("usage: RegistryBenchmark [--notification-center | --profile fanout|closures|register|counting|sink [N [POSTS]]]")
             }
