@@ -63,7 +63,8 @@ extension ObserverRegistry {
             )
         } else {
             unchanged = produce()
-            snapshot = state.withLock { _ in channel.entries }
+            // The channel's lock only: posts on different channels do not serialise.
+            snapshot = channel.snapshot()
             depth = 0
             change = 0
         }
@@ -84,7 +85,8 @@ extension ObserverRegistry {
         if !dead.isEmpty { removeDeallocated(dead) }
     }
 
-    /// With a sink: produces the change and records it (numbered) in one critical section,
+    /// With a sink: produces the change and records it (numbered) in one critical section
+    /// of the channel's lock (not the registry's: posts on other channels go on meanwhile),
     /// and takes the snapshot to deliver to. Returns the snapshot, whether old equals new,
     /// the change's depth and its number.
     @inline(never)
@@ -93,10 +95,10 @@ extension ObserverRegistry {
         produce: () -> Bool, values: () -> (EventValue?, EventValue?)
     ) -> (ContiguousArray<RegistrationEntry?>, Bool, Int, UInt64) {
         guard let sink else { preconditionFailure("recordChange without a sink") }
-        return state.withLock { state in
+        return channel.exclusive {
             let unchanged = produce()
             let (old, new) = values()
-            let number = state.takeChangeNumber()
+            let number = takeChangeNumber()
             var depth = 0
             emit(sink, .changed) {
                 $0.channel = channel.info

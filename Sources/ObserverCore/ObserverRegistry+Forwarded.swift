@@ -3,13 +3,13 @@
 /// registrations and records their posts and deliveries, but never calls them itself.
 extension ObserverRegistry {
     /// Records a post on `channel` (a `changed` event with `value` as its new value), under
-    /// the lock like a dispatch, so it is ordered with the registrations around it. `value`
+    /// the channel's lock like a dispatch, so it is ordered with the registrations around it. `value`
     /// runs before the lock is taken: it may ask the registry to name objects.
     func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite) {
         guard let sink else { return }
         let text = value()
-        state.withLock { state in
-            let number = state.takeChangeNumber()
+        channel.exclusive {
+            let number = takeChangeNumber()
             emit(sink, .changed) {
                 $0.channel = channel.info
                 $0.new = EventValue(text)
