@@ -3,23 +3,26 @@
 /// registrations and records their posts and deliveries, but never calls them itself.
 extension ObserverRegistry {
     /// Records a post on `channel` (a `changed` event with `value` as its new value), under
-    /// the lock like a dispatch, so it is ordered with the registrations around it. `value`
+    /// the channel's lock like a dispatch, so it is ordered with the registrations around it. `value`
     /// runs before the lock is taken: it may ask the registry to name objects.
     func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite) {
         guard let sink else { return }
         let text = value()
-        state.withLock { _ in
+        channel.exclusive {
+            let number = takeChangeNumber()
             emit(sink, .changed) {
                 $0.channel = channel.info
                 $0.new = EventValue(text)
                 $0.liveCount = channel.liveCount
                 $0.callSite = callSite
+                $0.changeNumber = number
             }
         }
     }
 
     /// Runs `entry`'s callback with `payload` for the other dispatcher, timed and recorded
-    /// as a delivery when a sink is installed. `carrier` is passed as the callback's owner
+    /// as a delivery when a sink is installed (with no change number: the other dispatcher
+    /// does not say which post it delivers). `carrier` is passed as the callback's owner
     /// argument (the entry's own owner is held weakly and may be gone: the other dispatcher
     /// still calls, and the journal then shows a delivery after the owner went).
     func deliverForwarded<Payload>(_ entry: RegistrationEntry, carrier: AnyObject, payload: Payload) {
@@ -29,7 +32,8 @@ extension ObserverRegistry {
                 return
             }
             invokeRecorded(
-                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, initial: nil
+                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, initial: nil,
+                change: 0
             )
         }
     }

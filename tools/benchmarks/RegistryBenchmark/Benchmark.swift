@@ -11,10 +11,13 @@ enum Benchmark {
     static let usage = """
         usage: RegistryBenchmark [--rounds N] [--verbose]
                RegistryBenchmark --notification-center [--rounds N]
+               RegistryBenchmark --threads [--count POSTS]
                RegistryBenchmark --profile closures|post|center|recording|ring|fputs|register|counting|sink [--fan-out F] [--count N]
 
           (no mode)              fan-out, register/remove, sink cost and recording cost
           --notification-center  RecordingNotificationCenter against NotificationCenter
+          --threads              posts per second with 1/2/4/8 threads, each on its own channel
+                                 (POSTS per thread, default 200000)
           --rounds N             measured rounds per figure, after one warm-up round (default 9)
           --verbose              also print every round's rates and the best-of-rounds ratios
           --profile WHAT         run one loop once, for callgrind or perf: COUNT closure calls
@@ -37,6 +40,7 @@ enum Benchmark {
             case "--rounds": rounds = positive(arguments.next(), argument)
             case "--verbose": verbose = true
             case "--notification-center": mode = "notification-center"
+            case "--threads": mode = "threads"
             case "--profile":
                 mode = "profile"
                 profile = arguments.next() ?? ""
@@ -55,6 +59,7 @@ enum Benchmark {
             switch mode {
             case "notification-center": try RecordingCenter.run(rounds: rounds)
             case "profile": try Profile.run(profile, fanOut: fanOut, count: count)
+            case "threads": Threads.run(posts: count ?? 200_000)
             default: try all(rounds: rounds, verbose: verbose)
             }
         } catch {

@@ -1,0 +1,212 @@
+import Dispatch
+
+// Dispatching: a change is numbered and recorded, then delivered to a snapshot of its
+// channel's registrations outside the lock (the loop itself is in
+// ObserverRegistry+DeliveryLoop.swift).
+
+extension ObserverRegistry {
+    /// Delivers `payload` to a snapshot of the channel's live registrations.
+    ///
+    /// - Parameters:
+    ///   - unchanged: old equals new; `onlyWhenChanged` registrations are skipped.
+    ///   - isPrior: a notification before the change; only `prior` registrations get it.
+    ///   - sender: the posting object, matched against registrations that filter by sender.
+    ///   - values: the old and new values for the event, computed only with a sink.
+    func dispatch<Payload: Sendable>(
+        on channel: Channel, payload: Payload, unchanged: Bool, isPrior: Bool,
+        sender: AnyObject?, callSite: CallSite?, values: (Payload) -> (EventValue?, EventValue?)
+    ) {
+        withUnsafePointer(to: payload) { pointer in
+            post(
+                on: channel, isPrior: isPrior, sender: sender, callSite: callSite, payload: UnsafeRawPointer(pointer),
+                produce: { unchanged }, values: { values(pointer.pointee) },
+                copy: { PayloadCopy(payload) }
+            )
+        }
+    }
+
+    /// Delivers the payload at `payload` to a snapshot of the channel's live registrations.
+    ///
+    /// Not generic, so callers that know the payload's type (`ObservableValue.set`, inlined
+    /// into the app where its value type is concrete) run no unspecialised generic code: a
+    /// generic post paid a dozen metadata lookups and value-witness copies per change.
+    ///
+    /// With a sink, `produce` runs under the registry's lock, in the same critical
+    /// section as the `changed` event: a value set from several threads at once then
+    /// records its changes in exactly the order its old → new chain happened.
+    /// - Parameters:
+    ///   - payload: where the payload is, of the channel's payload type; `produce` may
+    ///     write it, and it is read only after `produce` ran.
+    ///   - produce: makes the payload and says whether old equals new
+    ///     (`onlyWhenChanged` registrations are skipped then). Must not call the registry.
+    ///   - isPrior: a notification before the change; only `prior` registrations get it.
+    ///   - sender: the posting object, matched against registrations that filter by sender.
+    ///   - values: the old and new values for the event, computed only with a sink.
+    ///   - copy: a copy of the produced payload, made only for deliveries queued to
+    ///     another queue (once per post, shared by its queued deliveries).
+    @usableFromInline
+    func post(
+        on channel: Channel, isPrior: Bool, sender: AnyObject?, callSite: CallSite?, payload: UnsafeRawPointer,
+        produce: () -> Bool, values: () -> (EventValue?, EventValue?), copy: () -> PayloadCopy
+    ) {
+        if isPrior && channel.priorCount.load(ordering: .relaxed) == 0 { return }
+        let snapshot: ContiguousArray<RegistrationEntry?>
+        let unchanged: Bool
+        let depth: Int
+        // 0 (no number) without a sink: nothing is recorded then.
+        let change: UInt64
+        // `hasSink`, not `if let sink`: copying the optional existential costs ~250
+        // instructions per post, paid even without a sink.
+        if hasSink {
+            (snapshot, unchanged, depth, change) = recordChange(
+                on: channel, isPrior: isPrior, callSite: callSite, produce: produce, values: values
+            )
+        } else {
+            unchanged = produce()
+            // The channel's lock only: posts on different channels do not serialise.
+            snapshot = channel.snapshot()
+            depth = 0
+            change = 0
+        }
+        let dead = deliver(
+            snapshot, payload: payload, unchanged: unchanged, isPrior: isPrior, sender: sender,
+            depth: depth, change: change
+        ) { entry in
+            // A queued delivery needs its own copy of the payload, and carries the
+            // change's number: by the time it runs, later changes may have been posted.
+            let held = copy()
+            entry.queue?.async { [self] in
+                guard let owner = self.ownerForQueuedDelivery(entry, depth: depth, change: change) else { return }
+                held.withPointer { pointer in
+                    self.invoke(entry, owner: owner, payload: pointer, depth: depth, change: change)
+                }
+            }
+        }
+        if !dead.isEmpty { removeDeallocated(dead) }
+    }
+
+    /// With a sink: produces the change and records it (numbered) in one critical section
+    /// of the channel's lock (not the registry's: posts on other channels go on meanwhile),
+    /// and takes the snapshot to deliver to. Returns the snapshot, whether old equals new,
+    /// the change's depth and its number.
+    @inline(never)
+    func recordChange(
+        on channel: Channel, isPrior: Bool, callSite: CallSite?,
+        produce: () -> Bool, values: () -> (EventValue?, EventValue?)
+    ) -> (ContiguousArray<RegistrationEntry?>, Bool, Int, UInt64) {
+        guard let sink else { preconditionFailure("recordChange without a sink") }
+        return channel.exclusive {
+            let unchanged = produce()
+            let (old, new) = values()
+            let number = takeChangeNumber()
+            var depth = 0
+            emit(sink, .changed) {
+                $0.channel = channel.info
+                $0.old = old
+                $0.new = new
+                $0.isPrior = isPrior
+                $0.liveCount = channel.liveCount
+                $0.callSite = callSite
+                $0.changeNumber = number
+                depth = $0.depth
+            }
+            return (channel.entries, unchanged, depth, number)
+        }
+    }
+
+    /// The owner a queued delivery may still be made to, or `nil` if the registration
+    /// went (or its owner died) while the delivery waited on its queue; either is
+    /// recorded, so a journal never shows a change silently lost in a queue.
+    func ownerForQueuedDelivery(_ entry: RegistrationEntry, depth: Int, change: UInt64) -> AnyObject? {
+        if entry.isRemoved {
+            if hasSink { reportSkip(entry, .removedBeforeDelivery, depth: depth, change: change) }
+            return nil
+        }
+        guard let owner = entry.owner else {
+            removeDeallocated([entry])
+            return nil
+        }
+        return owner
+    }
+
+    /// Calls one registration; with a sink, also times it and reports the delivery.
+    @inline(__always)
+    func invoke(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64) {
+        if hasSink {
+            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, initial: nil, change: change)
+        } else {
+            entry.call(owner, payload)
+        }
+    }
+
+    /// `invoke` with a sink. Kept out of line so the no-sink path never touches `sink`
+    /// or an `EventValue`: both are existentials, costly to copy for every delivery.
+    /// `change` is the number of the change delivered, 0 for none (an initial value).
+    @inline(never)
+    func invokeRecorded(
+        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?,
+        change: UInt64
+    ) {
+        guard let sink else {
+            entry.call(owner, payload)
+            return
+        }
+        let context = ThreadContext.current
+        let savedDepth = context.depth
+        context.depth = depth + 1
+        let onMainQueue = MainQueue.isCurrent
+        let usageStart = ThreadUsage.current
+        let start = monotonicNanoseconds()
+        entry.call(owner, payload)
+        let end = monotonicNanoseconds()
+        let usageEnd = ThreadUsage.current
+        context.depth = savedDepth
+        // The most frequent event: built in one initialisation (filling a default event
+        // field by field copied it several times), stamped with the call's end.
+        var event = ObserverEvent(
+            kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
+            channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
+            duration: end &- start, cpuDuration: usageEnd.cpuNanoseconds &- usageStart.cpuNanoseconds,
+            isMainQueue: onMainQueue, changeNumber: change == 0 ? nil : change
+        )
+        if let before = usageStart.voluntarySwitches, let after = usageEnd.voluntarySwitches {
+            event.waits = after &- before
+        }
+        sink.record(event)
+    }
+
+    @inline(never)
+    func reportSkip(_ entry: RegistrationEntry, _ reason: SkipReason, depth: Int, change: UInt64) {
+        guard let sink else { return }
+        emit(sink, .skipped) {
+            $0.channel = entry.channel.info
+            $0.registration = entry.info
+            $0.skipReason = reason
+            $0.depth = depth
+            $0.changeNumber = change == 0 ? nil : change
+        }
+    }
+
+    /// Delivers the current value to one new registration (the `initial` option).
+    func deliverInitial<Payload: Sendable>(_ entry: RegistrationEntry, payload: Payload, value: () -> EventValue?) {
+        let initial = sink == nil ? nil : value()
+        if let queue = entry.queue {
+            queue.async { [self] in
+                guard let owner = self.ownerForQueuedDelivery(entry, depth: 0, change: 0) else { return }
+                withUnsafePointer(to: payload) { pointer in
+                    self.invokeRecorded(
+                        entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: 0, initial: initial, change: 0
+                    )
+                }
+            }
+        } else if let owner = entry.owner {
+            // The thread's context is only event work: untouched without a sink.
+            let depth = sink == nil ? 0 : ThreadContext.current.depth
+            withUnsafePointer(to: payload) { pointer in
+                invokeRecorded(
+                    entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth, initial: initial, change: 0
+                )
+            }
+        }
+    }
+}
