@@ -12,7 +12,7 @@ package enum Diagnoser {
             catalog: isEmpty ? JournalCatalog(sessionID: session.id) : try reader.catalog(session: session.id),
             options: options
         )
-        let checkers = makeCheckers()
+        let checkers = RuleCatalog.makeCheckers()
         var tracker = DispatchTracker()
         var failure: AnalysisError?
         if !isEmpty {
@@ -52,14 +52,5 @@ package enum Diagnoser {
             findings += try diagnose(reader, session: session, options: options)
         }
         return findings
-    }
-
-    static func makeCheckers() -> [any RuleChecker] {
-        [
-            LastCallbackWinsChecker(), DuplicateRegistrationChecker(), RemoveUnregisteredChecker(),
-            LeakedRegistrationChecker(), NeverPostedKeyChecker(), DeliveryAfterOwnerGoneChecker(),
-            RedundantChangeChecker(), OffMainDeliveryChecker(), FeedbackLoopChecker(), SlowCallbackChecker(),
-            UncleanSessionChecker(), SilentChangeChecker(), SubjectReplacedChecker(),
-        ]
     }
 }

@@ -1,3 +1,8 @@
+extension Rule {
+    /// OJ012 silent-change: see `SilentChangeChecker.rule`.
+    package static var silentChange: Rule { SilentChangeChecker.rule }
+}
+
 /// OJ012: a change that reached nobody on a channel whose owners had stopped being told
 /// without anyone asking: their registrations were replaced, or their tokens released
 /// while they lived on. Owners that removed their registrations themselves (explicitly,
@@ -5,6 +10,26 @@
 /// deallocated went away (the documented happy path: the token goes with its owner):
 /// neither is counted.
 final class SilentChangeChecker: RuleChecker {
+    /// OJ012: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ012", name: "silent-change", severities: [.info],
+        summary: "A channel changed and nobody was told, although owners that had registered on it were still alive and never asked to stop.",
+        details: """
+            A change reached nobody (no delivery, no skip) on a channel where owners had
+            registered earlier in the session and stopped being told without anyone asking:
+            replaced by another owner's callback, or their token released while they lived
+            on. Sometimes intended, often the symptom of an earlier removal that came too
+            soon (a token not kept, a single-slot callback taken over).
+
+            Not counted: owners that removed their registrations themselves (remove,
+            removeAll, cancelling the token): they asked not to be told; and owners that
+            were deallocated (their token released with them, the documented happy path, or
+            removed by the registry when found dead): they went away, there is nobody
+            left to tell.
+            """,
+        fix: "Check that the owners who registered are still meant to be told: were they removed, replaced or deallocated too early?"
+    )
+
     struct LastRemoval {
         var seq: Int64
         var registrationID: Int64
@@ -81,7 +106,7 @@ final class SilentChangeChecker: RuleChecker {
               let channel = event.channelID
         else { return }
         if groups[channel] != nil {
-            groups[channel]!.count += 1
+            groups[channel]?.count += 1
         } else {
             groups[channel] = Group(firstSeq: event.seq, atFirst: atChange)
         }
@@ -104,7 +129,7 @@ final class SilentChangeChecker: RuleChecker {
                 sites.append(site)
             }
             findings.append(Finding(
-                rule: .silentChange, sessionID: context.session.id,
+                rule: Self.rule, sessionID: context.session.id,
                 message: "\(channel) changed \(times(group.count)) with nobody to tell, although \(plural(group.atFirst.owners, "owner")) had registered on it and never asked to stop (first at seq \(group.firstSeq)).",
                 evidence: evidence, seqs: seqs, callSites: sites, owners: ownerNames, channel: channel, count: group.count
             ))
