@@ -39,8 +39,11 @@ package enum Diagnoser {
         // Messages say `File.swift:42`; the structured call sites say `Module/File.swift:42`,
         // the spelling of the SQL views and exports, which fingerprints are made of.
         let qualified = context.catalog.qualifiedCallSites()
-        findings = findings.map { $0.qualifyingCallSites(qualified) }
-        return findings.sorted { ($0.firstSeq, $0.rule.code) < ($1.firstSeq, $1.rule.code) }
+        // In place: a long session has tens of thousands of findings, and a mapped or
+        // sorted copy would hold them twice at the peak.
+        for index in findings.indices { findings[index] = findings[index].qualifyingCallSites(qualified) }
+        findings.sort { ($0.firstSeq, $0.rule.code) < ($1.firstSeq, $1.rule.code) }
+        return findings
     }
 
     /// Every finding of every session, session by session.

@@ -5,12 +5,15 @@
 /// help, `--explain`, configuration keys, SARIF rule metadata, the README's table) is
 /// their rules in this order.
 enum RuleCatalog {
-    static let checkers: [any RuleChecker.Type] = [
-        LastCallbackWinsChecker.self, DuplicateRegistrationChecker.self, RemoveUnregisteredChecker.self,
-        LeakedRegistrationChecker.self, NeverPostedKeyChecker.self, DeliveryAfterOwnerGoneChecker.self,
-        RedundantChangeChecker.self, OffMainDeliveryChecker.self, FeedbackLoopChecker.self, SlowCallbackChecker.self,
-        UncleanSessionChecker.self, SilentChangeChecker.self, SubjectReplacedChecker.self,
-    ]
+    /// Computed, not stored: metatypes of a protocol are not `Sendable` global state.
+    static var checkers: [any RuleChecker.Type] {
+        [
+            LastCallbackWinsChecker.self, DuplicateRegistrationChecker.self, RemoveUnregisteredChecker.self,
+            LeakedRegistrationChecker.self, NeverPostedKeyChecker.self, DeliveryAfterOwnerGoneChecker.self,
+            RedundantChangeChecker.self, OffMainDeliveryChecker.self, FeedbackLoopChecker.self, SlowCallbackChecker.self,
+            UncleanSessionChecker.self, SilentChangeChecker.self, SubjectReplacedChecker.self,
+        ]
+    }
 
     /// A fresh checker of every rule, for one session.
     static func makeCheckers() -> [any RuleChecker] { checkers.map { $0.init() } }

@@ -58,17 +58,37 @@ final class SilentChangeChecker: RuleChecker {
     /// Per channel, the owners whose last registration there ended without their asking,
     /// with that ending. An owner leaves it when it registers again or removes deliberately.
     private var unasked: [Int64: [Int64: LastRemoval]] = [:]
+    /// When each owner in `unasked` will be seen deallocated (from the catalog), earliest
+    /// first: it leaves `unasked` then, as a later change would drop it anyway, so the
+    /// checker's state follows owners still alive, not every owner the session had.
+    private var deaths = DeathQueue()
     /// Changes not yet complete, on channels that had such owners when they were posted.
     private var pending: [Int64: AtChange] = [:]
     private var groups: [Int64: Group] = [:]
 
+    /// How many (channel, owner) entries the checker holds.
+    var heldOwners: Int { unasked.values.reduce(0) { $0 + $1.count } }
+
+    /// Marks `owner` as not asked on `channel`, and when it will be seen deallocated.
+    private func markUnasked(_ owner: Int64, on channel: Int64, _ removal: LastRemoval, _ context: DiagnosisContext) {
+        unasked[channel, default: [:]][owner] = removal
+        if let deallocSeq = context.catalog.objects[owner]?.deallocSeq {
+            deaths.push(Death(seq: deallocSeq, channel: channel, owner: owner))
+        }
+    }
+
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+        // Owners deallocated by now are dropped, as the next change would (they went away).
+        while let death = deaths.popFirst(atOrBefore: event.seq) {
+            unasked[death.channel]?[death.owner] = nil
+            if unasked[death.channel]?.isEmpty == true { unasked[death.channel] = nil }
+        }
         switch event.kind {
         case .registered, .replaced:
             guard let channel = event.channelID, let id = event.registrationID else { return }
             if event.kind == .replaced, let old = event.otherRegistrationID,
                let oldOwner = try context.registration(old)?.ownerID {
-                unasked[channel, default: [:]][oldOwner] = LastRemoval(seq: event.seq, registrationID: old, reason: "replaced")
+                markUnasked(oldOwner, on: channel, LastRemoval(seq: event.seq, registrationID: old, reason: "replaced"), context)
             }
             if let owner = try context.registration(id)?.ownerID ?? event.ownerID {
                 unasked[channel]?[owner] = nil
@@ -82,7 +102,7 @@ final class SilentChangeChecker: RuleChecker {
             if Self.deliberate.contains(reason) {
                 unasked[channel]?[owner] = nil
             } else {
-                unasked[channel, default: [:]][owner] = LastRemoval(seq: event.seq, registrationID: id, reason: reason)
+                markUnasked(owner, on: channel, LastRemoval(seq: event.seq, registrationID: id, reason: reason), context)
             }
         case .changed:
             guard !event.isPrior, let channel = event.channelID, var owners = unasked[channel], !owners.isEmpty
