@@ -34,18 +34,25 @@ final class NeverPostedKeyChecker: RuleChecker {
         static func < (lhs: TypedKey, rhs: TypedKey) -> Bool { (lhs.type, lhs.key) < (rhs.type, rhs.key) }
     }
 
+    /// An owner observing a key on a subject (0 for notifications).
+    struct Observer: Hashable {
+        var subject: Int64
+        var owner: Int64
+    }
+
     struct Observed {
         var first: RegistrationRow
         var registrations = 0
         var channels: Set<Int64> = []
-        /// Who observed it on what: [subject id (0 for notifications), owner id].
-        var observers: Set<[Int64]> = []
+        /// Who observed it on what. One entry per owner that ever registered on the key: a
+        /// struct, not an `[Int64]` pair, so an entry costs its 16 bytes and no allocation.
+        var observers: Set<Observer> = []
 
         /// One more registration, on `channel` of `subject`, by `owner`.
         mutating func add(channel: Int64, subject: Int64, owner: Int64) {
             registrations += 1
             channels.insert(channel)
-            observers.insert([subject, owner])
+            observers.insert(Observer(subject: subject, owner: owner))
         }
     }
 
