@@ -12,7 +12,7 @@ package enum Diagnoser {
             catalog: isEmpty ? JournalCatalog(sessionID: session.id) : try reader.catalog(session: session.id),
             options: options
         )
-        let checkers = makeCheckers()
+        var checkers = RuleCatalog.makeCheckers()
         var tracker = DispatchTracker()
         var failure: AnalysisError?
         if !isEmpty {
@@ -35,20 +35,18 @@ package enum Diagnoser {
             for checker in checkers { checker.completed(done, context) }
         }
         var findings: [Finding] = []
-        for checker in checkers { findings += try checker.finish(context) }
+        // Each checker is released once its findings are made: its groups (one per
+        // registration for some rules) need not stay alive beside every finding.
+        var unfinished = Array(checkers.reversed())
+        checkers = []
+        while let checker = unfinished.popLast() { findings += try checker.finish(context) }
         // Messages say `File.swift:42`; the structured call sites say `Module/File.swift:42`,
         // the spelling of the SQL views and exports, which fingerprints are made of.
         let qualified = context.catalog.qualifiedCallSites()
-        findings = findings.map { $0.qualifyingCallSites(qualified) }
-        return findings.sorted { ($0.firstSeq, $0.rule.code) < ($1.firstSeq, $1.rule.code) }
-    }
-
-    static func makeCheckers() -> [any RuleChecker] {
-        [
-            LastCallbackWinsChecker(), DuplicateRegistrationChecker(), RemoveUnregisteredChecker(),
-            LeakedRegistrationChecker(), NeverPostedKeyChecker(), DeliveryAfterOwnerGoneChecker(),
-            RedundantChangeChecker(), OffMainDeliveryChecker(), FeedbackLoopChecker(), SlowCallbackChecker(),
-            UncleanSessionChecker(), SilentChangeChecker(), SubjectReplacedChecker(),
-        ]
+        // In place: a long session has tens of thousands of findings, and a mapped or
+        // sorted copy would hold them twice at the peak.
+        for index in findings.indices { findings[index] = findings[index].qualifyingCallSites(qualified) }
+        findings.sort { ($0.firstSeq, $0.rule.code) < ($1.firstSeq, $1.rule.code) }
+        return findings
     }
 }

@@ -59,6 +59,11 @@ final class DiagnosisContext {
 /// the findings. Checkers keep only what their rule needs (live state and per-channel or
 /// per-registration counters), never the events themselves.
 protocol RuleChecker: AnyObject {
+    /// The rule this checker decides: code, name, severities and documentation, declared
+    /// next to the logic and listed once in `RuleCatalog`.
+    static var rule: Rule { get }
+    /// A checker with no state, for one session.
+    init()
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError)
     func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext)
     func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding]

@@ -34,8 +34,12 @@ package struct DispatchTracker {
 
     private var open: [Key: [CompletedChange]] = [:]
     /// The seq each live registration was made at: a change posted before it cannot be
-    /// its change. Entries go with the registration's removal.
+    /// its change. Entries go with the registration's removal or replacement, so they
+    /// follow the live registrations.
     private var registeredSeq: [Int64: Int64] = [:]
+
+    /// How many registrations the tracker remembers (the live ones).
+    var trackedRegistrations: Int { registeredSeq.count }
 
     package init() {}
 
@@ -52,6 +56,7 @@ package struct DispatchTracker {
             open[key, default: []].append(CompletedChange(event: event, receipts: []))
             return completed
         case .registered, .replaced:
+            if event.kind == .replaced, let old = event.otherRegistrationID { registeredSeq[old] = nil }
             if let registration = event.registrationID { registeredSeq[registration] = event.seq }
             return nil
         case .removed:

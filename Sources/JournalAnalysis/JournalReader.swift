@@ -136,6 +136,12 @@ package final class JournalReader {
     /// The objects, channels, call sites and scopes of a session.
     package func catalog(session: Int64) throws(AnalysisError) -> JournalCatalog {
         var catalog = JournalCatalog(sessionID: session)
+        // Sized up front: growing a table of tens of thousands of objects doubles it, and
+        // the old and new tables are both alive at the peak.
+        let objects = try scalar("SELECT count(*) FROM objects WHERE session_id = ?1", [.int(session)]) ?? 0
+        catalog.objects.reserveCapacity(Int(clamping: objects))
+        let scopes = try scalar("SELECT count(*) FROM scopes WHERE session_id = ?1", [.int(session)]) ?? 0
+        catalog.scopes.reserveCapacity(Int(clamping: scopes))
         try query("""
             SELECT o.id, s.value, o.first_seq, o.dealloc_seq FROM objects o JOIN strings s ON s.id = o.type_id
             WHERE o.session_id = ?1

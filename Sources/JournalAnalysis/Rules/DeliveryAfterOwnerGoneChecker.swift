@@ -1,5 +1,22 @@
+extension Rule {
+    /// OJ006 delivery-after-owner-gone: see `DeliveryAfterOwnerGoneChecker.rule`.
+    package static var deliveryAfterOwnerGone: Rule { DeliveryAfterOwnerGoneChecker.rule }
+}
+
 /// OJ006: a callback ran for an owner already seen deallocated.
 final class DeliveryAfterOwnerGoneChecker: RuleChecker {
+    /// OJ006: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ006", name: "delivery-after-owner-gone", severities: [.error],
+        summary: "A callback ran for an owner that had already been deallocated.",
+        details: """
+            A callback ran after its owner had been seen deallocated, or after its registration
+            was removed because the owner was deallocated. The callback is working on an object
+            that no longer exists.
+            """,
+        fix: "Let the registry hold the owner weakly (pass it as owner, do not capture it strongly in the callback) and remove registrations when the owner goes."
+    )
+
     struct Group {
         var registrationID: Int64
         var ownerID: Int64
@@ -13,8 +30,8 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .delivered, let id = event.registrationID else { return }
-        if groups[id] != nil {
-            groups[id]!.count += 1
+        guard groups[id] == nil else {
+            groups[id]?.count += 1
             return
         }
         var owner = event.ownerID
@@ -28,7 +45,7 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
         for group in groups.values.sorted(by: { $0.firstSeq < $1.firstSeq }) {
             let (owner, channel, site) = try context.callback(group.registrationID, owner: group.ownerID, channel: group.channelID)
             findings.append(Finding(
-                rule: .deliveryAfterOwnerGone, sessionID: context.session.id,
+                rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner)'s callback on \(channel) (\(site)) ran \(times(group.count)) after \(owner) was deallocated at seq \(group.deallocSeq) (first at seq \(group.firstSeq)).",
                 evidence: [
                     "seq \(group.deallocSeq): \(owner) was seen deallocated",

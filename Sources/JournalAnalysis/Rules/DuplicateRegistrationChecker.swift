@@ -1,7 +1,31 @@
+extension Rule {
+    /// OJ002 duplicate-registration: see `DuplicateRegistrationChecker.rule`.
+    package static var duplicateRegistration: Rule { DuplicateRegistrationChecker.rule }
+}
+
 /// OJ002: the same owner and call site registered twice on one channel with the same sender
 /// filter, both live. Registrations with different sender filters (one per sender, as
 /// `addObserver(forName:object:)` per object) are different observations, not duplicates.
 final class DuplicateRegistrationChecker: RuleChecker {
+    /// OJ002: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ002", name: "duplicate-registration", severities: [.warning],
+        summary: "The same owner registered the same call site twice on one channel, with the same sender filter, while the first was live: its callback runs twice per change.",
+        details: """
+            The same owner registered twice from the same call site on the same channel, and
+            both registrations were live at once. Every change then runs the callback twice:
+            usually a registration made in a method that runs more than once (viewWillAppear)
+            without removing the previous one. The finding gives both registrations and how
+            many changes were delivered twice.
+
+            Not reported: registrations with different sender filters (one per object, as
+            addObserver(forName:object:) in a loop over tasks): each hears its own sender,
+            so they are different observations. Changes from another sender, which neither
+            of a duplicate pair heard, are not counted as delivered twice.
+            """,
+        fix: "Register once (for example in init or viewDidLoad, not in a method that runs repeatedly), or keep the token and cancel it before registering again."
+    )
+
     struct Duplicate {
         var first: RegistrationRow
         var second: RegistrationRow
@@ -54,7 +78,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
             let channel = context.channel(pair.first.channelID)
             let site = context.site(pair.first.callSiteID)
             return Finding(
-                rule: .duplicateRegistration, sessionID: context.session.id,
+                rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner) registered \(channel) twice from \(site) (seq \(pair.first.registeredSeq) and seq \(pair.second.registeredSeq)); its callback ran twice for \(plural(pair.doubled, "change")).",
                 evidence: [
                     "seq \(pair.first.registeredSeq): registration \(pair.first.id) by \(owner) at \(site)",

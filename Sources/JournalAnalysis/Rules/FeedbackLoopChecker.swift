@@ -1,6 +1,24 @@
+extension Rule {
+    /// OJ009 feedback-loop: see `FeedbackLoopChecker.rule`.
+    package static var feedbackLoop: Rule { FeedbackLoopChecker.rule }
+}
+
 /// OJ009: a change posted, through callbacks, while a change of the same channel was
 /// being delivered on the same thread.
 final class FeedbackLoopChecker: RuleChecker {
+    /// OJ009: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ009", name: "feedback-loop", severities: [.warning],
+        summary: "A change caused, through callbacks, another change of the same channel.",
+        details: """
+            A change was posted from inside a callback that was itself delivering a change of
+            the same channel (directly, or through a chain of other channels: A -> B -> A). The
+            finding shows the chain, the deepest nesting and the call site of the re-entrant
+            post.
+            """,
+        fix: "Do not set the observed value from its own callback; compare before setting, or break the cycle with .onlyWhenChanged."
+    )
+
     struct Group {
         var firstSeq: Int64
         /// The channels from the first change to its re-entry; -1 for levels not seen.
@@ -10,6 +28,12 @@ final class FeedbackLoopChecker: RuleChecker {
         var siteID: Int64?
         var maxDepth: Int
         var count = 1
+
+        /// One more re-entry, at `depth`.
+        mutating func add(depth: Int) {
+            count += 1
+            maxDepth = max(maxDepth, depth)
+        }
     }
 
     /// One change on a thread's dispatch stack.
@@ -31,8 +55,7 @@ final class FeedbackLoopChecker: RuleChecker {
         while let top = stack.last, top.depth >= depth { stack.removeLast() }
         if depth > 0, let start = stack.firstIndex(where: { $0.channel == channel }) {
             if groups[channel] != nil {
-                groups[channel]!.count += 1
-                groups[channel]!.maxDepth = max(groups[channel]!.maxDepth, depth)
+                groups[channel]?.add(depth: depth)
             } else {
                 groups[channel] = Group(
                     firstSeq: event.seq, chain: Self.chain(stack[start...], to: depth) + [channel],
@@ -64,7 +87,7 @@ final class FeedbackLoopChecker: RuleChecker {
             let site = group.siteID.map { context.site($0) }
             let posted = site.map { ", posted at \($0)" } ?? ""
             return Finding(
-                rule: .feedbackLoop, sessionID: context.session.id,
+                rule: Self.rule, sessionID: context.session.id,
                 message: "\(channel) was changed again from inside its own delivery \(times(group.count)), up to depth \(group.maxDepth) (chain \(chain); first at seq \(group.firstSeq)\(posted)).",
                 evidence: [
                     "seq \(group.firstSeq): re-entrant change at depth \(group.levels)\(posted)",

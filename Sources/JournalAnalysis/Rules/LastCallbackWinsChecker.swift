@@ -1,3 +1,8 @@
+extension Rule {
+    /// OJ001 last-callback-wins: see `LastCallbackWinsChecker.rule`.
+    package static var lastCallbackWins: Rule { LastCallbackWinsChecker.rule }
+}
+
 /// OJ001: on a single-slot channel, a live owner's callback replaced by another owner's,
 /// or by the same owner's from another call site (its first callback is lost just the
 /// same: the seed bug of shared/seeds/004).
@@ -7,6 +12,53 @@
 /// site; a replaced owner that assigned again, or was deallocated, before the channel
 /// changed (it missed nothing).
 final class LastCallbackWinsChecker: RuleChecker {
+    /// OJ001: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ001", name: "last-callback-wins", severities: [.error],
+        summary: "On a single-slot channel a live owner's callback was replaced by another owner's, or by its own from another call site; the replaced callback silently missed every later change.",
+        details: """
+            A single-slot channel holds one callback, like a plain callback property or a
+            delegate. When a second owner assigns it while the first owner is still alive, the
+            first owner's callback is replaced without any error, and from then on only the last
+            assigner is told anything. The finding names the replaced owner, where it
+            registered, when it was replaced and by whom, and how many changes it missed while it
+            was alive.
+
+            The same owner assigning the slot again from another call site loses its first
+            callback just the same (the seed bug of shared/seeds/004: a screen assigning the
+            player's callback in two places); the finding then names the owner and both call
+            sites. `replay --what-if multicast` lists the replaced registration (with its call
+            site) as having missed those changes.
+
+            Not reported:
+            - a replacement after the first owner was deallocated (the slot was already dead);
+            - the same owner re-assigning from the same call site (re-running its setup);
+            - a hand-over: the replaced registration was declared for a scope (assign(scope:))
+              that had ended when it was replaced, such as a screen's "visible" scope ended
+              in viewWillDisappear before the next screen takes the delegate;
+            - a replaced owner that takes the slot back later (assigns it again), whatever
+              changed in between: each screen takes the delegate when it appears, and the
+              changes while another screen was in front were that screen's (the previous
+              screen re-taking the delegate when it comes back);
+            - a replaced owner deallocated before the channel changed: it missed nothing
+              (a pushed screen popped and released right after the previous one re-took
+              the delegate; a token kept by the screen records its deallocation);
+            - an owner that replaced its own callback and assigned again from the first call
+              site before the channel changed.
+            A replaced owner still alive at the end of the session is reported even if no change
+            came yet: the next one would be lost.
+            """,
+        fix: "Make the channel multicast (ObservableValue or a notification) so every owner registers its own callback, or have one owner forward to the others."
+    )
+
+    /// How a victim stopped missing changes, if it did.
+    enum Ending {
+        /// Its owner was deallocated (at `seq`): it misses nothing more.
+        case deallocated(seq: Int64)
+        /// Its owner assigned the slot again (at `seq`): it holds the slot again.
+        case assignedAgain(seq: Int64)
+    }
+
     struct Victim {
         var channelID: Int64
         var registration: RegistrationRow
@@ -15,18 +67,31 @@ final class LastCallbackWinsChecker: RuleChecker {
         var missed = 0
         /// The first changes it missed, for the evidence (`replay --what-if` shows them all).
         var missedSeqs: [Int64] = []
-        /// Still missing changes: alive, and not holding the slot again.
-        var active = true
-        var endSeq: Int64?
-        var endReason: String?
+        /// `nil` while it still misses changes (alive, not holding the slot again).
+        var ending: Ending?
         /// Replaced by its own owner, from another call site.
         var bySameOwner: Bool { replacer?.ownerID == registration.ownerID }
+
+        /// Whether it is reported (see `finish`), decided once it has ended.
+        var isReported: Bool {
+            switch ending {
+            case nil: return true
+            case .assignedAgain where !bySameOwner: return false
+            case .assignedAgain, .deallocated: return missed > 0
+            }
+        }
     }
 
-    private var victims: [Victim] = []
-    private var activeByChannel: [Int64: [Int]] = [:]
+    /// Victims still missing changes, per channel, oldest first: bounded by the live
+    /// registrations replaced, not by history.
+    private var active: [Int64: [Victim]] = [:]
+    /// Victims that ended and will be reported; those that will not are dropped as they end.
+    private var ended: [Victim] = []
     /// Every owner that ever assigned each single-slot channel.
     private var assigners: [Int64: Set<Int64>] = [:]
+
+    /// How many victims the checker holds (still missing changes, or ended and reported).
+    var heldVictims: Int { active.values.reduce(0) { $0 + $1.count } + ended.count }
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
@@ -37,31 +102,31 @@ final class LastCallbackWinsChecker: RuleChecker {
             assigners[channel, default: []].insert(new.ownerID)
             // An owner assigning again holds the slot again: it misses nothing from here
             // on. A callback its own owner replaced comes back only from its call site.
-            deactivate(channel: channel, where: { victim in
-                victim.registration.ownerID == new.ownerID
-                    && (!victim.bySameOwner || victim.registration.callSiteID == new.callSiteID)
-            }, seq: event.seq, reason: "assigned again")
+            end(on: channel, ending: { victim in
+                guard victim.registration.ownerID == new.ownerID,
+                      !victim.bySameOwner || victim.registration.callSiteID == new.callSiteID
+                else { return nil }
+                return .assignedAgain(seq: event.seq)
+            })
             guard event.kind == .replaced, let old = try context.registration(event.otherRegistrationID),
                   old.ownerID != new.ownerID || old.callSiteID != new.callSiteID,
                   !context.catalog.isDeallocated(old.ownerID, at: event.seq),
                   !scopeEnded(old.scopeID, by: event.seq, context)
             else { return }
-            victims.append(Victim(channelID: channel, registration: old, replacedSeq: event.seq, replacer: new))
-            activeByChannel[channel, default: []].append(victims.count - 1)
+            active[channel, default: []].append(Victim(channelID: channel, registration: old, replacedSeq: event.seq, replacer: new))
         case .changed:
-            guard !event.isPrior, let channel = event.channelID, let indexes = activeByChannel[channel] else { return }
-            for index in indexes {
-                let owner = victims[index].registration.ownerID
-                if context.catalog.isDeallocated(owner, at: event.seq) {
-                    victims[index].active = false
-                    victims[index].endSeq = context.catalog.objects[owner]?.deallocSeq
-                    victims[index].endReason = "deallocated"
-                } else {
-                    victims[index].missed += 1
-                    if victims[index].missedSeqs.count < Self.listedSeqs { victims[index].missedSeqs.append(event.seq) }
-                }
+            guard !event.isPrior, let channel = event.channelID, active[channel] != nil else { return }
+            end(on: channel, ending: { victim in
+                guard let seq = context.catalog.objects[victim.registration.ownerID]?.deallocSeq, seq <= event.seq
+                else { return nil }
+                return .deallocated(seq: seq)
+            })
+            guard var victims = active[channel] else { return }
+            for index in victims.indices {
+                victims[index].missed += 1
+                if victims[index].missedSeqs.count < Self.listedSeqs { victims[index].missedSeqs.append(event.seq) }
             }
-            activeByChannel[channel] = indexes.filter { victims[$0].active }
+            active[channel] = victims
         default:
             break
         }
@@ -77,14 +142,20 @@ final class LastCallbackWinsChecker: RuleChecker {
         return ended <= seq
     }
 
-    private func deactivate(channel: Int64, where matches: (Victim) -> Bool, seq: Int64, reason: String) {
-        guard let indexes = activeByChannel[channel] else { return }
-        for index in indexes where matches(victims[index]) {
-            victims[index].active = false
-            victims[index].endSeq = seq
-            victims[index].endReason = reason
+    /// Ends the channel's active victims for which `ending` says how; keeps the ended
+    /// ones that will be reported.
+    private func end(on channel: Int64, ending: (Victim) -> Ending?) {
+        guard let victims = active[channel] else { return }
+        var still: [Victim] = []
+        for var victim in victims {
+            if let how = ending(victim) {
+                victim.ending = how
+                if victim.isReported { ended.append(victim) }
+            } else {
+                still.append(victim)
+            }
         }
-        activeByChannel[channel] = indexes.filter { victims[$0].active }
+        active[channel] = still.isEmpty ? nil : still
     }
 
     func finish(_ context: DiagnosisContext) -> [Finding] {
@@ -92,11 +163,7 @@ final class LastCallbackWinsChecker: RuleChecker {
         // channel changed missed nothing; one that took the slot back later (a screen
         // re-taking the delegate when it is shown again) left the changes in between to
         // the screen in front. A callback replaced by its own owner's stays reported.
-        victims.filter { victim in
-            if victim.active { return true }
-            if victim.endReason == "assigned again" && !victim.bySameOwner { return false }
-            return victim.missed > 0
-        }.map { victim in
+        (ended + active.values.joined()).sorted { $0.replacedSeq < $1.replacedSeq }.map { victim in
             let channel = context.channel(victim.channelID)
             let owner = context.owner(victim.registration.ownerID)
             let site = context.site(victim.registration.callSiteID)
@@ -114,22 +181,22 @@ final class LastCallbackWinsChecker: RuleChecker {
                 evidence.append("\(owner) missed the changes at seqs \(victim.missedSeqs.map(String.init).joined(separator: ", "))\(more)")
             }
             var seqs = [victim.registration.registeredSeq, victim.replacedSeq]
-            switch victim.endReason {
-            case "deallocated":
-                evidence.append("seq \(victim.endSeq!): \(owner) was deallocated, after missing \(plural(victim.missed, "change"))")
-                seqs.append(victim.endSeq!)
-            case "assigned again":
+            switch victim.ending {
+            case .deallocated(let seq):
+                evidence.append("seq \(seq): \(owner) was deallocated, after missing \(plural(victim.missed, "change"))")
+                seqs.append(seq)
+            case .assignedAgain(let seq):
                 let again = victim.bySameOwner ? "again from \(site)" : "again"
-                evidence.append("seq \(victim.endSeq!): \(owner) assigned the callback \(again), after missing \(plural(victim.missed, "change"))")
-                seqs.append(victim.endSeq!)
-            default:
+                evidence.append("seq \(seq): \(owner) assigned the callback \(again), after missing \(plural(victim.missed, "change"))")
+                seqs.append(seq)
+            case nil:
                 evidence.append("\(owner) was not seen deallocated before the session ended")
             }
             let message = victim.bySameOwner
                 ? "\(owner) assigned \(channel) from two call sites; its callback from \(site) was replaced by its own from \(replacerSite) at seq \(victim.replacedSeq) and missed \(plural(victim.missed, "change"))."
                 : "\(assignerCount) owners assigned \(channel); \(owner) (\(site)) was replaced at seq \(victim.replacedSeq) while alive and missed \(plural(victim.missed, "change"))."
             return Finding(
-                rule: .lastCallbackWins, sessionID: context.session.id,
+                rule: Self.rule, sessionID: context.session.id,
                 message: message,
                 evidence: evidence, seqs: seqs, callSites: [site, replacerSite], owners: [owner, replacer],
                 channel: channel, count: victim.missed

@@ -1,11 +1,40 @@
+extension Rule {
+    /// OJ004 leaked-registration: see `LeakedRegistrationChecker.rule`.
+    package static var leakedRegistration: Rule { LeakedRegistrationChecker.rule }
+}
+
 /// OJ004: a registration that outlived its scope (warning) or its session (info).
 final class LeakedRegistrationChecker: RuleChecker {
+    /// OJ004: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ004", name: "leaked-registration", severities: [.warning, .info],
+        summary: "A registration was still live when its session ended, or outlived the scope it was declared for.",
+        details: """
+            warning: a registration declared for a scope (a screen being visible) was still
+            live when that scope ended and was then delivered to, or was never removed: the
+            hook outlived its screen.
+
+            info: a registration was still live when its (cleanly ended) session ended while its
+            owner was alive. Often intended (an app-wide observer), listed so it can be checked.
+
+            Not reported: a registration removed automatically because its owner was
+            deallocated, or one whose owner was deallocated before the session ended.
+            """,
+        fix: "Remove the registration when its scope ends (cancel its token there), or tie it to an owner that goes away with the scope."
+    )
+
     struct Outlived {
         var registration: RegistrationRow
         var scopeEndedSeq: Int64
-        var deliveries = 0
-        var firstDeliverySeq: Int64?
+        /// The deliveries after the scope ended: the first one's seq and how many.
+        var delivered: (firstSeq: Int64, count: Int)?
         var removedSeq: Int64?
+        var deliveries: Int { delivered?.count ?? 0 }
+
+        /// One more delivery after the scope ended, at `seq`.
+        mutating func addDelivery(seq: Int64) {
+            delivered = (delivered?.firstSeq ?? seq, deliveries + 1)
+        }
     }
 
     private var outlived: [Int64: Outlived] = [:]
@@ -19,15 +48,14 @@ final class LeakedRegistrationChecker: RuleChecker {
             }
         case .delivered:
             guard let id = event.registrationID, outlived[id] != nil, !event.isInitialDelivery else { return }
-            outlived[id]!.deliveries += 1
-            if outlived[id]!.firstDeliverySeq == nil { outlived[id]!.firstDeliverySeq = event.seq }
+            outlived[id]?.addDelivery(seq: event.seq)
         case .removed, .replaced:
             guard let id = event.kind == .removed ? event.registrationID : event.otherRegistrationID,
                   let entry = outlived[id]
             else { return }
             // Removed after the scope ended but before anything reached it: a teardown
             // done in the other order, harmless.
-            if entry.deliveries == 0 { outlived[id] = nil } else { outlived[id]!.removedSeq = event.seq }
+            if entry.deliveries == 0 { outlived[id] = nil } else { outlived[id]?.removedSeq = event.seq }
         default:
             break
         }
@@ -50,10 +78,10 @@ final class LeakedRegistrationChecker: RuleChecker {
             ]
             var seqs = [row.registeredSeq, entry.scopeEndedSeq]
             let tail: String
-            if let first = entry.firstDeliverySeq {
-                evidence.append("seq \(first): first of \(plural(entry.deliveries, "delivery", "deliveries")) after the scope ended")
-                seqs.append(first)
-                tail = "was delivered \(times(entry.deliveries)) after it"
+            if let delivered = entry.delivered {
+                evidence.append("seq \(delivered.firstSeq): first of \(plural(delivered.count, "delivery", "deliveries")) after the scope ended")
+                seqs.append(delivered.firstSeq)
+                tail = "was delivered \(times(delivered.count)) after it"
             } else {
                 tail = "was still registered when the session ended"
             }
@@ -62,7 +90,7 @@ final class LeakedRegistrationChecker: RuleChecker {
                 seqs.append(removed)
             }
             findings.append(Finding(
-                rule: .leakedRegistration, severity: .warning, sessionID: context.session.id,
+                rule: Self.rule, severity: .warning, sessionID: context.session.id,
                 message: "\(owner)'s registration on \(channel) (\(site)) outlived scope \(quoted(scope, limit: 60)) (ended at seq \(entry.scopeEndedSeq)) and \(tail).",
                 evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
                 count: max(entry.deliveries, 1)
@@ -87,7 +115,7 @@ final class LeakedRegistrationChecker: RuleChecker {
                 ? "\(owners[0])'s registration on \(channel) (\(site)) was still registered when the session ended."
                 : "\(rows.count) registrations on \(channel) from \(site) were still registered when the session ended."
             findings.append(Finding(
-                rule: .leakedRegistration, severity: .info, sessionID: context.session.id, message: message,
+                rule: Self.rule, severity: .info, sessionID: context.session.id, message: message,
                 evidence: rows.prefix(5).map { "seq \($0.registeredSeq): \(context.owner($0.ownerID)) registered at \(site), never removed" },
                 seqs: rows.prefix(5).map(\.registeredSeq), callSites: [site], owners: Array(owners.prefix(5)),
                 channel: channel, count: rows.count

@@ -1,7 +1,32 @@
+extension Rule {
+    /// OJ005 never-posted-key: see `NeverPostedKeyChecker.rule`.
+    package static var neverPostedKey: Rule { NeverPostedKeyChecker.rule }
+}
+
 /// OJ005: a channel observed but never posted; a typo when a key one or two edits away
 /// was posted on the same type of subject, unless the same owner observes that key too on that
 /// subject and it is more than one slip away (`minPrice` and `maxPrice`: sibling keys).
 final class NeverPostedKeyChecker: RuleChecker {
+    /// OJ005: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ005", name: "never-posted-key", severities: [.warning, .info],
+        summary: "A channel was observed but never posted, often because its key is a typo of one that was.",
+        details: """
+            Owners registered on a channel that was never posted in the session. When a key one
+            or two edits away was posted on the same kind of subject, the observed key is very
+            likely a typo (warning, with the hint). Without such a key the channel may just not
+            have changed in this recording (info).
+
+            Sibling keys are not typos: when the same owner observes the posted key too, on
+            the same subject (minPrice and maxPrice, only the maximum moved), it knows both
+            spellings, and the finding is info, unless the two are one slip apart (a letter
+            missing, extra, wrong, or two swapped: contenOffset beside contentOffset). A
+            posted key hints only for the never-posted keys closest to it: with minPrice and
+            maxPirce observed and maxPrice posted, maxPirce (one swap) gets the hint.
+            """,
+        fix: "Check the key's spelling against the keys the subject posts; prefer a shared constant to a string literal."
+    )
+
     /// A key on a type of subject (`*` for notifications): `Player.isPlaying`.
     struct TypedKey: Hashable, Comparable {
         var type: String
@@ -9,12 +34,26 @@ final class NeverPostedKeyChecker: RuleChecker {
         static func < (lhs: TypedKey, rhs: TypedKey) -> Bool { (lhs.type, lhs.key) < (rhs.type, rhs.key) }
     }
 
+    /// An owner observing a key on a subject (0 for notifications).
+    struct Observer: Hashable {
+        var subject: Int64
+        var owner: Int64
+    }
+
     struct Observed {
         var first: RegistrationRow
         var registrations = 0
         var channels: Set<Int64> = []
-        /// Who observed it on what: [subject id (0 for notifications), owner id].
-        var observers: Set<[Int64]> = []
+        /// Who observed it on what. One entry per owner that ever registered on the key: a
+        /// struct, not an `[Int64]` pair, so an entry costs its 16 bytes and no allocation.
+        var observers: Set<Observer> = []
+
+        /// One more registration, on `channel` of `subject`, by `owner`.
+        mutating func add(channel: Int64, subject: Int64, owner: Int64) {
+            registrations += 1
+            channels.insert(channel)
+            observers.insert(Observer(subject: subject, owner: owner))
+        }
     }
 
     struct Posted {
@@ -40,13 +79,10 @@ final class NeverPostedKeyChecker: RuleChecker {
                 guard let row = try context.registration(event.registrationID) else { return }
                 observed[key] = Observed(first: row)
             }
-            observed[key]!.registrations += 1
-            observed[key]!.channels.insert(channel)
-            observed[key]!.observers.insert([context.catalog.channels[channel]?.subjectID ?? 0, event.ownerID ?? 0])
+            observed[key]?.add(channel: channel, subject: context.catalog.channels[channel]?.subjectID ?? 0, owner: event.ownerID ?? 0)
         case .changed:
             guard let channel = event.channelID, let key = typedKey(channel, context) else { return }
-            if posted[key] == nil { posted[key] = Posted(firstSeq: event.seq, channelID: channel) }
-            posted[key]!.count += 1
+            posted[key, default: Posted(firstSeq: event.seq, channelID: channel)].count += 1
         default:
             break
         }
@@ -78,7 +114,7 @@ final class NeverPostedKeyChecker: RuleChecker {
             best[candidate.posted] = candidate.rank
         }
         var hints: [TypedKey: (TypedKey, Int)] = [:]
-        for candidate in candidates where candidate.rank == best[candidate.posted]! {
+        for candidate in candidates where best[candidate.posted].map({ candidate.rank == $0 }) ?? false {
             if let current = hints[candidate.observed],
                (current.1, current.0.key) <= (candidate.distance, candidate.posted.key) { continue }
             hints[candidate.observed] = (candidate.posted, candidate.distance)
@@ -105,14 +141,14 @@ final class NeverPostedKeyChecker: RuleChecker {
                 evidence.append("seq \(post.firstSeq): \(context.channel(post.channelID)) was posted (\(times(post.count)) in all)")
                 seqs.append(post.firstSeq)
                 findings.append(Finding(
-                    rule: .neverPostedKey, severity: .warning, sessionID: context.session.id,
+                    rule: Self.rule, severity: .warning, sessionID: context.session.id,
                     message: "\(owner) observed \(channel) (\(site)), which was never posted; \(subject) posted \(quoted(match.key)), \(plural(distance, "edit")) away: a typo?",
                     evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
                     count: entry.registrations
                 ))
             } else {
                 findings.append(Finding(
-                    rule: .neverPostedKey, severity: .info, sessionID: context.session.id,
+                    rule: Self.rule, severity: .info, sessionID: context.session.id,
                     message: "\(owner) observed \(channel) (\(site)), which was never posted in this session.",
                     evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
                     count: entry.registrations

@@ -1,23 +1,47 @@
+extension Rule {
+    /// OJ008 off-main-delivery: see `OffMainDeliveryChecker.rule`.
+    package static var offMainDelivery: Rule { OffMainDeliveryChecker.rule }
+}
+
 /// OJ008: a registration that expects the main thread was called off main: neither on
 /// the main thread nor on the main queue (under `dispatchMain()` on Linux the main queue
 /// runs on another thread, and a `queue: .main` delivery there is on main).
 final class OffMainDeliveryChecker: RuleChecker {
+    /// OJ008: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ008", name: "off-main-delivery", severities: [.error],
+        summary: "A registration that asked for the main thread was called neither on the main thread nor on the main queue.",
+        details: """
+            A registration declared that it expects the main thread (or asked for the main
+            queue), and a delivery to it ran off main: UI work off the main thread.
+
+            "On main" is the main thread or the main queue, recorded per event (schema 2,
+            events.main_queue, from a dispatch-specific key set on the main queue). Under
+            dispatchMain() on Linux the main queue is drained by a thread that is not the main
+            thread; a delivery through the main queue there is on main and never reported.
+            """,
+        fix: "Register with queue: .main, or post the change from the main thread."
+    )
+
     struct Group {
         var registration: RegistrationRow
         var firstSeq: Int64
         var threads: [Int64]
         var count = 1
+
+        /// One more delivery off main, on `thread` (the first five threads are listed).
+        mutating func add(thread: Int64) {
+            count += 1
+            if threads.count < 5, !threads.contains(thread) { threads.append(thread) }
+        }
     }
 
     private var groups: [Int64: Group] = [:]
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .delivered, !event.isOnMain, let id = event.registrationID else { return }
-        if groups[id] != nil {
-            groups[id]!.count += 1
-            if groups[id]!.threads.count < 5, !groups[id]!.threads.contains(event.thread) {
-                groups[id]!.threads.append(event.thread)
-            }
+        guard groups[id] == nil else {
+            groups[id]?.add(thread: event.thread)
             return
         }
         guard let row = try context.registration(id), row.expectsMain else { return }
@@ -33,7 +57,7 @@ final class OffMainDeliveryChecker: RuleChecker {
             let threads = group.threads.map(String.init).joined(separator: ", ")
             let asked = row.queue.map { "asked for queue \(quoted($0, limit: 60))" } ?? "declared it expects the main thread"
             return Finding(
-                rule: .offMainDelivery, sessionID: context.session.id,
+                rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner)'s callback on \(channel) (\(site)) expects the main thread but ran \(times(group.count)) on thread \(threads) (first at seq \(group.firstSeq)).",
                 evidence: [
                     "seq \(row.registeredSeq): \(owner) registered at \(site) and \(asked)",

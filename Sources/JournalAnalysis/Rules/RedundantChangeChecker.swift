@@ -1,10 +1,35 @@
+extension Rule {
+    /// OJ007 redundant-change: see `RedundantChangeChecker.rule`.
+    package static var redundantChange: Rule { RedundantChangeChecker.rule }
+}
+
 /// OJ007: changes with old == new that were delivered anyway.
 final class RedundantChangeChecker: RuleChecker {
+    /// OJ007: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ007", name: "redundant-change", severities: [.info],
+        summary: "Changes whose old and new values were equal were delivered to callbacks.",
+        details: """
+            Changes whose old and new values were equal (compared as recorded text) were
+            delivered to callbacks that then did work for nothing. Prior notifications are not
+            counted.
+            """,
+        fix: "Register with .onlyWhenChanged, or do not post when the value did not change."
+    )
+
     struct Group {
         var first: EventRow
         var changes = 0
         var deliveries = 0
         var sites: [Int64] = []
+
+        /// One more unchanged change, delivered `delivered` times, posted at `site` (the
+        /// first five sites are listed).
+        mutating func add(delivered: Int, site: Int64?) {
+            changes += 1
+            deliveries += delivered
+            if let site, sites.count < 5, !sites.contains(site) { sites.append(site) }
+        }
     }
 
     private var groups: [Int64: Group] = [:]
@@ -14,12 +39,7 @@ final class RedundantChangeChecker: RuleChecker {
         guard !event.isPrior, let channel = event.channelID, let old = event.oldValue, old == event.newValue else { return }
         let delivered = change.deliveredCount
         guard delivered > 0 else { return }
-        if groups[channel] == nil { groups[channel] = Group(first: event) }
-        groups[channel]!.changes += 1
-        groups[channel]!.deliveries += delivered
-        if let site = event.callSiteID, groups[channel]!.sites.count < 5, !groups[channel]!.sites.contains(site) {
-            groups[channel]!.sites.append(site)
-        }
+        groups[channel, default: Group(first: event)].add(delivered: delivered, site: event.callSiteID)
     }
 
     func finish(_ context: DiagnosisContext) -> [Finding] {
@@ -28,7 +48,7 @@ final class RedundantChangeChecker: RuleChecker {
             let sites = group.sites.map { context.site($0) }
             let posted = sites.first.map { ", posted at \($0)" } ?? ""
             return Finding(
-                rule: .redundantChange, sessionID: context.session.id,
+                rule: Self.rule, sessionID: context.session.id,
                 message: "\(channel) was set to the value it already had \(times(group.changes)) (\(quoted(group.first.oldValue)) → \(quoted(group.first.newValue))) and these changes were delivered \(times(group.deliveries)) (first at seq \(group.first.seq)\(posted)).",
                 evidence: ["seq \(group.first.seq): \(quoted(group.first.oldValue)) → \(quoted(group.first.newValue))\(posted)"]
                     + ["\(plural(group.changes, "unchanged change")) delivered \(times(group.deliveries)) in all"],

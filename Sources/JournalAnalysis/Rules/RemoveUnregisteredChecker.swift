@@ -1,12 +1,46 @@
+extension Rule {
+    /// OJ003 remove-unregistered: see `RemoveUnregisteredChecker.rule`.
+    package static var removeUnregistered: Rule { RemoveUnregisteredChecker.rule }
+}
+
 /// OJ003: a removal that matched no live registration.
 final class RemoveUnregisteredChecker: RuleChecker {
+    /// OJ003: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ003", name: "remove-unregistered", severities: [.warning],
+        summary: "A removal was asked for that matched no live registration (never made, or already removed).",
+        details: """
+            A removal was asked for that matched no live registration: removing twice (in
+            dealloc and in removeFromSuperview), removing from the wrong object, or removing a
+            misspelled key. The registry treats it as a no-op, but it is a bug worth seeing.
+            The finding says whether the registration existed and when and where it was
+            already removed.
+
+            Not reported: a callback removing itself during a delivery (that removal matches
+            its live registration); cancelling a token whose registration the registry had
+            removed by itself (owner or subject deallocated, replaced in a single slot): the
+            app could not know, and the journal records it as the no-op event
+            cancelAfterAutoRemoval.
+            """,
+        fix: "Remove each registration exactly once, in one place (keep the token and cancel it, or let the owner's deallocation remove it), and check the key's spelling."
+    )
+
     struct Group {
         var first: EventRow
         var explanation: String
         var evidence: [String]
         var seqs: [Int64]
         var count = 1
+
+        /// One more removal like the first, at `seq` (the first few seqs are kept).
+        mutating func add(seq: Int64) {
+            count += 1
+            if seqs.count < RemoveUnregisteredChecker.listedSeqs { seqs.append(seq) }
+        }
     }
+
+    /// How many sequence numbers a finding lists.
+    static let listedSeqs = 10
 
     struct Key: Hashable {
         var callSite: Int64?
@@ -47,9 +81,8 @@ final class RemoveUnregisteredChecker: RuleChecker {
         let key = Key(
             callSite: event.callSiteID, channel: event.channelID, owner: event.ownerID, registration: event.registrationID
         )
-        if groups[key] != nil {
-            groups[key]!.count += 1
-            groups[key]!.seqs.append(event.seq)
+        guard groups[key] == nil else {
+            groups[key]?.add(seq: event.seq)
             return
         }
         let (explanation, evidence, seqs) = try explain(event, context)
@@ -117,12 +150,12 @@ final class RemoveUnregisteredChecker: RuleChecker {
             var evidence = ["seq \(group.first.seq): removal requested at \(siteInFunction)" + (owner.map { " for \($0)" } ?? "")]
             evidence += group.evidence
             if group.count > 1 {
-                evidence.append("requested \(times(group.count)) in all: seqs " + group.seqs.prefix(10).map(String.init).joined(separator: ", ") + (group.count > 10 ? ", …" : ""))
+                evidence.append("requested \(times(group.count)) in all: seqs " + group.seqs.prefix(Self.listedSeqs).map(String.init).joined(separator: ", ") + (group.count > Self.listedSeqs ? ", …" : ""))
             }
             return Finding(
-                rule: .removeUnregistered, sessionID: context.session.id,
+                rule: Self.rule, sessionID: context.session.id,
                 message: "Removal at \(siteInFunction)\(repeated) matched no live registration: \(group.explanation).",
-                evidence: evidence, seqs: Array(group.seqs.prefix(10)), callSites: [site], owners: owner.map { [$0] } ?? [],
+                evidence: evidence, seqs: Array(group.seqs.prefix(Self.listedSeqs)), callSites: [site], owners: owner.map { [$0] } ?? [],
                 channel: context.catalog.channelName(group.first.channelID), count: group.count
             )
         }

@@ -1,3 +1,8 @@
+extension Rule {
+    /// OJ012 silent-change: see `SilentChangeChecker.rule`.
+    package static var silentChange: Rule { SilentChangeChecker.rule }
+}
+
 /// OJ012: a change that reached nobody on a channel whose owners had stopped being told
 /// without anyone asking: their registrations were replaced, or their tokens released
 /// while they lived on. Owners that removed their registrations themselves (explicitly,
@@ -5,6 +10,26 @@
 /// deallocated went away (the documented happy path: the token goes with its owner):
 /// neither is counted.
 final class SilentChangeChecker: RuleChecker {
+    /// OJ012: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ012", name: "silent-change", severities: [.info],
+        summary: "A channel changed and nobody was told, although owners that had registered on it were still alive and never asked to stop.",
+        details: """
+            A change reached nobody (no delivery, no skip) on a channel where owners had
+            registered earlier in the session and stopped being told without anyone asking:
+            replaced by another owner's callback, or their token released while they lived
+            on. Sometimes intended, often the symptom of an earlier removal that came too
+            soon (a token not kept, a single-slot callback taken over).
+
+            Not counted: owners that removed their registrations themselves (remove,
+            removeAll, cancelling the token): they asked not to be told; and owners that
+            were deallocated (their token released with them, the documented happy path, or
+            removed by the registry when found dead): they went away, there is nobody
+            left to tell.
+            """,
+        fix: "Check that the owners who registered are still meant to be told: were they removed, replaced or deallocated too early?"
+    )
+
     struct LastRemoval {
         var seq: Int64
         var registrationID: Int64
@@ -33,17 +58,37 @@ final class SilentChangeChecker: RuleChecker {
     /// Per channel, the owners whose last registration there ended without their asking,
     /// with that ending. An owner leaves it when it registers again or removes deliberately.
     private var unasked: [Int64: [Int64: LastRemoval]] = [:]
+    /// When each owner in `unasked` will be seen deallocated (from the catalog), earliest
+    /// first: it leaves `unasked` then, as a later change would drop it anyway, so the
+    /// checker's state follows owners still alive, not every owner the session had.
+    private var deaths = DeathQueue()
     /// Changes not yet complete, on channels that had such owners when they were posted.
     private var pending: [Int64: AtChange] = [:]
     private var groups: [Int64: Group] = [:]
 
+    /// How many (channel, owner) entries the checker holds.
+    var heldOwners: Int { unasked.values.reduce(0) { $0 + $1.count } }
+
+    /// Marks `owner` as not asked on `channel`, and when it will be seen deallocated.
+    private func markUnasked(_ owner: Int64, on channel: Int64, _ removal: LastRemoval, _ context: DiagnosisContext) {
+        unasked[channel, default: [:]][owner] = removal
+        if let deallocSeq = context.catalog.objects[owner]?.deallocSeq {
+            deaths.push(Death(seq: deallocSeq, channel: channel, owner: owner))
+        }
+    }
+
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+        // Owners deallocated by now are dropped, as the next change would (they went away).
+        while let death = deaths.popFirst(atOrBefore: event.seq) {
+            unasked[death.channel]?[death.owner] = nil
+            if unasked[death.channel]?.isEmpty == true { unasked[death.channel] = nil }
+        }
         switch event.kind {
         case .registered, .replaced:
             guard let channel = event.channelID, let id = event.registrationID else { return }
             if event.kind == .replaced, let old = event.otherRegistrationID,
                let oldOwner = try context.registration(old)?.ownerID {
-                unasked[channel, default: [:]][oldOwner] = LastRemoval(seq: event.seq, registrationID: old, reason: "replaced")
+                markUnasked(oldOwner, on: channel, LastRemoval(seq: event.seq, registrationID: old, reason: "replaced"), context)
             }
             if let owner = try context.registration(id)?.ownerID ?? event.ownerID {
                 unasked[channel]?[owner] = nil
@@ -57,7 +102,7 @@ final class SilentChangeChecker: RuleChecker {
             if Self.deliberate.contains(reason) {
                 unasked[channel]?[owner] = nil
             } else {
-                unasked[channel, default: [:]][owner] = LastRemoval(seq: event.seq, registrationID: id, reason: reason)
+                markUnasked(owner, on: channel, LastRemoval(seq: event.seq, registrationID: id, reason: reason), context)
             }
         case .changed:
             guard !event.isPrior, let channel = event.channelID, var owners = unasked[channel], !owners.isEmpty
@@ -81,7 +126,7 @@ final class SilentChangeChecker: RuleChecker {
               let channel = event.channelID
         else { return }
         if groups[channel] != nil {
-            groups[channel]!.count += 1
+            groups[channel]?.count += 1
         } else {
             groups[channel] = Group(firstSeq: event.seq, atFirst: atChange)
         }
@@ -104,7 +149,7 @@ final class SilentChangeChecker: RuleChecker {
                 sites.append(site)
             }
             findings.append(Finding(
-                rule: .silentChange, sessionID: context.session.id,
+                rule: Self.rule, sessionID: context.session.id,
                 message: "\(channel) changed \(times(group.count)) with nobody to tell, although \(plural(group.atFirst.owners, "owner")) had registered on it and never asked to stop (first at seq \(group.firstSeq)).",
                 evidence: evidence, seqs: seqs, callSites: sites, owners: ownerNames, channel: channel, count: group.count
             ))

@@ -1,3 +1,8 @@
+extension Rule {
+    /// OJ010 slow-callback: see `SlowCallbackChecker.rule`.
+    package static var slowCallback: Rule { SlowCallbackChecker.rule }
+}
+
 /// OJ010: callbacks that blocked the main thread's frame, and background callbacks that
 /// used more CPU than a frame.
 ///
@@ -10,6 +15,30 @@
 ///   frame; it delays what its queue runs next). Info.
 /// Journals without CPU time (schema 1) fall back to wall time.
 final class SlowCallbackChecker: RuleChecker {
+    /// OJ010: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ010", name: "slow-callback", severities: [.warning, .info],
+        summary: "A callback on main blocked longer than the frame budget, or a background callback used more CPU than it.",
+        details: """
+            The budget is 16 ms by default (one frame at 60 Hz; diagnose --budget-ms MS changes
+            it). Wall time alone is not enough: a microsecond callback preempted on a busy
+            machine can take 20 ms of wall time. Each delivery records its thread CPU time
+            (CLOCK_THREAD_CPUTIME_ID) next to its wall time, and how often it gave up the CPU
+            voluntarily (slept, waited for a lock or I/O; counted on Linux).
+
+            warning: a callback on main (the main thread or the main queue) whose wall time was
+            over the budget and that *blocked*: its own CPU time was at least half the budget,
+            or it waited voluntarily while it ran. It drops frames.
+
+            info: a callback off main whose CPU time alone was over the budget. It drops no frame
+            (it delays what its thread runs next), so it is listed, not a warning; preemption on
+            a loaded machine never counts.
+
+            Journals without CPU time (schema 1) are judged on wall time.
+            """,
+        fix: "Move the slow work off the delivering thread (dispatch it to a background queue) and keep callbacks short."
+    )
+
     struct Group {
         var firstSeq: Int64
         var channelID: Int64?
@@ -19,6 +48,16 @@ final class SlowCallbackChecker: RuleChecker {
         var maxCPU: Int64?
         var onMain: Bool
         var count = 1
+
+        /// One more slow delivery (`event`), reported with `duration`.
+        mutating func add(_ event: EventRow, duration: Int64) {
+            count += 1
+            if duration > maxNs {
+                maxNs = duration
+                maxSeq = event.seq
+                maxCPU = event.cpuNs
+            }
+        }
     }
 
     private var groups: [Int64: Group] = [:]
@@ -50,12 +89,7 @@ final class SlowCallbackChecker: RuleChecker {
             )
             return
         }
-        groups[key]!.count += 1
-        if duration > groups[key]!.maxNs {
-            groups[key]!.maxNs = duration
-            groups[key]!.maxSeq = event.seq
-            groups[key]!.maxCPU = event.cpuNs
-        }
+        groups[key]?.add(event, duration: duration)
     }
 
     func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
@@ -67,7 +101,7 @@ final class SlowCallbackChecker: RuleChecker {
             if group.onMain {
                 let cpu = group.maxCPU.map { ", \(milliseconds($0)) of it on the CPU" } ?? ""
                 finding = Finding(
-                    rule: .slowCallback, severity: .warning, sessionID: context.session.id,
+                    rule: Self.rule, severity: .warning, sessionID: context.session.id,
                     message: "\(owner)'s callback on \(channel) (\(site)) blocked the main thread longer than \(budget) \(times(group.count)), up to \(milliseconds(group.maxNs)) (first at seq \(group.firstSeq)).",
                     evidence: [
                         "seq \(group.firstSeq): first delivery on main over \(budget)",
@@ -78,7 +112,7 @@ final class SlowCallbackChecker: RuleChecker {
                 )
             } else {
                 finding = Finding(
-                    rule: .slowCallback, severity: .info, sessionID: context.session.id,
+                    rule: Self.rule, severity: .info, sessionID: context.session.id,
                     message: "\(owner)'s callback on \(channel) (\(site)) used more than \(budget) of CPU \(times(group.count)) off the main thread, up to \(milliseconds(group.maxNs)) (first at seq \(group.firstSeq)).",
                     evidence: [
                         "seq \(group.firstSeq): first background delivery over \(budget) of CPU time",

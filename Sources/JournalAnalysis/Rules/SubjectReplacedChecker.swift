@@ -1,3 +1,8 @@
+extension Rule {
+    /// OJ013 subject-replaced: see `SubjectReplacedChecker.rule`.
+    package static var subjectReplaced: Rule { SubjectReplacedChecker.rule }
+}
+
 /// OJ013: an owner whose subject was deallocated while the owner lived on, when a new
 /// subject of the same type appeared later with the same key and the owner never
 /// registered on it: the owner keeps showing the old subject's last state.
@@ -7,6 +12,24 @@
 /// the owner is still alive. Runs once at the end over the registrations table, which
 /// holds each registration's fate.
 final class SubjectReplacedChecker: RuleChecker {
+    /// OJ013: the rule this checker decides, described next to its logic.
+    static let rule = Rule(
+        code: "OJ013", name: "subject-replaced", severities: [.info],
+        summary: "An owner outlived the subject it observed, and never registered on the new subject of the same type and key that replaced it.",
+        details: """
+            An owner registered on a subject (a player, a document), the subject was deallocated
+            while the owner lived on (the registry removed the registration with reason
+            subjectDeallocated, which it only does for a live owner, when the state the subject
+            owns - an ObservableValue, a CallbackProperty - went with it, or at the latest
+            when the session ended), and a new subject of the
+            same type with the same key appeared after the owner's registration; the owner never
+            registered on it. The owner is told nothing more and keeps showing the old subject's
+            state. Info: sometimes the owner only cared about the old subject. The finding
+            names both subjects and the registration's call site.
+            """,
+        fix: "Observe the new subject when it replaces the old one (re-register where the reference is swapped), or observe a longer-lived object that forwards the changes."
+    )
+
     func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
         var stranded: [RegistrationRow] = []
         var channelsOfOwner: [Int64: Set<Int64>] = [:]
@@ -45,7 +68,7 @@ final class SubjectReplacedChecker: RuleChecker {
             let newChannel = context.channel(successorID)
             let deallocSeq = subject.deallocSeq ?? row.removedSeq ?? row.registeredSeq
             findings.append(Finding(
-                rule: .subjectReplaced, sessionID: context.session.id,
+                rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner) observed \(context.channel(row.channelID)) (\(site)), whose subject \(old) was deallocated while \(owner) lived on; \(new), a new \(subject.type) with key \(quoted(channel.key)), appeared at seq \(newSubject.firstSeq) and \(owner) never registered on it.",
                 evidence: [
                     "seq \(row.registeredSeq): \(owner) registered on \(context.channel(row.channelID)) at \(site)",

@@ -1,0 +1,34 @@
+/// The rule catalog: the one list of checkers, in code order.
+///
+/// A rule's description lives in its checker (`static let rule`); this list is the only
+/// place that names them all. The diagnoser runs these checkers; `Rule.allCases` (the
+/// help, `--explain`, configuration keys, SARIF rule metadata, the README's table) is
+/// their rules in this order.
+enum RuleCatalog {
+    /// Computed, not stored: metatypes of a protocol are not `Sendable` global state.
+    static var checkers: [any RuleChecker.Type] {
+        [
+            LastCallbackWinsChecker.self, DuplicateRegistrationChecker.self, RemoveUnregisteredChecker.self,
+            LeakedRegistrationChecker.self, NeverPostedKeyChecker.self, DeliveryAfterOwnerGoneChecker.self,
+            RedundantChangeChecker.self, OffMainDeliveryChecker.self, FeedbackLoopChecker.self, SlowCallbackChecker.self,
+            UncleanSessionChecker.self, SilentChangeChecker.self, SubjectReplacedChecker.self,
+        ]
+    }
+
+    /// A fresh checker of every rule, for one session.
+    static func makeCheckers() -> [any RuleChecker] { checkers.map { $0.init() } }
+}
+
+extension Rule {
+    /// Every rule, in code order.
+    package static let allCases: [Rule] = RuleCatalog.checkers.map { $0.rule }
+
+    /// Finds a rule by code (`OJ001`, any case) or name (`last-callback-wins`).
+    package init?(codeOrName text: String) {
+        let wanted = text.lowercased()
+        guard let match = Rule.allCases.first(where: { $0.code.lowercased() == wanted || $0.name == wanted }) else {
+            return nil
+        }
+        self = match
+    }
+}

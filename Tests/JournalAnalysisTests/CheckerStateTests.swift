@@ -1,0 +1,94 @@
+import Foundation
+@testable import JournalAnalysis
+import JournalFixtures
+import Testing
+
+// A checker's state follows what is still alive (owners, registrations), not the
+// session's history: a long session must not make a diagnosis grow with every owner that
+// came and went. Asserted on the counts the checkers expose, not on memory.
+
+/// Streams the session through `checker` and `tracker` as the diagnoser does, and returns
+/// them after the last event.
+private func stream<Checker: RuleChecker>(
+    _ checker: Checker, _ build: (FixtureSession) throws -> Void
+) throws -> (Checker, DispatchTracker) {
+    let (reader, session) = try journal(build)
+    defer { try? FileManager.default.removeItem(atPath: (reader.path as NSString).deletingLastPathComponent) }
+    let context = DiagnosisContext(
+        reader: reader, session: session, catalog: try reader.catalog(session: session.id), options: DiagnosisOptions()
+    )
+    var tracker = DispatchTracker()
+    try reader.forEachEvent(session: session.id) { event in
+        _ = tracker.feed(event)
+        try? checker.observe(event, context)
+        try? context.live.apply(event) { id throws(AnalysisError) in try context.storedRegistration(id) }
+        return true
+    }
+    return (checker, tracker)
+}
+
+/// `owners` owners each register on one channel, release their token (which does not count
+/// as asking to stop) and, when `deallocated`, go away; then the channel changes once.
+private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession) throws -> Void {
+    { s in
+        let subject = try s.object("Player")
+        let channel = try s.channel(subject, "rate")
+        for _ in 0..<owners {
+            let owner = try s.object("Label")
+            let registration = try s.register(channel, owner: owner, at: "Label.swift:10")
+            try s.remove(registration, reason: "tokenReleased")
+            if deallocated { try s.deallocate(owner, autoRemove: false) }
+        }
+        try s.post(channel, new: "1", at: "Player.swift:40")
+    }
+}
+
+@Test func silentChangeForgetsOwnersOnceTheyAreDeallocated() throws {
+    let (gone, _) = try stream(SilentChangeChecker(), releasedTokens(300, deallocated: true))
+    #expect(gone.heldOwners == 0)
+    // Owners still alive are still waiting to be told: they stay.
+    let (alive, _) = try stream(SilentChangeChecker(), releasedTokens(300, deallocated: false))
+    #expect(alive.heldOwners == 300)
+}
+
+@Test func lastCallbackWinsDropsVictimsThatMissedNothingOnceTheyAreGone() throws {
+    // 200 rounds of two screens taking the delegate in turn and going away before the
+    // player changes: each replaced screen missed nothing, and is forgotten at the change.
+    let (checker, tracker) = try stream(LastCallbackWinsChecker()) { s in
+        let player = try s.object("Player")
+        let slot = try s.channel(player, "delegate", singleSlot: true)
+        var previous: Int64?
+        for _ in 0..<200 {
+            let first = try s.object("ListScreen"), second = try s.object("DetailScreen")
+            try s.register(slot, owner: first, at: "ListScreen.swift:12")
+            try s.register(slot, owner: second, at: "DetailScreen.swift:30")
+            try s.deallocate(first, autoRemove: false)
+            if let previous { try s.deallocate(previous, autoRemove: false) }
+            previous = second
+            try s.post(slot, new: "1", at: "Player.swift:40")
+        }
+    }
+    #expect(checker.heldVictims == 0)
+    // 400 registrations, each replaced or removed but the last: the tracker keeps the live one.
+    #expect(tracker.trackedRegistrations == 1)
+}
+
+@Test func lastCallbackWinsKeepsVictimsThatStillMissChanges() throws {
+    let (checker, _) = try stream(LastCallbackWinsChecker()) { s in
+        let player = try s.object("Player")
+        let slot = try s.channel(player, "delegate", singleSlot: true)
+        for index in 0..<50 { try s.register(slot, owner: try s.object("Screen"), at: "Screen.swift:\(index + 1)") }
+        try s.post(slot, new: "1", at: "Player.swift:40")
+    }
+    #expect(checker.heldVictims == 49)
+}
+
+@Test func deathQueueReturnsEntriesInSeqOrderWhenDue() {
+    var queue = DeathQueue()
+    for seq: Int64 in [9, 3, 7, 1, 5, 3] { queue.push(Death(seq: seq, channel: 1, owner: seq)) }
+    #expect(queue.popFirst(atOrBefore: 0) == nil)
+    var popped: [Int64] = []
+    while let death = queue.popFirst(atOrBefore: 7) { popped.append(death.seq) }
+    #expect(popped == [1, 3, 3, 5, 7])
+    #expect(queue.count == 1)
+}
