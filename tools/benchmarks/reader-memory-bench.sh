@@ -6,7 +6,7 @@
 #
 #   tools/benchmarks/reader-memory-bench.sh [EVENTS ...]      (default: 1000000 4000000)
 #
-# Environment: BIN (directory holding obsreplay and report-sample; default: a release
+# Environment: BIN (directory holding obsreplay and ReportSample; default: a release
 # build of this checkout), OUT (where the journals are kept; default .build/reader-bench),
 # RUNS (runs per figure, median; default 1).
 # Prints one Markdown table: seconds (median) and maximum RSS (MB, largest of the runs).
