@@ -31,10 +31,16 @@ let package = Package(
         // a C library directly.
         .target(name: "SystemShim", swiftSettings: strict),
         .target(name: "ObserverCore", dependencies: ["SystemShim"], swiftSettings: strict),
-        // Its schema, Migrations/NNNN_name.sql, is embedded as checked-in generated code
+        // What every reader and the recorder share: the SQLite wrapper, opening and validating
+        // journal files, the migrations and the journal's typed vocabulary. Not a product.
+        // The schema, Migrations/NNNN_name.sql, is embedded as checked-in generated code
         // (EmbeddedMigrations.swift; SchemaTests checks it against the folder), not by a
         // build-tool plugin that every user of the package would have to trust.
-        .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore", "SystemShim"], swiftSettings: strict),
+        .target(name: "JournalStore", dependencies: ["CSQLite", "SystemShim"], swiftSettings: strict),
+        .target(
+            name: "ObservationJournal", dependencies: ["JournalStore", "CSQLite", "ObserverCore", "SystemShim"],
+            swiftSettings: strict
+        ),
         // Regenerates EmbeddedMigrations.swift from Migrations/ (see its header).
         .executableTarget(name: "MigrationsCompiler", path: "tools/MigrationsCompiler", swiftSettings: strict),
         .executableTarget(
@@ -58,7 +64,7 @@ let package = Package(
             dependencies: ["ObservationJournal", "ObservationJournalTesting", "ObserverCore", "JournalAnalysis"],
             swiftSettings: strict
         ),
-        .target(name: "JournalAnalysis", dependencies: ["ObservationJournal", "SystemShim"], swiftSettings: strict),
+        .target(name: "JournalAnalysis", dependencies: ["JournalStore", "SystemShim"], swiftSettings: strict),
         // The page's script and stylesheet are real files, compiled into the module as
         // byte arrays (`PackageResources.report_js`): the report stays one self-contained file.
         .target(
@@ -73,7 +79,7 @@ let package = Package(
         ),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
         // Writes fixture journals row by row (tests, benchmarks); not a product.
-        .target(name: "JournalFixtures", dependencies: ["ObservationJournal"], swiftSettings: strict),
+        .target(name: "JournalFixtures", dependencies: ["JournalStore"], swiftSettings: strict),
         .executableTarget(
             name: "obsreplay-bench", dependencies: ["JournalFixtures"], path: "tools/obsreplay-bench",
             swiftSettings: strict

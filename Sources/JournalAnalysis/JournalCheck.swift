@@ -1,4 +1,4 @@
-import ObservationJournal
+import JournalStore
 
 /// The health of a journal file, as `check` reports it.
 package struct JournalCheck: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import ObservationJournal
+import JournalStore
 
 /// Read-only access to a journal: its sessions, the names a session uses, and its events
 /// as a stream.

@@ -1,14 +1,14 @@
-package import Foundation
-import ObservationJournal
+import Foundation
+import JournalStore
 
 /// Writes journal files row by row for tests and benchmarks, exactly as schema 1 says
 /// the journal writer does: one session row per recording, objects, channels, scopes and
 /// registrations inserted when first seen, `registrations.removed_seq/removal_reason` and
 /// `objects.dealloc_seq` updated when they happen, gap-free `seq` per session.
 ///
-/// The schema comes from `Migrations/*.sql` of this package (found via `#filePath`), so
-/// fixtures follow the schema's only source. Rows are written through as they are made,
-/// so a million-event fixture needs no memory for its events.
+/// The schema is the one the library embeds (`JournalSchema.embeddedMigrations`, made
+/// from `Migrations/*.sql`), applied by the writer's migrator. Rows are written through as
+/// they are made, so a million-event fixture needs no memory for its events.
 package final class JournalFixture {
     package let path: String
     let database: SQLiteDatabase
@@ -17,12 +17,6 @@ package final class JournalFixture {
     private var callSites: [String: Int64] = [:]
     private var nextSessionID: Int64 = 1
 
-    /// The package's `Migrations` folder.
-    package static var migrationsDirectory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Migrations")
-    }
-
     /// Creates a new journal at `path` (replacing any file there) with the full schema.
     /// - Parameter wal: use write-ahead logging, as the real writer does.
     package init(path: String, wal: Bool = false) throws {
@@ -30,21 +24,9 @@ package final class JournalFixture {
         self.path = path
         database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         if wal { try database.execute("PRAGMA journal_mode=WAL") }
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrationsDirectory.path)
-            .filter { $0.hasSuffix(".sql") }.sorted()
-        for (index, file) in files.enumerated() {
-            let sql = try String(contentsOf: Self.migrationsDirectory.appendingPathComponent(file), encoding: .utf8)
-            try database.execute("BEGIN IMMEDIATE")
-            try database.execute(sql)
-            let insert = try database.prepare("INSERT INTO migrations (version, name, applied_at) VALUES (?1, ?2, ?3)")
-            try insert.bind(Int64(index + 1), at: 1)
-            try insert.bind(String(file.dropLast(4)), at: 2)
-            try insert.bind("2025-01-01T00:00:00Z", at: 3)
-            try insert.step()
-            try database.execute("PRAGMA user_version = \(index + 1)")
-            try database.execute("COMMIT")
-        }
-        try database.execute("PRAGMA application_id = \(JournalSchema.applicationID)")
+        // The writer's own migrator and migrations, with a fixed time so fixtures are
+        // byte-for-byte repeatable.
+        try JournalMigrator.migrate(database, now: { "2025-01-01T00:00:00Z" })
         try database.execute("BEGIN")
     }
 

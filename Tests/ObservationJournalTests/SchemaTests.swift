@@ -44,7 +44,7 @@ import Testing
             .filter { $0.hasSuffix(".sql") }.sorted().map { "\(migrationsFolder)/\($0)" }
         let output = scratch.path("EmbeddedMigrations.swift")
         try run(try CrashSafetyTests.helperPath("MigrationsCompiler"), [output] + files)
-        let checkedIn = "\(migrationsFolder)/../Sources/ObservationJournal/EmbeddedMigrations.swift"
+        let checkedIn = "\(migrationsFolder)/../Sources/JournalStore/EmbeddedMigrations.swift"
         #expect(try String(contentsOfFile: output, encoding: .utf8) == (try String(contentsOfFile: checkedIn, encoding: .utf8)))
     }
 
