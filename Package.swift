@@ -68,7 +68,7 @@ let package = Package(
         // The page's script and stylesheet are real files, compiled into the module as
         // byte arrays (`PackageResources.report_js`): the report stays one self-contained file.
         .target(
-            name: "JournalReport", dependencies: ["JournalAnalysis"],
+            name: "JournalReport", dependencies: ["JournalAnalysis", "JournalStore"],
             resources: [.embedInCode("Resources/report.js"), .embedInCode("Resources/report.css")], swiftSettings: strict
         ),
         .target(name: "ObservationJournalTesting", dependencies: ["JournalAnalysis"], swiftSettings: strict),

@@ -1,3 +1,5 @@
+package import JournalStore
+
 /// One row of the `events` table, with ids as stored (names are resolved by `JournalCatalog`).
 ///
 /// Optional fields are `nil` where the column is NULL; the schema's comments say which
@@ -31,6 +33,8 @@ package struct EventRow: Sendable, Equatable {
     package var isPrior: Bool
     package var oldValue: String?
     package var newValue: String?
+    /// The reason as stored (a removal, skip or gap reason, by `kind`), kept for output
+    /// even when this version does not know it; decisions use `removalReason`/`skipReason`.
     package var reason: String?
     package var detail: String?
 
@@ -50,7 +54,7 @@ package struct EventRow: Sendable, Equatable {
         self.seq = seq
         self.timeNs = timeNs
         self.kind = kind
-        self.kindText = kindText ?? kind?.rawValue ?? "?"
+        self.kindText = kindText ?? kind?.name ?? "?"
         self.thread = thread
         self.isMain = isMain
         self.channelID = channelID
@@ -67,6 +71,19 @@ package struct EventRow: Sendable, Equatable {
         self.newValue = newValue
         self.reason = reason
         self.detail = detail
+    }
+
+    /// `removed` and `cancelAfterAutoRemoval`: why the registration ended (`nil`: another
+    /// kind, or a reason this version does not know).
+    package var removalReason: JournalRemovalReason? {
+        guard kind == .removed || kind == .cancelAfterAutoRemoval, let reason else { return nil }
+        return JournalRemovalReason(name: reason)
+    }
+
+    /// `skipped`: why the registration was not called (`nil`: another kind, or unknown).
+    package var skipReason: JournalSkipReason? {
+        guard kind == .skipped, let reason else { return nil }
+        return JournalSkipReason(name: reason)
     }
 
     /// A `delivered` row that carries a value is an `initial` delivery made on

@@ -237,28 +237,30 @@ package final class JournalReader {
 
     // MARK: - Events
 
-    /// The columns `event(from:)` reads. Schema 1 has no `main_queue`, `cpu_ns`, `waits`: they
-    /// read as NULL there, so a journal is read as it is, never migrated by a reader.
-    var eventColumns: String {
-        """
-        session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
-        other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior,
-        old_value, new_value, reason, detail,
-        \(schemaVersion >= 2 ? "main_queue, cpu_ns, waits" : "NULL, NULL, NULL")
-        """
-    }
+    /// The columns `event(from:)` reads, in `EventColumn` order. Schema 1 has no
+    /// `main_queue`, `cpu_ns`, `waits`: they read as NULL there, so a journal is read as it
+    /// is, never migrated by a reader.
+    var eventColumns: String { EventColumn.selectList(schema: schemaVersion) }
+
+    /// `kind` as this journal stores it, for a bound parameter.
+    func stored(_ kind: EventKind) -> SQLValue { .text(kind.name) }
 
     static func event(from row: SQLiteStatement) -> EventRow {
-        let kindText = row.text(3)
+        func column(_ column: EventColumn) -> Int32 { column.rawValue }
+        let kindText = row.text(column(.kind))
         return EventRow(
-            sessionID: row.int(0), seq: row.int(1), timeNs: row.int(2), kind: EventKind(rawValue: kindText),
-            kindText: kindText, thread: row.int(4), isMain: row.int(5) != 0, channelID: row.optionalInt(6),
-            registrationID: row.optionalInt(7), ownerID: row.optionalInt(8), otherRegistrationID: row.optionalInt(9),
-            callSiteID: row.optionalInt(10), scopeID: row.optionalInt(11), depth: Int(row.int(12)),
-            liveCount: row.optionalInt(13), durationNs: row.optionalInt(14), isPrior: row.int(15) != 0,
-            oldValue: row.optionalText(16), newValue: row.optionalText(17), reason: row.optionalText(18),
-            detail: row.optionalText(19), isMainQueue: row.optionalInt(20).map { $0 != 0 }, cpuNs: row.optionalInt(21),
-            waits: row.optionalInt(22)
+            sessionID: row.int(column(.sessionID)), seq: row.int(column(.seq)), timeNs: row.int(column(.timeNs)),
+            kind: EventKind(name: kindText), kindText: kindText, thread: row.int(column(.thread)),
+            isMain: row.int(column(.isMain)) != 0, channelID: row.optionalInt(column(.channelID)),
+            registrationID: row.optionalInt(column(.registrationID)), ownerID: row.optionalInt(column(.ownerID)),
+            otherRegistrationID: row.optionalInt(column(.otherRegistrationID)),
+            callSiteID: row.optionalInt(column(.callSiteID)), scopeID: row.optionalInt(column(.scopeID)),
+            depth: Int(row.int(column(.depth))), liveCount: row.optionalInt(column(.liveCount)),
+            durationNs: row.optionalInt(column(.durationNs)), isPrior: row.int(column(.isPrior)) != 0,
+            oldValue: row.optionalText(column(.oldValue)), newValue: row.optionalText(column(.newValue)),
+            reason: row.optionalText(column(.reason)), detail: row.optionalText(column(.detail)),
+            isMainQueue: row.optionalInt(column(.mainQueue)).map { $0 != 0 }, cpuNs: row.optionalInt(column(.cpuNs)),
+            waits: row.optionalInt(column(.waits))
         )
     }
 
@@ -272,10 +274,10 @@ package final class JournalReader {
         if !filter.kinds.isEmpty {
             // Each kind once: a repeated --kind must not run into the connection's limit
             // on bound values.
-            let kinds = Set(filter.kinds).sorted()
+            let kinds = Set(filter.kinds).sorted { $0.rawValue < $1.rawValue }
             let first = values.count + 1
             sql += " AND kind IN (" + (0..<kinds.count).map { "?\(first + $0)" }.joined(separator: ", ") + ")"
-            values += kinds.map { .text($0) }
+            values += kinds.map(stored)
         }
         if let key = filter.channelKey {
             values.append(.text(key))
@@ -324,9 +326,9 @@ package final class JournalReader {
     package func lastChange(session: Int64, atOrBefore seq: Int64) throws(AnalysisError) -> EventRow? {
         var result: EventRow?
         try query("""
-            SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = 'changed'
+            SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = ?3
             ORDER BY seq DESC LIMIT 1
-            """, [.int(session), .int(seq)]) { result = Self.event(from: $0) }
+            """, [.int(session), .int(seq), stored(.changed)]) { result = Self.event(from: $0) }
         return result
     }
 }

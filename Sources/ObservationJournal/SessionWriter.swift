@@ -60,8 +60,8 @@ final class SessionWriter: @unchecked Sendable {
         self.values = values
         let start = JournalClock.monotonicNanoseconds()
         startNanoseconds = start
-        insertEvent = try database.cached(Self.insertEventsSQL(rows: 1))
-        insertEvents = try database.cached(Self.insertEventsSQL(rows: Self.rowsPerInsert))
+        insertEvent = try database.cached(EventColumn.insertSQL(rows: 1))
+        insertEvents = try database.cached(EventColumn.insertSQL(rows: Self.rowsPerInsert))
         rows.reserveCapacity(Self.rowsPerInsert)
         selectString = try database.cached("SELECT id FROM strings WHERE value = ?")
         insertString = try database.cached("INSERT INTO strings (value) VALUES (?)")
@@ -158,7 +158,7 @@ final class SessionWriter: @unchecked Sendable {
     private struct Row {
         var seq: Int64
         var time: UInt64
-        var kind: StaticString
+        var kind: JournalEventKind
         var thread: UInt64
         var isMain: Bool
         /// `nil` for a gap row: no event, so no queue to speak of.
@@ -177,13 +177,14 @@ final class SessionWriter: @unchecked Sendable {
         var waits: Int64?
         var old: String?
         var new: String?
-        var reason: StaticString?
+        /// The name of a removal, skip or gap reason.
+        var reason: String?
         var detail: String?
     }
 
     private func write(_ event: ObserverEvent, seq: Int64) throws(SQLiteError) {
         var row = Row(
-            seq: seq, time: event.time, kind: Self.text(event.kind), thread: event.thread,
+            seq: seq, time: event.time, kind: Self.journal(event.kind), thread: event.thread,
             isMain: event.isMainThread, isMainQueue: event.isMainQueue, depth: event.depth, isPrior: event.isPrior
         )
         if let channel = event.channel {
@@ -219,12 +220,13 @@ final class SessionWriter: @unchecked Sendable {
             if let replaced = event.replaced {
                 try note(replaced, seq: seq)
                 row.otherRegistration = Int64(replaced.id)
-                try remove(replaced.id, reason: "replaced", seq: seq)
+                try remove(replaced.id, reason: .replaced, seq: seq)
             }
         case .removed:
             if let registration = event.registration, let reason = event.removalReason {
-                row.reason = Self.text(reason)
-                try remove(registration.id, reason: row.reason, seq: seq)
+                let removal = Self.journal(reason)
+                row.reason = removal.name
+                try remove(registration.id, reason: removal, seq: seq)
                 switch reason {
                 case .ownerDeallocated: try deallocated(registration.owner.id, seq: seq)
                 case .subjectDeallocated: if let subject = event.channel?.subject { try deallocated(subject.id, seq: seq) }
@@ -244,9 +246,9 @@ final class SessionWriter: @unchecked Sendable {
             row.waits = event.waits.map { Int64(clamping: $0) }
             row.new = values.text(for: event.new, key: event.channel?.key)
         case .skipped:
-            row.reason = event.skipReason.map(Self.text)
+            row.reason = event.skipReason.map { Self.journal($0).name }
         case .cancelAfterAutoRemoval:
-            row.reason = event.removalReason.map(Self.text)
+            row.reason = event.removalReason.map { Self.journal($0).name }
         case .ownerGone:
             if let registration = event.registration { try deallocated(registration.owner.id, seq: seq) }
         case .scopeBegan:
@@ -265,8 +267,8 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     private func write(_ gap: GapRecord) throws(SQLiteError) {
-        var row = Row(seq: gap.seq, time: gap.time, kind: "gap", thread: gap.thread, isMain: gap.isMainThread, depth: 0, isPrior: false)
-        row.reason = "bufferFull"
+        var row = Row(seq: gap.seq, time: gap.time, kind: .gap, thread: gap.thread, isMain: gap.isMainThread, depth: 0, isPrior: false)
+        row.reason = JournalGapReason.bufferFull.name
         row.detail = "dropped=\(gap.dropped)"
         try add(row)
     }
@@ -280,48 +282,35 @@ final class SessionWriter: @unchecked Sendable {
         }
     }
 
-    /// Bound parameters per event row.
-    static let columnsPerRow: Int32 = 23
-
-    /// `INSERT INTO events (…) VALUES (…), (…), …` for `rows` rows.
-    static func insertEventsSQL(rows: Int) -> String {
-        let row = "(" + Array(repeating: "?", count: Int(columnsPerRow)).joined(separator: ", ") + ")"
-        return """
-            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id,
-                owner_id, other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns,
-                is_prior, old_value, new_value, reason, detail, main_queue, cpu_ns, waits)
-            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
-            """
-    }
-
-    /// Binds `rows` to a statement made by `insertEventsSQL(rows: rows.count)` and runs it.
+    /// Binds `rows` to a statement made by `EventColumn.insertSQL(rows: rows.count)` and runs it.
     private func insert(_ rows: [Row], with statement: SQLiteStatement) throws(SQLiteError) {
-        var base: Int32 = 0
+        var base: Int32 = 1
         for row in rows {
-            try statement.bind(sessionID, at: base + 1)
-            try statement.bind(row.seq, at: base + 2)
-            try statement.bind(Int64(bitPattern: row.time &- startNanoseconds), at: base + 3)
-            try statement.bind(literal: row.kind, at: base + 4)
-            try statement.bind(Int64(bitPattern: row.thread), at: base + 5)
-            try statement.bind(row.isMain, at: base + 6)
-            try statement.bind(row.channel, at: base + 7)
-            try statement.bind(row.registration, at: base + 8)
-            try statement.bind(row.owner, at: base + 9)
-            try statement.bind(row.otherRegistration, at: base + 10)
-            try statement.bind(row.callSite, at: base + 11)
-            try statement.bind(row.scope, at: base + 12)
-            try statement.bind(Int64(row.depth), at: base + 13)
-            try statement.bind(row.liveCount, at: base + 14)
-            try statement.bind(row.duration, at: base + 15)
-            try statement.bind(row.isPrior, at: base + 16)
-            try statement.bind(row.old, at: base + 17)
-            try statement.bind(row.new, at: base + 18)
-            try statement.bind(literal: row.reason, at: base + 19)
-            try statement.bind(row.detail, at: base + 20)
-            try statement.bind(row.isMainQueue.map { $0 ? Int64(1) : Int64(0) }, at: base + 21)
-            try statement.bind(row.cpu, at: base + 22)
-            try statement.bind(row.waits, at: base + 23)
-            base += Self.columnsPerRow
+            func at(_ column: EventColumn) -> Int32 { base + column.rawValue }
+            try statement.bind(sessionID, at: at(.sessionID))
+            try statement.bind(row.seq, at: at(.seq))
+            try statement.bind(Int64(bitPattern: row.time &- startNanoseconds), at: at(.timeNs))
+            try statement.bind(row.kind.name, at: at(.kind))
+            try statement.bind(Int64(bitPattern: row.thread), at: at(.thread))
+            try statement.bind(row.isMain, at: at(.isMain))
+            try statement.bind(row.channel, at: at(.channelID))
+            try statement.bind(row.registration, at: at(.registrationID))
+            try statement.bind(row.owner, at: at(.ownerID))
+            try statement.bind(row.otherRegistration, at: at(.otherRegistrationID))
+            try statement.bind(row.callSite, at: at(.callSiteID))
+            try statement.bind(row.scope, at: at(.scopeID))
+            try statement.bind(Int64(row.depth), at: at(.depth))
+            try statement.bind(row.liveCount, at: at(.liveCount))
+            try statement.bind(row.duration, at: at(.durationNs))
+            try statement.bind(row.isPrior, at: at(.isPrior))
+            try statement.bind(row.old, at: at(.oldValue))
+            try statement.bind(row.new, at: at(.newValue))
+            try statement.bind(row.reason, at: at(.reason))
+            try statement.bind(row.detail, at: at(.detail))
+            try statement.bind(row.isMainQueue.map { $0 ? Int64(1) : Int64(0) }, at: at(.mainQueue))
+            try statement.bind(row.cpu, at: at(.cpuNs))
+            try statement.bind(row.waits, at: at(.waits))
+            base += EventColumn.count
         }
         try statement.run()
     }
@@ -344,7 +333,7 @@ final class SessionWriter: @unchecked Sendable {
         try insertChannel.bind(Int64(channel.id), at: 2)
         try insertChannel.bind(Int64(channel.subject.id), at: 3)
         try insertChannel.bind(try intern(channel.key), at: 4)
-        try insertChannel.bind(channel.policy.rawValue, at: 5)
+        try insertChannel.bind(Self.journal(channel.policy).name, at: 5)
         try insertChannel.bind(seq, at: 6)
         try insertChannel.run()
     }
@@ -378,9 +367,9 @@ final class SessionWriter: @unchecked Sendable {
         try statement.run()
     }
 
-    private func remove(_ registration: UInt64, reason: StaticString?, seq: Int64) throws(SQLiteError) {
+    private func remove(_ registration: UInt64, reason: JournalRemovalReason, seq: Int64) throws(SQLiteError) {
         try markRemoved.bind(seq, at: 1)
-        try markRemoved.bind(literal: reason, at: 2)
+        try markRemoved.bind(reason.name, at: 2)
         try markRemoved.bind(sessionID, at: 3)
         try markRemoved.bind(Int64(registration), at: 4)
         try markRemoved.run()
@@ -437,42 +426,49 @@ final class SessionWriter: @unchecked Sendable {
         return id
     }
 
-    // MARK: - Text of enumerations (literals: bound without copying)
+    // MARK: - The registry's enumerations in the journal's vocabulary
 
-    static func text(_ kind: ObserverEvent.Kind) -> StaticString {
+    static func journal(_ kind: ObserverEvent.Kind) -> JournalEventKind {
         switch kind {
-        case .registered: return "registered"
-        case .replaced: return "replaced"
-        case .removed: return "removed"
-        case .removeUnregistered: return "removeUnregistered"
-        case .changed: return "changed"
-        case .delivered: return "delivered"
-        case .skipped: return "skipped"
-        case .scopeBegan: return "scopeBegan"
-        case .scopeEnded: return "scopeEnded"
-        case .cancelAfterAutoRemoval: return "cancelAfterAutoRemoval"
-        case .ownerGone: return "ownerGone"
+        case .registered: return .registered
+        case .replaced: return .replaced
+        case .removed: return .removed
+        case .removeUnregistered: return .removeUnregistered
+        case .changed: return .changed
+        case .delivered: return .delivered
+        case .skipped: return .skipped
+        case .scopeBegan: return .scopeBegan
+        case .scopeEnded: return .scopeEnded
+        case .cancelAfterAutoRemoval: return .cancelAfterAutoRemoval
+        case .ownerGone: return .ownerGone
         }
     }
 
-    static func text(_ reason: RemovalReason) -> StaticString {
+    static func journal(_ reason: RemovalReason) -> JournalRemovalReason {
         switch reason {
-        case .explicit: return "explicit"
-        case .ownerRemovedAll: return "ownerRemovedAll"
-        case .tokenCancelled: return "tokenCancelled"
-        case .tokenReleased: return "tokenReleased"
-        case .ownerDeallocated: return "ownerDeallocated"
-        case .subjectDeallocated: return "subjectDeallocated"
-        case .replaced: return "replaced"
-        case .streamEnded: return "streamEnded"
+        case .explicit: return .explicit
+        case .ownerRemovedAll: return .ownerRemovedAll
+        case .tokenCancelled: return .tokenCancelled
+        case .tokenReleased: return .tokenReleased
+        case .ownerDeallocated: return .ownerDeallocated
+        case .subjectDeallocated: return .subjectDeallocated
+        case .replaced: return .replaced
+        case .streamEnded: return .streamEnded
         }
     }
 
-    static func text(_ reason: SkipReason) -> StaticString {
+    static func journal(_ reason: SkipReason) -> JournalSkipReason {
         switch reason {
-        case .unchanged: return "unchanged"
-        case .senderMismatch: return "senderMismatch"
-        case .removedBeforeDelivery: return "removedBeforeDelivery"
+        case .unchanged: return .unchanged
+        case .senderMismatch: return .senderMismatch
+        case .removedBeforeDelivery: return .removedBeforeDelivery
+        }
+    }
+
+    static func journal(_ policy: DeliveryPolicy) -> JournalDeliveryPolicy {
+        switch policy {
+        case .multicast: return .multicast
+        case .singleSlot: return .singleSlot
         }
     }
 }

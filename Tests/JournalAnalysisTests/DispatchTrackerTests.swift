@@ -89,7 +89,7 @@ private func attribution(_ events: [EventRow]) -> [Int64: [Int64]] {
         try s.skip(registration)  // seq 3
         try s.inThread(3) { try s.change(hidden, old: "false", new: "true") }  // seq 4: the auto-hide timer
         try s.deliver(registration)  // seq 5: on main, through the main queue
-        try s.remove(registration, reason: "tokenCancelled")  // seq 6
+        try s.remove(registration, reason: .tokenCancelled)  // seq 6
     }
     #expect(try Diagnoser.diagnose(reader, session: session).isEmpty)
 }

@@ -1,3 +1,5 @@
+import JournalStore
+
 /// OJ012: a change that reached nobody on a channel whose owners had stopped being told
 /// without anyone asking: their registrations were replaced, or their tokens released
 /// while they lived on. Owners that removed their registrations themselves (explicitly,
@@ -26,8 +28,8 @@ final class SilentChangeChecker: RuleChecker {
     }
 
     /// Removal reasons that mean the owner asked to stop, or went away.
-    static let deliberate: Set<String> = [
-        "explicit", "ownerRemovedAll", "tokenCancelled", "ownerDeallocated", "subjectDeallocated", "streamEnded",
+    static let deliberate: Set<JournalRemovalReason> = [
+        .explicit, .ownerRemovedAll, .tokenCancelled, .ownerDeallocated, .subjectDeallocated, .streamEnded,
     ]
 
     /// Per channel, the owners whose last registration there ended without their asking,
@@ -43,7 +45,7 @@ final class SilentChangeChecker: RuleChecker {
             guard let channel = event.channelID, let id = event.registrationID else { return }
             if event.kind == .replaced, let old = event.otherRegistrationID,
                let oldOwner = try context.registration(old)?.ownerID {
-                unasked[channel, default: [:]][oldOwner] = LastRemoval(seq: event.seq, registrationID: old, reason: "replaced")
+                unasked[channel, default: [:]][oldOwner] = LastRemoval(seq: event.seq, registrationID: old, reason: JournalRemovalReason.replaced.name)
             }
             if let owner = try context.registration(id)?.ownerID ?? event.ownerID {
                 unasked[channel]?[owner] = nil
@@ -53,11 +55,10 @@ final class SilentChangeChecker: RuleChecker {
             var owner = event.ownerID
             if owner == nil { owner = try context.registration(id)?.ownerID }
             guard let owner else { return }
-            let reason = event.reason ?? "removed"
-            if Self.deliberate.contains(reason) {
+            if let removal = event.removalReason, Self.deliberate.contains(removal) {
                 unasked[channel]?[owner] = nil
             } else {
-                unasked[channel, default: [:]][owner] = LastRemoval(seq: event.seq, registrationID: id, reason: reason)
+                unasked[channel, default: [:]][owner] = LastRemoval(seq: event.seq, registrationID: id, reason: event.reason ?? EventKind.removed.name)
             }
         case .changed:
             guard !event.isPrior, let channel = event.channelID, var owners = unasked[channel], !owners.isEmpty

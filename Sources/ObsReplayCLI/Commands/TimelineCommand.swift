@@ -18,8 +18,8 @@ enum TimelineCommand {
                 CommandSpec.Option("owner", value: "type", help: "Only events whose owner has this type name, or is this object (Type#id, as printed)."),
                 CommandSpec.Option(
                     "kind", value: "kind", help: "Only events of this kind (repeatable, or comma-separated): "
-                        + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".", repeatable: true,
-                    choices: EventKind.allCases.map(\.rawValue)
+                        + EventKind.names.joined(separator: ", ") + ".", repeatable: true,
+                    choices: EventKind.names
                 ),
                 CommandSpec.Option("from", value: "seq", help: "Start at this sequence number."),
                 CommandSpec.Option("to", value: "seq", help: "Stop after this sequence number."),
@@ -35,15 +35,15 @@ enum TimelineCommand {
         let from = try context.integer(arguments, "from") ?? 1
         let to = try context.integer(arguments, "to") ?? .max
         let limit = try context.integer(arguments, "limit")
-        var kinds: [String] = []
+        var kinds: [EventKind] = []
         for value in arguments.values["kind"] ?? [] {
             for kind in value.split(separator: ",", omittingEmptySubsequences: true).map(String.init) {
-                guard EventKind(rawValue: kind) != nil else {
-                    let names = EventKind.allCases.map(\.rawValue)
+                guard let parsed = EventKind(name: kind) else {
+                    let names = EventKind.names
                     throw context.usageError("invalid value '\(kind)' for '--kind': expected one of \(names.joined(separator: ", "))"
                         + DidYouMean.hint(for: kind, among: names))
                 }
-                kinds.append(kind)
+                kinds.append(parsed)
             }
         }
         let reader = try context.openJournal(arguments)

@@ -1,0 +1,42 @@
+/// The columns of the `events` table, in one order that the writer's `INSERT`, the
+/// readers' `SELECT` and the fixtures share: a column's raw value is its 0-based position
+/// in both (bind index `base + rawValue + 1`, result column `rawValue`).
+package enum EventColumn: Int32, CaseIterable, Sendable {
+    case sessionID, seq, timeNs, kind, thread, isMain, channelID, registrationID, ownerID, otherRegistrationID
+    case callSiteID, scopeID, depth, liveCount, durationNs, isPrior, oldValue, newValue, reason, detail
+    case mainQueue, cpuNs, waits
+
+    /// The column's SQL name.
+    package var name: String { Self.sqlNames[Int(rawValue)] }
+
+    private static let sqlNames = [
+        "session_id", "seq", "time_ns", "kind", "thread", "is_main", "channel_id", "registration_id", "owner_id",
+        "other_registration_id", "call_site_id", "scope_id", "depth", "live_count", "duration_ns", "is_prior",
+        "old_value", "new_value", "reason", "detail", "main_queue", "cpu_ns", "waits",
+    ]
+
+    /// The first schema version that has the column.
+    package var sinceSchema: Int {
+        switch self {
+        case .mainQueue, .cpuNs, .waits: return 2
+        default: return 1
+        }
+    }
+
+    /// Bound parameters per row of `insertSQL`.
+    package static let count = Int32(allCases.count)
+
+    /// `INSERT INTO events (…) VALUES (?, …), …` for `rows` rows of the latest schema.
+    package static func insertSQL(rows: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: allCases.count).joined(separator: ", ") + ")"
+        return "INSERT INTO events (" + allCases.map(\.name).joined(separator: ", ") + ") VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+
+    /// The `SELECT` list of every column, in order, for a journal of schema `version`: a
+    /// column it does not have yet reads as NULL, so a journal is read as it is, never
+    /// migrated by a reader.
+    package static func selectList(schema version: Int) -> String {
+        allCases.map { $0.sinceSchema <= version ? $0.name : "NULL" }.joined(separator: ", ")
+    }
+}
