@@ -30,6 +30,9 @@ package struct EventRow: Sendable, Equatable {
     package var cpuNs: Int64?
     /// `delivered`: voluntary context switches during the callback; `nil` when not recorded.
     package var waits: Int64?
+    /// `delivered`, `skipped`: the seq of the change delivered, as the recorder knew it
+    /// (schema 4); `nil` when not recorded.
+    package var changeSeq: Int64?
     package var isPrior: Bool
     package var oldValue: String?
     package var newValue: String?
@@ -45,8 +48,9 @@ package struct EventRow: Sendable, Equatable {
         scopeID: Int64? = nil, depth: Int = 0, liveCount: Int64? = nil, durationNs: Int64? = nil,
         isPrior: Bool = false, oldValue: String? = nil, newValue: String? = nil,
         reason: String? = nil, detail: String? = nil, isMainQueue: Bool? = nil, cpuNs: Int64? = nil,
-        waits: Int64? = nil
+        waits: Int64? = nil, changeSeq: Int64? = nil
     ) {
+        self.changeSeq = changeSeq
         self.waits = waits
         self.isMainQueue = isMainQueue
         self.cpuNs = cpuNs

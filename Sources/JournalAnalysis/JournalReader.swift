@@ -11,6 +11,8 @@ package final class JournalReader {
     let database: SQLiteDatabase
     /// The journal's `user_version`.
     package let schemaVersion: Int
+    /// Whether `events.kind` holds codes (schema 4 on) rather than names.
+    let integerKinds: Bool
     private var registrationStatement: SQLiteStatement?
     /// Statements by SQL text, compiled once: whole-journal commands run the same few
     /// queries for every session, and a journal may hold hundreds of thousands.
@@ -27,6 +29,7 @@ package final class JournalReader {
         } catch {
             throw .journal(error)
         }
+        integerKinds = schemaVersion >= EventColumn.integerKindsSince
     }
 
     // MARK: - Failures
@@ -243,14 +246,26 @@ package final class JournalReader {
     var eventColumns: String { EventColumn.selectList(schema: schemaVersion) }
 
     /// `kind` as this journal stores it, for a bound parameter.
-    func stored(_ kind: EventKind) -> SQLValue { .text(kind.name) }
+    func stored(_ kind: EventKind) -> SQLValue { integerKinds ? .int(kind.code) : .text(kind.name) }
 
-    static func event(from row: SQLiteStatement) -> EventRow {
+    /// The kind in result column `index` and its text: schema 4 on stores codes, older
+    /// schemas names (`integerKinds`, decided once when the journal is opened).
+    func kind(_ row: SQLiteStatement, _ index: Int32) -> (kind: EventKind?, text: String) {
+        if integerKinds {
+            let code = row.int(index)
+            let kind = EventKind(code: code)
+            return (kind, kind?.name ?? "kind#\(code)")
+        }
+        let text = row.text(index)
+        return (EventKind(name: text), text)
+    }
+
+    func event(from row: SQLiteStatement) -> EventRow {
         func column(_ column: EventColumn) -> Int32 { column.rawValue }
-        let kindText = row.text(column(.kind))
+        let (kind, kindText) = self.kind(row, column(.kind))
         return EventRow(
             sessionID: row.int(column(.sessionID)), seq: row.int(column(.seq)), timeNs: row.int(column(.timeNs)),
-            kind: EventKind(name: kindText), kindText: kindText, thread: row.int(column(.thread)),
+            kind: kind, kindText: kindText, thread: row.int(column(.thread)),
             isMain: row.int(column(.isMain)) != 0, channelID: row.optionalInt(column(.channelID)),
             registrationID: row.optionalInt(column(.registrationID)), ownerID: row.optionalInt(column(.ownerID)),
             otherRegistrationID: row.optionalInt(column(.otherRegistrationID)),
@@ -260,7 +275,7 @@ package final class JournalReader {
             oldValue: row.optionalText(column(.oldValue)), newValue: row.optionalText(column(.newValue)),
             reason: row.optionalText(column(.reason)), detail: row.optionalText(column(.detail)),
             isMainQueue: row.optionalInt(column(.mainQueue)).map { $0 != 0 }, cpuNs: row.optionalInt(column(.cpuNs)),
-            waits: row.optionalInt(column(.waits))
+            waits: row.optionalInt(column(.waits)), changeSeq: row.optionalInt(column(.changeSeq))
         )
     }
 
@@ -299,7 +314,7 @@ package final class JournalReader {
         defer { statement.reset() }
         try bind(statement, values)
         while try step(statement) {
-            if !body(Self.event(from: statement)) { break }
+            if !body(self.event(from: statement)) { break }
         }
     }
 
@@ -307,7 +322,7 @@ package final class JournalReader {
     package func event(session: Int64, seq: Int64) throws(AnalysisError) -> EventRow? {
         var result: EventRow?
         try query("SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq = ?2", [.int(session), .int(seq)]) {
-            result = Self.event(from: $0)
+            result = self.event(from: $0)
         }
         return result
     }
@@ -318,7 +333,7 @@ package final class JournalReader {
         try query(
             "SELECT \(eventColumns) FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
             [.int(session), .int(Int64(count))]
-        ) { result.append(Self.event(from: $0)) }
+        ) { result.append(self.event(from: $0)) }
         return result.reversed()
     }
 
@@ -328,7 +343,7 @@ package final class JournalReader {
         try query("""
             SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = ?3
             ORDER BY seq DESC LIMIT 1
-            """, [.int(session), .int(seq), stored(.changed)]) { result = Self.event(from: $0) }
+            """, [.int(session), .int(seq), stored(.changed)]) { result = self.event(from: $0) }
         return result
     }
 }

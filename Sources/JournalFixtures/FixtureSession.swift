@@ -69,19 +69,27 @@ package final class FixtureSession {
         _ kind: JournalEventKind, channel: Int64? = nil, registration: Int64? = nil, owner: Int64? = nil,
         other: Int64? = nil, site: String? = nil, scope: Int64? = nil, liveCount: Int64? = nil,
         duration: Int64? = nil, prior: Bool = false, old: String? = nil, new: String? = nil,
-        reason: String? = nil, detail: String? = nil, mainQueue: Bool? = nil, cpu: Int64? = nil, waits: Int64? = nil
+        reason: String? = nil, detail: String? = nil, mainQueue: Bool? = nil, cpu: Int64? = nil, waits: Int64? = nil,
+        changeSeq: Int64? = nil
     ) throws -> Int64 {
         seq += 1
         timeNs += tickNs
-        // In `EventColumn` order.
+        // In `EventColumn` order; the journal's schema says which columns it has and how
+        // it stores kinds.
+        let storedKind: JournalFixture.Value =
+            fixture.schemaVersion >= EventColumn.integerKindsSince ? .int(kind.code) : .text(kind.name)
         let values: [JournalFixture.Value] = [
-            .int(id), .int(seq), .int(timeNs), .text(kind.name), .int(thread), .int(isMain ? 1 : 0), .optional(channel),
+            .int(id), .int(seq), .int(timeNs), storedKind, .int(thread), .int(isMain ? 1 : 0), .optional(channel),
             .optional(registration), .optional(owner), .optional(other),
             try site.map { .int(try fixture.callSite($0)) } ?? .null, .optional(scope), .int(Int64(depth)),
             .optional(liveCount), .optional(duration), .int(prior ? 1 : 0), .text(old), .text(new), .text(reason),
             .text(detail), mainQueue.map { .int($0 ? 1 : 0) } ?? .null, .optional(cpu), .optional(waits),
+            .optional(changeSeq),
         ]
-        try fixture.run(EventColumn.insertSQL(rows: 1), values)
+        try fixture.run(
+            EventColumn.insertSQL(rows: 1, schema: fixture.schemaVersion),
+            fixture.eventColumns.map { values[Int($0.rawValue)] }
+        )
         return seq
     }
 

@@ -16,17 +16,37 @@ package final class JournalFixture {
     private var strings: [String: Int64] = [:]
     private var callSites: [String: Int64] = [:]
     private var nextSessionID: Int64 = 1
+    /// The schema version the journal is at, and its rows are written for.
+    package let schemaVersion: Int
+    /// The event columns of that schema, in `EventColumn` order.
+    let eventColumns: [EventColumn]
 
-    /// Creates a new journal at `path` (replacing any file there) with the full schema.
+    /// Creates a new journal at `path` (replacing any file there) with the full schema,
+    /// or with the first `schemaVersion` migrations only: a journal as an older release
+    /// wrote it (its event kinds as names before schema 4), to test reading and upgrading.
     /// - Parameter wal: use write-ahead logging, as the real writer does.
-    package init(path: String, wal: Bool = false) throws {
+    package init(path: String, wal: Bool = false, schemaVersion: Int = JournalSchema.latestVersion) throws {
         try? FileManager.default.removeItem(atPath: path)
         self.path = path
+        self.schemaVersion = schemaVersion
+        eventColumns = EventColumn.columns(schema: schemaVersion)
         database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         if wal { try database.execute("PRAGMA journal_mode=WAL") }
-        // The writer's own migrator and migrations, with a fixed time so fixtures are
-        // byte-for-byte repeatable.
-        try JournalMigrator.migrate(database, now: { "2025-01-01T00:00:00Z" })
+        // The embedded migrations, in one transaction with the application id: a copy of a
+        // WAL fixture cut anywhere holds either no journal or the whole schema, never an
+        // older journal that `migrate` would upgrade. A fixed time keeps fixtures repeatable.
+        try database.execute("BEGIN IMMEDIATE")
+        for migration in JournalSchema.embeddedMigrations.prefix(schemaVersion) {
+            try database.execute(migration.sql)
+            try run(
+                "INSERT INTO migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
+                [.int(Int64(migration.version)), .text(migration.name), .text("2025-01-01T00:00:00Z")]
+            )
+        }
+        statements = [:]
+        try database.execute("PRAGMA user_version = \(schemaVersion)")
+        try database.execute("PRAGMA application_id = \(JournalSchema.applicationID)")
+        try database.execute("COMMIT")
         try database.execute("BEGIN")
     }
 

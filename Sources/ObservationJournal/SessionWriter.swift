@@ -26,6 +26,12 @@ final class SessionWriter: @unchecked Sendable {
     private var channels = Set<UInt64>()
     private var registrations = Set<UInt64>()
     private var scopes = Set<UInt64>()
+    /// The seqs of the latest `changed` rows by the registry's change number, for the
+    /// `change_seq` of their deliveries: a ring of `recentChanges` slots, so memory stays
+    /// bounded however long the session. A delivery queued behind more than that many
+    /// later changes (or of a change dropped in a gap) gets NULL, as schema 1–3 rows have.
+    private var changeSeqs: [(number: UInt64, seq: Int64)]
+    static let recentChanges = 4096
 
     /// Inserts one event row (the tail of a batch).
     private let insertEvent: SQLiteStatement
@@ -58,6 +64,7 @@ final class SessionWriter: @unchecked Sendable {
     init(database: SQLiteDatabase, label: String, values: ValueRecording) throws(SQLiteError) {
         self.database = database
         self.values = values
+        changeSeqs = Array(repeating: (0, 0), count: Self.recentChanges)
         let start = JournalClock.monotonicNanoseconds()
         startNanoseconds = start
         insertEvent = try database.cached(EventColumn.insertSQL(rows: 1))
@@ -175,6 +182,7 @@ final class SessionWriter: @unchecked Sendable {
         var duration: Int64?
         var cpu: Int64?
         var waits: Int64?
+        var changeSeq: Int64?
         var old: String?
         var new: String?
         /// The name of a removal, skip or gap reason.
@@ -236,6 +244,7 @@ final class SessionWriter: @unchecked Sendable {
         case .removeUnregistered:
             break
         case .changed:
+            if let number = event.changeNumber { changeSeqs[Int(number % UInt64(Self.recentChanges))] = (number, seq) }
             row.liveCount = Int64(event.liveCount)
             let key = event.channel?.key
             row.old = values.text(for: event.old, key: key)
@@ -245,8 +254,10 @@ final class SessionWriter: @unchecked Sendable {
             row.cpu = event.cpuDuration.map { Int64(clamping: $0) }
             row.waits = event.waits.map { Int64(clamping: $0) }
             row.new = values.text(for: event.new, key: event.channel?.key)
+            row.changeSeq = changeSeq(of: event.changeNumber)
         case .skipped:
             row.reason = event.skipReason.map { Self.journal($0).name }
+            row.changeSeq = changeSeq(of: event.changeNumber)
         case .cancelAfterAutoRemoval:
             row.reason = event.removalReason.map { Self.journal($0).name }
         case .ownerGone:
@@ -273,6 +284,13 @@ final class SessionWriter: @unchecked Sendable {
         try add(row)
     }
 
+    /// The seq of the `changed` row of change `number`, if it is still remembered.
+    private func changeSeq(of number: UInt64?) -> Int64? {
+        guard let number else { return nil }
+        let slot = changeSeqs[Int(number % UInt64(Self.recentChanges))]
+        return slot.number == number && slot.seq > 0 ? slot.seq : nil
+    }
+
     /// Queues an event row, inserting a full group of `rowsPerInsert`.
     private func add(_ row: Row) throws(SQLiteError) {
         rows.append(row)
@@ -290,7 +308,7 @@ final class SessionWriter: @unchecked Sendable {
             try statement.bind(sessionID, at: at(.sessionID))
             try statement.bind(row.seq, at: at(.seq))
             try statement.bind(Int64(bitPattern: row.time &- startNanoseconds), at: at(.timeNs))
-            try statement.bind(row.kind.name, at: at(.kind))
+            try statement.bind(row.kind.code, at: at(.kind))
             try statement.bind(Int64(bitPattern: row.thread), at: at(.thread))
             try statement.bind(row.isMain, at: at(.isMain))
             try statement.bind(row.channel, at: at(.channelID))
@@ -310,6 +328,7 @@ final class SessionWriter: @unchecked Sendable {
             try statement.bind(row.isMainQueue.map { $0 ? Int64(1) : Int64(0) }, at: at(.mainQueue))
             try statement.bind(row.cpu, at: at(.cpuNs))
             try statement.bind(row.waits, at: at(.waits))
+            try statement.bind(row.changeSeq, at: at(.changeSeq))
             base += EventColumn.count
         }
         try statement.run()

@@ -19,13 +19,14 @@ public struct ObserverEvent: Sendable {
         /// where known `channel`, `registration`, `owner`.
         case removeUnregistered
         /// A value changed or a notification was posted. `channel`, `old`, `new`,
-        /// `isPrior`, `depth`, `liveCount`, `callSite` (where posted, when known).
+        /// `isPrior`, `depth`, `liveCount`, `callSite` (where posted, when known),
+        /// `changeNumber`.
         case changed
         /// A callback ran. `channel`, `registration`, `duration` (wall), `cpuDuration`,
-        /// `waits` (Linux), `depth`, `isMainQueue`.
+        /// `waits` (Linux), `depth`, `isMainQueue`, `changeNumber` (of the change delivered).
         case delivered
         /// A live registration was not called for a change. `channel`, `registration`,
-        /// `skipReason`.
+        /// `skipReason`, `changeNumber` (of the change not delivered).
         case skipped
         /// A scope began. `scope`.
         case scopeBegan
@@ -94,6 +95,13 @@ public struct ObserverEvent: Sendable {
     public var waits: UInt64?
     /// For scope events: the scope.
     public var scope: ScopeInfo?
+    /// For `.changed`: the registry's number of this change, 1, 2, … per registry, in the
+    /// order the registry performed the changes (prior notifications are changes of their
+    /// own). For `.delivered` and `.skipped`: the number of the change being delivered,
+    /// also for deliveries queued to another queue, which may run long after later changes
+    /// were posted. `nil` for deliveries of no change (an `initial` value, a delivery made
+    /// by another dispatcher) and for every other kind.
+    public var changeNumber: UInt64?
 
     /// Creates an event; fields not given are empty.
     public init(
@@ -103,7 +111,8 @@ public struct ObserverEvent: Sendable {
         removalReason: RemovalReason? = nil, skipReason: SkipReason? = nil,
         callSite: CallSite? = nil, old: EventValue? = nil, new: EventValue? = nil,
         isPrior: Bool = false, depth: Int = 0, liveCount: Int = 0,
-        duration: UInt64? = nil, scope: ScopeInfo? = nil, cpuDuration: UInt64? = nil, isMainQueue: Bool = false
+        duration: UInt64? = nil, scope: ScopeInfo? = nil, cpuDuration: UInt64? = nil, isMainQueue: Bool = false,
+        changeNumber: UInt64? = nil
     ) {
         self.kind = kind
         self.time = time
@@ -125,6 +134,7 @@ public struct ObserverEvent: Sendable {
         self.liveCount = liveCount
         self.duration = duration
         self.scope = scope
+        self.changeNumber = changeNumber
     }
 }
 

@@ -8,9 +8,9 @@ import Testing
 /// the schema and the registry to it.
 @Suite struct VocabularyTests {
     /// The names a column's `CHECK (column IN ('a', 'b', …))` allows in the latest schema.
-    func checkList(table: String, column: String) throws -> [String] {
+    func checkList(table: String, column: String, migrations: Int = JournalSchema.latestVersion) throws -> [String] {
         let database = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate)
-        try JournalMigrator.migrate(database)
+        try JournalMigrator.migrate(database, migrations: Array(JournalSchema.embeddedMigrations.prefix(migrations)))
         let statement = try database.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?")
         try statement.bind(table, at: 1)
         #expect(try statement.step())
@@ -23,7 +23,16 @@ import Testing
     }
 
     @Test func enumerationsAreTheSchemasCheckLists() throws {
-        #expect(try checkList(table: "events", column: "kind") == JournalEventKind.names)
+        // Schema 4 stores kinds as codes, named by `event_kinds`.
+        let database = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate)
+        try JournalMigrator.migrate(database)
+        var kinds: [String] = []
+        let statement = try database.prepare("SELECT code, name FROM event_kinds ORDER BY code")
+        while try statement.step() { kinds.append("\(statement.int(0)) \(statement.text(1))") }
+        #expect(kinds == JournalEventKind.allCases.map { "\($0.code) \($0.name)" })
+        #expect(try database.scalarInt("SELECT sql LIKE '%CHECK (kind BETWEEN 0 AND \(JournalEventKind.allCases.count - 1))%' FROM sqlite_schema WHERE name = 'events'") == 1)
+        // Schema 1–3 journals hold names: the last text CHECK list is schema 2's.
+        #expect(try checkList(table: "events", column: "kind", migrations: 3) == JournalEventKind.names)
         #expect(try checkList(table: "registrations", column: "removal_reason") == JournalRemovalReason.names)
         #expect(try checkList(table: "channels", column: "policy") == JournalDeliveryPolicy.names)
     }

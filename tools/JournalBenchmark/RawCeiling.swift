@@ -34,7 +34,7 @@ enum RawCeiling {
                         try insert.bind(sessionID, at: base + 1)
                         try insert.bind(seq, at: base + 2)
                         try insert.bind(seq * 300, at: base + 3)
-                        try insert.bind(literal: changed ? "changed" : "delivered", at: base + 4)
+                        try insert.bind((changed ? JournalEventKind.changed : .delivered).code, at: base + 4)
                         try insert.bind(Int64(1), at: base + 5)
                         try insert.bind(false, at: base + 6)
                         try insert.bind(Int64(1), at: base + 7)
