@@ -35,9 +35,8 @@ final class SessionWriter: @unchecked Sendable {
 
     /// Inserts one event row (the tail of a batch).
     private let insertEvent: SQLiteStatement
-    /// Inserts `rowsPerInsert` event rows at once: SQLite's per-execution work (for
-    /// `CHECK (kind IN (…))` it builds a small table each time) is then paid once per
-    /// that many rows.
+    /// Inserts `rowsPerInsert` event rows at once: SQLite's per-execution work is then
+    /// paid once per that many rows.
     private let insertEvents: SQLiteStatement
     /// Event rows waiting for `insertEvents`.
     private var rows: [Row] = []
