@@ -31,10 +31,16 @@ let package = Package(
         // a C library directly.
         .target(name: "SystemShim", swiftSettings: strict),
         .target(name: "ObserverCore", dependencies: ["SystemShim"], swiftSettings: strict),
-        // Its schema, Migrations/NNNN_name.sql, is embedded as checked-in generated code
+        // What every reader and the recorder share: the SQLite wrapper, opening and validating
+        // journal files, the migrations and the journal's typed vocabulary. Not a product.
+        // The schema, Migrations/NNNN_name.sql, is embedded as checked-in generated code
         // (EmbeddedMigrations.swift; SchemaTests checks it against the folder), not by a
         // build-tool plugin that every user of the package would have to trust.
-        .target(name: "ObservationJournal", dependencies: ["CSQLite", "ObserverCore", "SystemShim"], swiftSettings: strict),
+        .target(name: "JournalStore", dependencies: ["CSQLite", "SystemShim"], swiftSettings: strict),
+        .target(
+            name: "ObservationJournal", dependencies: ["JournalStore", "CSQLite", "ObserverCore", "SystemShim"],
+            swiftSettings: strict
+        ),
         // Regenerates EmbeddedMigrations.swift from Migrations/ (see its header).
         .executableTarget(name: "MigrationsCompiler", path: "tools/generators/MigrationsCompiler", swiftSettings: strict),
         .executableTarget(
@@ -61,11 +67,11 @@ let package = Package(
             dependencies: ["ObservationJournal", "ObservationJournalTesting", "ObserverCore", "JournalAnalysis", "TestSupport"],
             swiftSettings: strict
         ),
-        .target(name: "JournalAnalysis", dependencies: ["ObservationJournal", "SystemShim"], swiftSettings: strict),
+        .target(name: "JournalAnalysis", dependencies: ["JournalStore", "SystemShim"], swiftSettings: strict),
         // The page's script and stylesheet are real files, compiled into the module as
         // byte arrays (`PackageResources.report_js`): the report stays one self-contained file.
         .target(
-            name: "JournalReport", dependencies: ["JournalAnalysis"],
+            name: "JournalReport", dependencies: ["JournalAnalysis", "JournalStore"],
             resources: [.embedInCode("Resources/report.js"), .embedInCode("Resources/report.css")], swiftSettings: strict
         ),
         .target(name: "ObservationJournalTesting", dependencies: ["JournalAnalysis"], swiftSettings: strict),
@@ -76,7 +82,7 @@ let package = Package(
         ),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
         // Writes fixture journals row by row (tests, benchmarks); not a product.
-        .target(name: "JournalFixtures", dependencies: ["ObservationJournal"], swiftSettings: strict),
+        .target(name: "JournalFixtures", dependencies: ["JournalStore"], swiftSettings: strict),
         .executableTarget(
             name: "ObsReplayBenchmark", dependencies: ["JournalFixtures"], path: "tools/benchmarks/ObsReplayBenchmark",
             swiftSettings: strict

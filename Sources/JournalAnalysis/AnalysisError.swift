@@ -1,4 +1,4 @@
-package import ObservationJournal
+package import JournalStore
 
 /// Why an analysis could not be done: the journal could not be used, or a request does
 /// not fit it. One line a person can act on.

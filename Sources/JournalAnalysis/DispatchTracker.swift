@@ -1,5 +1,8 @@
 /// Attributes `delivered` and `skipped` events to the change they belong to.
 ///
+/// A schema-4 journal records it (`events.change_seq`); older journals do not, and for
+/// them (and for a change the tracker has already completed) it is inferred:
+///
 /// The registry emits a change, then for each registration a delivery or a skip at the
 /// change's depth (a callback's own nested changes come first, one level deeper). So a
 /// delivery on channel C at depth d belongs to an open change on C at depth d that was
@@ -78,9 +81,14 @@ package struct DispatchTracker {
         }
     }
 
-    /// The open change a receipt of `registration` on `event.thread` belongs to (see the
-    /// type's discussion); the latest eligible one when none expects more receipts.
+    /// The open change a receipt of `registration` on `event.thread` belongs to: the one
+    /// the journal names (`change_seq`, schema 4) while it is open, else as the type's
+    /// discussion infers it (schema 1–3, or a change no longer open); the latest eligible
+    /// one when none expects more receipts.
     func index(in list: [CompletedChange], for event: EventRow, registration: Int64) -> Int? {
+        if let changeSeq = event.changeSeq, let index = list.firstIndex(where: { $0.event.seq == changeSeq }) {
+            return index
+        }
         let after = registeredSeq[registration] ?? 0
         let eligible = list.indices.filter { index in
             list[index].event.seq > after && !list[index].receipts.contains { $0.registrationID == registration }

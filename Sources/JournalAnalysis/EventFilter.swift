@@ -3,15 +3,15 @@ package struct EventFilter: Sendable, Equatable {
     /// First and last sequence number, inclusive.
     package var from: Int64 = 1
     package var to: Int64 = .max
-    /// Only these kinds (as stored); empty means all.
-    package var kinds: [String] = []
+    /// Only these kinds; empty means all.
+    package var kinds: [EventKind] = []
     /// Only events on channels with this key.
     package var channelKey: String?
     /// Only events whose owner has this type name.
     package var ownerType: String?
 
     package init(
-        from: Int64 = 1, to: Int64 = .max, kinds: [String] = [], channelKey: String? = nil, ownerType: String? = nil
+        from: Int64 = 1, to: Int64 = .max, kinds: [EventKind] = [], channelKey: String? = nil, ownerType: String? = nil
     ) {
         self.from = from
         self.to = to

@@ -1,3 +1,5 @@
+package import JournalStore
+
 /// One row of the `events` table, with ids as stored (names are resolved by `JournalCatalog`).
 ///
 /// Optional fields are `nil` where the column is NULL; the schema's comments say which
@@ -28,9 +30,14 @@ package struct EventRow: Sendable, Equatable {
     package var cpuNs: Int64?
     /// `delivered`: voluntary context switches during the callback; `nil` when not recorded.
     package var waits: Int64?
+    /// `delivered`, `skipped`: the seq of the change delivered, as the recorder knew it
+    /// (schema 4); `nil` when not recorded.
+    package var changeSeq: Int64?
     package var isPrior: Bool
     package var oldValue: String?
     package var newValue: String?
+    /// The reason as stored (a removal, skip or gap reason, by `kind`), kept for output
+    /// even when this version does not know it; decisions use `removalReason`/`skipReason`.
     package var reason: String?
     package var detail: String?
 
@@ -41,8 +48,9 @@ package struct EventRow: Sendable, Equatable {
         scopeID: Int64? = nil, depth: Int = 0, liveCount: Int64? = nil, durationNs: Int64? = nil,
         isPrior: Bool = false, oldValue: String? = nil, newValue: String? = nil,
         reason: String? = nil, detail: String? = nil, isMainQueue: Bool? = nil, cpuNs: Int64? = nil,
-        waits: Int64? = nil
+        waits: Int64? = nil, changeSeq: Int64? = nil
     ) {
+        self.changeSeq = changeSeq
         self.waits = waits
         self.isMainQueue = isMainQueue
         self.cpuNs = cpuNs
@@ -50,7 +58,7 @@ package struct EventRow: Sendable, Equatable {
         self.seq = seq
         self.timeNs = timeNs
         self.kind = kind
-        self.kindText = kindText ?? kind?.rawValue ?? "?"
+        self.kindText = kindText ?? kind?.name ?? "?"
         self.thread = thread
         self.isMain = isMain
         self.channelID = channelID
@@ -67,6 +75,19 @@ package struct EventRow: Sendable, Equatable {
         self.newValue = newValue
         self.reason = reason
         self.detail = detail
+    }
+
+    /// `removed` and `cancelAfterAutoRemoval`: why the registration ended (`nil`: another
+    /// kind, or a reason this version does not know).
+    package var removalReason: JournalRemovalReason? {
+        guard kind == .removed || kind == .cancelAfterAutoRemoval, let reason else { return nil }
+        return JournalRemovalReason(name: reason)
+    }
+
+    /// `skipped`: why the registration was not called (`nil`: another kind, or unknown).
+    package var skipReason: JournalSkipReason? {
+        guard kind == .skipped, let reason else { return nil }
+        return JournalSkipReason(name: reason)
     }
 
     /// A `delivered` row that carries a value is an `initial` delivery made on

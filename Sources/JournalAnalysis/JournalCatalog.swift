@@ -1,3 +1,5 @@
+import JournalStore
+
 /// The names a session's events refer to by id: objects, channels, call sites, scopes.
 ///
 /// Loaded once per session. Its size follows the number of distinct objects, channels
@@ -13,9 +15,10 @@ package struct JournalCatalog: Sendable {
     package struct Channel: Sendable, Equatable {
         package var subjectID: Int64
         package var key: String
+        /// As stored, kept for output even when this version does not know it.
         package var policy: String
         package var firstSeq: Int64
-        package var isSingleSlot: Bool { policy == "singleSlot" }
+        package var isSingleSlot: Bool { JournalDeliveryPolicy(name: policy) == .singleSlot }
     }
 
     package struct CallSite: Sendable, Equatable {

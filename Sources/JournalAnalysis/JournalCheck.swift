@@ -1,4 +1,4 @@
-import ObservationJournal
+import JournalStore
 
 /// The health of a journal file, as `check` reports it.
 package struct JournalCheck: Sendable, Equatable {
@@ -42,7 +42,7 @@ package struct JournalCheck: Sendable, Equatable {
         // A damaged file may fail any further query; what is wrong is already said.
         guard check.integrity == ["ok"] else { return check }
         try reader.query("SELECT id FROM sessions WHERE clean_end = 0 ORDER BY id") { check.uncleanSessions.append($0.int(0)) }
-        try reader.query("SELECT session_id, seq, detail FROM events WHERE kind = 'gap' ORDER BY session_id, seq") {
+        try reader.query("SELECT session_id, seq, detail FROM events WHERE kind = ?1 ORDER BY session_id, seq", [reader.stored(.gap)]) {
             check.recordedGaps.append(RecordedGap(sessionID: $0.int(0), seq: $0.int(1), detail: $0.optionalText(2)))
         }
         var session: Int64 = -1

@@ -1,4 +1,4 @@
-import ObservationJournal
+import JournalStore
 
 /// Read-only access to a journal: its sessions, the names a session uses, and its events
 /// as a stream.
@@ -11,6 +11,8 @@ package final class JournalReader {
     let database: SQLiteDatabase
     /// The journal's `user_version`.
     package let schemaVersion: Int
+    /// Whether `events.kind` holds codes (schema 4 on) rather than names.
+    let integerKinds: Bool
     private var registrationStatement: SQLiteStatement?
     /// Statements by SQL text, compiled once: whole-journal commands run the same few
     /// queries for every session, and a journal may hold hundreds of thousands.
@@ -27,6 +29,7 @@ package final class JournalReader {
         } catch {
             throw .journal(error)
         }
+        integerKinds = schemaVersion >= EventColumn.integerKindsSince
     }
 
     // MARK: - Failures
@@ -243,28 +246,42 @@ package final class JournalReader {
 
     // MARK: - Events
 
-    /// The columns `event(from:)` reads. Schema 1 has no `main_queue`, `cpu_ns`, `waits`: they
-    /// read as NULL there, so a journal is read as it is, never migrated by a reader.
-    var eventColumns: String {
-        """
-        session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
-        other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior,
-        old_value, new_value, reason, detail,
-        \(schemaVersion >= 2 ? "main_queue, cpu_ns, waits" : "NULL, NULL, NULL")
-        """
+    /// The columns `event(from:)` reads, in `EventColumn` order. Schema 1 has no
+    /// `main_queue`, `cpu_ns`, `waits`: they read as NULL there, so a journal is read as it
+    /// is, never migrated by a reader.
+    var eventColumns: String { EventColumn.selectList(schema: schemaVersion) }
+
+    /// `kind` as this journal stores it, for a bound parameter.
+    func stored(_ kind: EventKind) -> SQLValue { integerKinds ? .int(kind.code) : .text(kind.name) }
+
+    /// The kind in result column `index` and its text: schema 4 on stores codes, older
+    /// schemas names (`integerKinds`, decided once when the journal is opened).
+    func kind(_ row: SQLiteStatement, _ index: Int32) -> (kind: EventKind?, text: String) {
+        if integerKinds {
+            let code = row.int(index)
+            let kind = EventKind(code: code)
+            return (kind, kind?.name ?? "kind#\(code)")
+        }
+        let text = row.text(index)
+        return (EventKind(name: text), text)
     }
 
-    static func event(from row: SQLiteStatement) -> EventRow {
-        let kindText = row.text(3)
+    func event(from row: SQLiteStatement) -> EventRow {
+        func column(_ column: EventColumn) -> Int32 { column.rawValue }
+        let (kind, kindText) = self.kind(row, column(.kind))
         return EventRow(
-            sessionID: row.int(0), seq: row.int(1), timeNs: row.int(2), kind: EventKind(rawValue: kindText),
-            kindText: kindText, thread: row.int(4), isMain: row.int(5) != 0, channelID: row.optionalInt(6),
-            registrationID: row.optionalInt(7), ownerID: row.optionalInt(8), otherRegistrationID: row.optionalInt(9),
-            callSiteID: row.optionalInt(10), scopeID: row.optionalInt(11), depth: Int(row.int(12)),
-            liveCount: row.optionalInt(13), durationNs: row.optionalInt(14), isPrior: row.int(15) != 0,
-            oldValue: row.optionalText(16), newValue: row.optionalText(17), reason: row.optionalText(18),
-            detail: row.optionalText(19), isMainQueue: row.optionalInt(20).map { $0 != 0 }, cpuNs: row.optionalInt(21),
-            waits: row.optionalInt(22)
+            sessionID: row.int(column(.sessionID)), seq: row.int(column(.seq)), timeNs: row.int(column(.timeNs)),
+            kind: kind, kindText: kindText, thread: row.int(column(.thread)),
+            isMain: row.int(column(.isMain)) != 0, channelID: row.optionalInt(column(.channelID)),
+            registrationID: row.optionalInt(column(.registrationID)), ownerID: row.optionalInt(column(.ownerID)),
+            otherRegistrationID: row.optionalInt(column(.otherRegistrationID)),
+            callSiteID: row.optionalInt(column(.callSiteID)), scopeID: row.optionalInt(column(.scopeID)),
+            depth: Int(row.int(column(.depth))), liveCount: row.optionalInt(column(.liveCount)),
+            durationNs: row.optionalInt(column(.durationNs)), isPrior: row.int(column(.isPrior)) != 0,
+            oldValue: row.optionalText(column(.oldValue)), newValue: row.optionalText(column(.newValue)),
+            reason: row.optionalText(column(.reason)), detail: row.optionalText(column(.detail)),
+            isMainQueue: row.optionalInt(column(.mainQueue)).map { $0 != 0 }, cpuNs: row.optionalInt(column(.cpuNs)),
+            waits: row.optionalInt(column(.waits)), changeSeq: row.optionalInt(column(.changeSeq))
         )
     }
 
@@ -278,10 +295,10 @@ package final class JournalReader {
         if !filter.kinds.isEmpty {
             // Each kind once: a repeated --kind must not run into the connection's limit
             // on bound values.
-            let kinds = Set(filter.kinds).sorted()
+            let kinds = Set(filter.kinds).sorted { $0.rawValue < $1.rawValue }
             let first = values.count + 1
             sql += " AND kind IN (" + (0..<kinds.count).map { "?\(first + $0)" }.joined(separator: ", ") + ")"
-            values += kinds.map { .text($0) }
+            values += kinds.map(stored)
         }
         if let key = filter.channelKey {
             values.append(.text(key))
@@ -303,7 +320,7 @@ package final class JournalReader {
         defer { statement.reset() }
         try bind(statement, values)
         while try step(statement) {
-            if !body(Self.event(from: statement)) { break }
+            if !body(self.event(from: statement)) { break }
         }
     }
 
@@ -311,7 +328,7 @@ package final class JournalReader {
     package func event(session: Int64, seq: Int64) throws(AnalysisError) -> EventRow? {
         var result: EventRow?
         try query("SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq = ?2", [.int(session), .int(seq)]) {
-            result = Self.event(from: $0)
+            result = self.event(from: $0)
         }
         return result
     }
@@ -322,7 +339,7 @@ package final class JournalReader {
         try query(
             "SELECT \(eventColumns) FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
             [.int(session), .int(Int64(count))]
-        ) { result.append(Self.event(from: $0)) }
+        ) { result.append(self.event(from: $0)) }
         return result.reversed()
     }
 
@@ -330,9 +347,9 @@ package final class JournalReader {
     package func lastChange(session: Int64, atOrBefore seq: Int64) throws(AnalysisError) -> EventRow? {
         var result: EventRow?
         try query("""
-            SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = 'changed'
+            SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = ?3
             ORDER BY seq DESC LIMIT 1
-            """, [.int(session), .int(seq)]) { result = Self.event(from: $0) }
+            """, [.int(session), .int(seq), stored(.changed)]) { result = self.event(from: $0) }
         return result
     }
 }

@@ -53,9 +53,11 @@ package struct JournalStatistics: Sendable, Equatable {
         )
         var byKind: [(String, Int64)] = []
         try reader.query(
-            "SELECT kind, COUNT(*) FROM events WHERE ?2 OR session_id = ?1 GROUP BY kind ORDER BY 2 DESC, 1",
+            "SELECT kind, COUNT(*) FROM events WHERE ?2 OR session_id = ?1 GROUP BY kind",
             [filter, all]
-        ) { byKind.append(($0.text(0), $0.int(1))) }
+        ) { byKind.append((reader.kind($0, 0).text, $0.int(1))) }
+        // Most first, then by name: the same order for names and codes.
+        byKind.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
         stats.eventsByKind = byKind.map { (kind: $0.0, count: $0.1) }
         stats.events = byKind.reduce(0) { $0 + $1.1 }
         try reader.query("""

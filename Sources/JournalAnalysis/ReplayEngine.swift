@@ -52,7 +52,7 @@ package enum ReplayEngine {
                         multicast[channel]?.removeAll { $0.id == event.registrationID }
                         // Found dead while this change was dispatched: it was dead for the
                         // change too, so a multicast channel would not have called it either.
-                        if event.reason == "ownerDeallocated", let index = latestWhatIf[channel], let owner = event.ownerID {
+                        if event.removalReason == .ownerDeallocated, let index = latestWhatIf[channel], let owner = event.ownerID {
                             let gone = Set((whatIfLabels[channel] ?? [:]).values.filter { $0.owner == owner }.map(\.label))
                             whatIf[index].wouldReceive.removeAll { gone.contains($0) }
                         }
@@ -170,6 +170,8 @@ package enum ReplayEngine {
             let alive = !catalog.isDeallocated(row.ownerID, at: change.seq)
             var reason: String
             var seq: Int64?
+            // Set where the owner is known gone: it was not told because it no longer existed.
+            var ownerGone = false
             if let skip = receipts.first(where: { !$0.delivered && $0.registrationID == row.id }) {
                 reason = "skipped (\(skip.reason ?? "no reason recorded"))"
                 seq = skip.seq
@@ -178,11 +180,12 @@ package enum ReplayEngine {
             } else if let deallocSeq = catalog.objects[row.ownerID]?.deallocSeq, row.removedSeq == deallocSeq || !alive {
                 reason = "owner deallocated (seen at seq \(deallocSeq))"
                 seq = deallocSeq
+                ownerGone = true
             } else {
                 reason = "live but no delivery recorded"
             }
             notReceived.append(ReplayState.NonReceiver(
-                registrationID: row.id, owner: owner(row.ownerID), ownerAlive: alive && !reason.hasPrefix("owner"),
+                registrationID: row.id, owner: owner(row.ownerID), ownerAlive: alive && !ownerGone,
                 callSite: site(row.callSiteID), reason: reason, seq: seq
             ))
         }
@@ -192,15 +195,15 @@ package enum ReplayEngine {
             guard let removedSeq = row.removedSeq, removedSeq < change.seq else { continue }
             let alive = !catalog.isDeallocated(row.ownerID, at: change.seq)
             var reason: String
-            switch row.removalReason {
-            case "replaced":
+            switch row.removal {
+            case .replaced:
                 if let by = history.first(where: { $0.registeredSeq == removedSeq }) {
                     reason = "replaced at seq \(removedSeq) by \(owner(by.ownerID)) (\(site(by.callSiteID)))"
                 } else {
                     reason = "replaced at seq \(removedSeq)"
                 }
-            case let other:
-                reason = "removed at seq \(removedSeq) (\(other ?? "removed"))"
+            default:
+                reason = "removed at seq \(removedSeq) (\(row.removalReason ?? EventKind.removed.name))"
             }
             reason += alive ? ", owner still alive" : ", owner deallocated"
             notReceived.append(ReplayState.NonReceiver(

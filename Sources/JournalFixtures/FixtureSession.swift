@@ -1,3 +1,5 @@
+package import JournalStore
+
 /// One session of a `JournalFixture`: a compact DSL that records what a registry would.
 ///
 /// Every method appends the events the registry would emit and keeps the tables in step
@@ -19,7 +21,7 @@ package final class FixtureSession {
     private var nextChannel: Int64 = 1
     private var nextRegistration: Int64 = 1
     private var nextScope: Int64 = 1
-    private var policies: [Int64: String] = [:]
+    private var policies: [Int64: JournalDeliveryPolicy] = [:]
     /// Live registrations: id → (channel, owner), in registration order per channel.
     private var live: [Int64: (channel: Int64, owner: Int64)] = [:]
     private var liveOrder: [Int64: [Int64]] = [:]
@@ -50,11 +52,11 @@ package final class FixtureSession {
     package func channel(_ subject: Int64, _ key: String, singleSlot: Bool = false) throws -> Int64 {
         let channel = nextChannel
         nextChannel += 1
-        let policy = singleSlot ? "singleSlot" : "multicast"
+        let policy: JournalDeliveryPolicy = singleSlot ? .singleSlot : .multicast
         policies[channel] = policy
         try fixture.run(
             "INSERT INTO channels (session_id, id, subject_id, key_id, policy, first_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            [.int(id), .int(channel), .int(subject), .int(try fixture.string(key)), .text(policy), .int(seq + 1)]
+            [.int(id), .int(channel), .int(subject), .int(try fixture.string(key)), .text(policy.name), .int(seq + 1)]
         )
         return channel
     }
@@ -64,27 +66,29 @@ package final class FixtureSession {
     /// Appends one event row; returns its seq.
     @discardableResult
     package func event(
-        _ kind: String, channel: Int64? = nil, registration: Int64? = nil, owner: Int64? = nil,
+        _ kind: JournalEventKind, channel: Int64? = nil, registration: Int64? = nil, owner: Int64? = nil,
         other: Int64? = nil, site: String? = nil, scope: Int64? = nil, liveCount: Int64? = nil,
         duration: Int64? = nil, prior: Bool = false, old: String? = nil, new: String? = nil,
-        reason: String? = nil, detail: String? = nil, mainQueue: Bool? = nil, cpu: Int64? = nil, waits: Int64? = nil
+        reason: String? = nil, detail: String? = nil, mainQueue: Bool? = nil, cpu: Int64? = nil, waits: Int64? = nil,
+        changeSeq: Int64? = nil
     ) throws -> Int64 {
         seq += 1
         timeNs += tickNs
+        // In `EventColumn` order; the journal's schema says which columns it has and how
+        // it stores kinds.
+        let storedKind: JournalFixture.Value =
+            fixture.schemaVersion >= EventColumn.integerKindsSince ? .int(kind.code) : .text(kind.name)
+        let values: [JournalFixture.Value] = [
+            .int(id), .int(seq), .int(timeNs), storedKind, .int(thread), .int(isMain ? 1 : 0), .optional(channel),
+            .optional(registration), .optional(owner), .optional(other),
+            try site.map { .int(try fixture.callSite($0)) } ?? .null, .optional(scope), .int(Int64(depth)),
+            .optional(liveCount), .optional(duration), .int(prior ? 1 : 0), .text(old), .text(new), .text(reason),
+            .text(detail), mainQueue.map { .int($0 ? 1 : 0) } ?? .null, .optional(cpu), .optional(waits),
+            .optional(changeSeq),
+        ]
         try fixture.run(
-            """
-            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
-                other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior, old_value,
-                new_value, reason, detail, main_queue, cpu_ns, waits)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
-            """,
-            [
-                .int(id), .int(seq), .int(timeNs), .text(kind), .int(thread), .int(isMain ? 1 : 0), .optional(channel),
-                .optional(registration), .optional(owner), .optional(other),
-                try site.map { .int(try fixture.callSite($0)) } ?? .null, .optional(scope), .int(Int64(depth)),
-                .optional(liveCount), .optional(duration), .int(prior ? 1 : 0), .text(old), .text(new), .text(reason),
-                .text(detail), mainQueue.map { .int($0 ? 1 : 0) } ?? .null, .optional(cpu), .optional(waits),
-            ]
+            EventColumn.insertSQL(rows: 1, schema: fixture.schemaVersion),
+            fixture.eventColumns.map { values[Int($0.rawValue)] }
         )
         return seq
     }
@@ -100,9 +104,9 @@ package final class FixtureSession {
         let registration = nextRegistration
         nextRegistration += 1
         var replaced: Int64?
-        if policies[channel] == "singleSlot", let occupant = liveOrder[channel]?.first {
+        if policies[channel] == .singleSlot, let occupant = liveOrder[channel]?.first {
             if deallocated.contains(live[occupant]!.owner) {
-                try remove(occupant, reason: "ownerDeallocated")
+                try remove(occupant, reason: .ownerDeallocated)
             } else {
                 replaced = occupant
             }
@@ -120,10 +124,10 @@ package final class FixtureSession {
             ]
         )
         if let replaced {
-            try markRemoved(replaced, at: seq + 1, reason: "replaced")
-            try event("replaced", channel: channel, registration: registration, owner: owner, other: replaced, scope: scope)
+            try markRemoved(replaced, at: seq + 1, reason: .replaced)
+            try event(.replaced, channel: channel, registration: registration, owner: owner, other: replaced, scope: scope)
         } else {
-            try event("registered", channel: channel, registration: registration, owner: owner, scope: scope)
+            try event(.registered, channel: channel, registration: registration, owner: owner, scope: scope)
         }
         live[registration] = (channel, owner)
         known[registration] = (channel, owner)
@@ -133,18 +137,18 @@ package final class FixtureSession {
 
     /// Removes a live registration (`removed` event); `site` is where removal was asked for.
     @discardableResult
-    package func remove(_ registration: Int64, reason: String = "explicit", at site: String? = nil) throws -> Int64 {
+    package func remove(_ registration: Int64, reason: JournalRemovalReason = .explicit, at site: String? = nil) throws -> Int64 {
         let entry = live[registration]!
         try markRemoved(registration, at: seq + 1, reason: reason)
-        return try event("removed", channel: entry.channel, registration: registration, owner: entry.owner, site: site, reason: reason)
+        return try event(.removed, channel: entry.channel, registration: registration, owner: entry.owner, site: site, reason: reason.name)
     }
 
-    private func markRemoved(_ registration: Int64, at removedSeq: Int64, reason: String) throws {
+    private func markRemoved(_ registration: Int64, at removedSeq: Int64, reason: JournalRemovalReason) throws {
         let entry = live.removeValue(forKey: registration)!
         liveOrder[entry.channel]?.removeAll { $0 == registration }
         try fixture.run(
             "UPDATE registrations SET removed_seq = ?1, removal_reason = ?2 WHERE session_id = ?3 AND id = ?4",
-            [.int(removedSeq), .text(reason), .int(id), .int(registration)]
+            [.int(removedSeq), .text(reason.name), .int(id), .int(registration)]
         )
     }
 
@@ -153,7 +157,7 @@ package final class FixtureSession {
     package func removeUnregistered(
         at site: String, channel: Int64? = nil, registration: Int64? = nil, owner: Int64? = nil, detail: String? = nil
     ) throws -> Int64 {
-        try event("removeUnregistered", channel: channel, registration: registration, owner: owner, site: site, detail: detail)
+        try event(.removeUnregistered, channel: channel, registration: registration, owner: owner, site: site, detail: detail)
     }
 
     /// Whether a registration is live.
@@ -168,7 +172,7 @@ package final class FixtureSession {
         _ channel: Int64, old: String? = nil, new: String? = nil, at site: String? = nil, prior: Bool = false
     ) throws -> Int64 {
         try event(
-            "changed", channel: channel, site: site, liveCount: Int64(liveOrder[channel]?.count ?? 0), prior: prior,
+            .changed, channel: channel, site: site, liveCount: Int64(liveOrder[channel]?.count ?? 0), prior: prior,
             old: old, new: new
         )
     }
@@ -182,16 +186,16 @@ package final class FixtureSession {
     ) throws -> Int64 {
         let entry = known[registration]
         return try event(
-            "delivered", channel: entry?.channel, registration: registration, owner: entry?.owner, duration: duration,
+            .delivered, channel: entry?.channel, registration: registration, owner: entry?.owner, duration: duration,
             new: initial, mainQueue: mainQueue, cpu: cpu, waits: waits
         )
     }
 
     /// A live registration was not called (`skipped`).
     @discardableResult
-    package func skip(_ registration: Int64, reason: String = "unchanged") throws -> Int64 {
+    package func skip(_ registration: Int64, reason: JournalSkipReason = .unchanged) throws -> Int64 {
         let entry = live[registration]!
-        return try event("skipped", channel: entry.channel, registration: registration, owner: entry.owner, reason: reason)
+        return try event(.skipped, channel: entry.channel, registration: registration, owner: entry.owner, reason: reason.name)
     }
 
     /// Posts a change and delivers it to every live registration, as a dispatch does;
@@ -205,7 +209,7 @@ package final class FixtureSession {
         let changeSeq = try change(channel, old: old, new: new, at: site)
         for registration in liveRegistrations(on: channel) {
             if let owner = live[registration]?.owner, deallocated.contains(owner) {
-                try remove(registration, reason: "ownerDeallocated")
+                try remove(registration, reason: .ownerDeallocated)
                 continue
             }
             if let inside { try inCallback { try inside(registration) } }
@@ -239,7 +243,7 @@ package final class FixtureSession {
         let seen = seenAt ?? seq + 1
         if autoRemove {
             for (registration, entry) in live.sorted(by: { $0.key < $1.key }) where entry.owner == object {
-                try remove(registration, reason: "ownerDeallocated")
+                try remove(registration, reason: .ownerDeallocated)
             }
         }
         try fixture.run(
@@ -255,7 +259,7 @@ package final class FixtureSession {
             "INSERT INTO scopes (session_id, id, name_id, began_seq) VALUES (?1, ?2, ?3, ?4)",
             [.int(id), .int(scope), .int(try fixture.string(name)), .int(seq + 1)]
         )
-        try event("scopeBegan", scope: scope)
+        try event(.scopeBegan, scope: scope)
         return scope
     }
 
@@ -265,13 +269,13 @@ package final class FixtureSession {
         try fixture.run(
             "UPDATE scopes SET ended_seq = ?1 WHERE session_id = ?2 AND id = ?3", [.int(seq + 1), .int(id), .int(scope)]
         )
-        return try event("scopeEnded", scope: scope)
+        return try event(.scopeEnded, scope: scope)
     }
 
     /// Events the writer dropped (`gap` event with `dropped=N`).
     @discardableResult
     package func gap(dropped: Int) throws -> Int64 {
-        try event("gap", reason: "bufferFull", detail: "dropped=\(dropped)")
+        try event(.gap, reason: JournalGapReason.bufferFull.name, detail: "dropped=\(dropped)")
     }
 
     /// Leaves `count` sequence numbers unused (a damaged journal; the writer never does).

@@ -1,14 +1,14 @@
-package import Foundation
-import ObservationJournal
+import Foundation
+import JournalStore
 
 /// Writes journal files row by row for tests and benchmarks, exactly as schema 1 says
 /// the journal writer does: one session row per recording, objects, channels, scopes and
 /// registrations inserted when first seen, `registrations.removed_seq/removal_reason` and
 /// `objects.dealloc_seq` updated when they happen, gap-free `seq` per session.
 ///
-/// The schema comes from `Migrations/*.sql` of this package (found via `#filePath`), so
-/// fixtures follow the schema's only source. Rows are written through as they are made,
-/// so a million-event fixture needs no memory for its events.
+/// The schema is the one the library embeds (`JournalSchema.embeddedMigrations`, made
+/// from `Migrations/*.sql`), applied by the writer's migrator. Rows are written through as
+/// they are made, so a million-event fixture needs no memory for its events.
 package final class JournalFixture {
     package let path: String
     let database: SQLiteDatabase
@@ -16,35 +16,37 @@ package final class JournalFixture {
     private var strings: [String: Int64] = [:]
     private var callSites: [String: Int64] = [:]
     private var nextSessionID: Int64 = 1
+    /// The schema version the journal is at, and its rows are written for.
+    package let schemaVersion: Int
+    /// The event columns of that schema, in `EventColumn` order.
+    let eventColumns: [EventColumn]
 
-    /// The package's `Migrations` folder.
-    package static var migrationsDirectory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Migrations")
-    }
-
-    /// Creates a new journal at `path` (replacing any file there) with the full schema.
+    /// Creates a new journal at `path` (replacing any file there) with the full schema,
+    /// or with the first `schemaVersion` migrations only: a journal as an older release
+    /// wrote it (its event kinds as names before schema 4), to test reading and upgrading.
     /// - Parameter wal: use write-ahead logging, as the real writer does.
-    package init(path: String, wal: Bool = false) throws {
+    package init(path: String, wal: Bool = false, schemaVersion: Int = JournalSchema.latestVersion) throws {
         try? FileManager.default.removeItem(atPath: path)
         self.path = path
+        self.schemaVersion = schemaVersion
+        eventColumns = EventColumn.columns(schema: schemaVersion)
         database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         if wal { try database.execute("PRAGMA journal_mode=WAL") }
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrationsDirectory.path)
-            .filter { $0.hasSuffix(".sql") }.sorted()
-        for (index, file) in files.enumerated() {
-            let sql = try String(contentsOf: Self.migrationsDirectory.appendingPathComponent(file), encoding: .utf8)
-            try database.execute("BEGIN IMMEDIATE")
-            try database.execute(sql)
-            let insert = try database.prepare("INSERT INTO migrations (version, name, applied_at) VALUES (?1, ?2, ?3)")
-            try insert.bind(Int64(index + 1), at: 1)
-            try insert.bind(String(file.dropLast(4)), at: 2)
-            try insert.bind("2025-01-01T00:00:00Z", at: 3)
-            try insert.step()
-            try database.execute("PRAGMA user_version = \(index + 1)")
-            try database.execute("COMMIT")
+        // The embedded migrations, in one transaction with the application id: a copy of a
+        // WAL fixture cut anywhere holds either no journal or the whole schema, never an
+        // older journal that `migrate` would upgrade. A fixed time keeps fixtures repeatable.
+        try database.execute("BEGIN IMMEDIATE")
+        for migration in JournalSchema.embeddedMigrations.prefix(schemaVersion) {
+            try database.execute(migration.sql)
+            try run(
+                "INSERT INTO migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
+                [.int(Int64(migration.version)), .text(migration.name), .text("2025-01-01T00:00:00Z")]
+            )
         }
+        statements = [:]
+        try database.execute("PRAGMA user_version = \(schemaVersion)")
         try database.execute("PRAGMA application_id = \(JournalSchema.applicationID)")
+        try database.execute("COMMIT")
         try database.execute("BEGIN")
     }
 

@@ -57,7 +57,7 @@ package enum SyntheticWorkload {
                 switch random.below(3) {
                 case 0:
                     for registration in owner.registrations where s.isLive(registration) && random.chance(90) {
-                        try s.remove(registration, reason: "tokenReleased")
+                        try s.remove(registration, reason: .tokenReleased)
                     }
                     if random.chance(10) { try s.removeUnregistered(at: "Cleanup.swift:12", owner: owner.id) }
                 case 1:

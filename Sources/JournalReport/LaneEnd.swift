@@ -1,3 +1,5 @@
+import JournalStore
+
 /// How a registration's lane ends on the report's chart; each has its own colour.
 package enum LaneEnd: Int, Sendable, CaseIterable {
     /// Removed explicitly (`explicit`, `ownerRemovedAll`, or `streamEnded`: the loop over
@@ -16,27 +18,21 @@ package enum LaneEnd: Int, Sendable, CaseIterable {
 
     /// The end for a `removal_reason` (`nil`: never removed).
     package init(reason: String?) {
-        switch reason {
-        case nil: self = .live
-        case "explicit", "ownerRemovedAll", "streamEnded": self = .explicit
-        case "tokenCancelled", "tokenReleased": self = .token
-        case "ownerDeallocated", "subjectDeallocated": self = .deallocated
-        case "replaced": self = .replaced
-        default: self = .other
+        guard let reason else {
+            self = .live
+            return
+        }
+        switch JournalRemovalReason(name: reason) {
+        case .explicit, .ownerRemovedAll, .streamEnded: self = .explicit
+        case .tokenCancelled, .tokenReleased: self = .token
+        case .ownerDeallocated, .subjectDeallocated: self = .deallocated
+        case .replaced: self = .replaced
+        case nil: self = .other
         }
     }
 
     /// The CSS class and legend key: `end-token`.
-    package var name: String {
-        switch self {
-        case .explicit: return "explicit"
-        case .token: return "token"
-        case .deallocated: return "deallocated"
-        case .replaced: return "replaced"
-        case .live: return "live"
-        case .other: return "other"
-        }
-    }
+    package var name: String { String(describing: self) }
 
     /// The legend's words.
     package var legend: String {
@@ -44,7 +40,7 @@ package enum LaneEnd: Int, Sendable, CaseIterable {
         case .explicit: return "removed explicitly"
         case .token: return "token cancelled or released"
         case .deallocated: return "owner deallocated"
-        case .replaced: return "replaced"
+        case .replaced: return name
         case .live: return "live at end (leaked?)"
         case .other: return "other removal"
         }

@@ -163,7 +163,7 @@ enum ReportPage {
         swatch("<rect class=\"mark\" x=\"9\" y=\"2\" width=\"2\" height=\"8\"/>", "delivery")
         swatch("<rect class=\"mark off-main\" x=\"9\" y=\"0\" width=\"3\" height=\"12\"/>", "off the main thread")
         swatch("<rect class=\"mark slow\" x=\"3\" y=\"1\" width=\"16\" height=\"10\"/>", "slow (its duration)")
-        swatch("<rect class=\"mark skipped\" x=\"9\" y=\"2\" width=\"3\" height=\"8\"/>", "skipped")
+        swatch("<rect class=\"mark skipped\" x=\"9\" y=\"2\" width=\"3\" height=\"8\"/>", EventKind.skipped.name)
         swatch("<path class=\"tick\" d=\"M11 1v10\"/>", "change")
         swatch("<circle class=\"unheard\" cx=\"11\" cy=\"6\" r=\"4\"/>", "change that reached nobody")
         swatch("<rect class=\"missed\" x=\"8\" y=\"1\" width=\"6\" height=\"10\"/>", "missed: replaced while its owner was alive")

@@ -1,3 +1,4 @@
+import JournalStore
 import JournalAnalysis
 
 /// Builds a `SessionReport` in one streaming pass over a session's events (after the
@@ -108,7 +109,7 @@ struct SessionReportBuilder {
             guard let row = registrations[id] else { continue }
             keep.insert(row.registeredSeq)
             if let removed = row.removedSeq { keep.insert(removed) }
-            if row.removalReason == "replaced" {
+            if row.removal == .replaced {
                 let key = (catalog.channelName(row.channelID) ?? "") + "\u{0}" + (catalog.objectName(row.ownerID) ?? "")
                 replacedOwners[key, default: []].append(row)
             }
@@ -170,7 +171,7 @@ struct SessionReportBuilder {
         case .replaced:
             let lane = self.lane(event.registrationID, event, row: row)
             let other = event.otherRegistrationID.flatMap { laneIndex[$0] }
-            if let other { end(other, row: row, reason: "replaced") }
+            if let other { end(other, row: row, reason: JournalRemovalReason.replaced.name) }
             lanes = [lane, other].compactMap { $0 }
             fields = [oneBased(lane), oneBased(other)]
         case .removed:
@@ -302,7 +303,7 @@ struct SessionReportBuilder {
     mutating func end(_ lane: Int, row: Int, reason: String?) {
         guard report.lanes[lane].endRow < 0 else { return }
         report.lanes[lane].endRow = row
-        report.lanes[lane].end = LaneEnd(reason: reason ?? "explicit")
+        report.lanes[lane].end = LaneEnd(reason: reason ?? JournalRemovalReason.explicit.name)
         report.lanes[lane].reason = report.strings.name(reason)
     }
 

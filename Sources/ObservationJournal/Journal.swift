@@ -1,3 +1,4 @@
+import JournalStore
 import CSQLite
 import SystemShim
 import Foundation

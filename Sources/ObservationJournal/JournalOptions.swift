@@ -1,3 +1,4 @@
+import JournalStore
 extension Journal {
     /// What `Journal.open` does when nothing (or an empty file) is at the path.
     public enum Creation: Sendable, Equatable {

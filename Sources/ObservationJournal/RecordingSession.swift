@@ -1,3 +1,4 @@
+import JournalStore
 import Foundation
 public import ObserverCore
 

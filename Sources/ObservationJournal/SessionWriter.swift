@@ -1,3 +1,4 @@
+import JournalStore
 import CSQLite
 import Foundation
 import ObserverCore
@@ -19,34 +20,39 @@ final class SessionWriter: @unchecked Sendable {
     /// The connection's `-wal` and `-shm`, removed if the journal is found moved.
     private var sideFiles: SideFiles?
 
-    private var strings: [String: Int64] = [:]
-    private var callSites: [CallSite: Int64] = [:]
-    private var objects = Set<UInt64>()
-    private var channels = Set<UInt64>()
-    private var registrations = Set<UInt64>()
-    private var scopes = Set<UInt64>()
+    var strings: [String: Int64] = [:]
+    var callSites: [CallSite: Int64] = [:]
+    var objects = Set<UInt64>()
+    var channels = Set<UInt64>()
+    var registrations = Set<UInt64>()
+    var scopes = Set<UInt64>()
+    /// The seqs of the latest `changed` rows by the registry's change number, for the
+    /// `change_seq` of their deliveries: a ring of `recentChanges` slots, so memory stays
+    /// bounded however long the session. A delivery queued behind more than that many
+    /// later changes (or of a change dropped in a gap) gets NULL, as schema 1–3 rows have.
+    var changeSeqs: [(number: UInt64, seq: Int64)]
+    static let recentChanges = 4096
 
     /// Inserts one event row (the tail of a batch).
-    private let insertEvent: SQLiteStatement
-    /// Inserts `rowsPerInsert` event rows at once: SQLite's per-execution work (for
-    /// `CHECK (kind IN (…))` it builds a small table each time) is then paid once per
-    /// that many rows.
-    private let insertEvents: SQLiteStatement
+    let insertEvent: SQLiteStatement
+    /// Inserts `rowsPerInsert` event rows at once: SQLite's per-execution work is then
+    /// paid once per that many rows.
+    let insertEvents: SQLiteStatement
     /// Event rows waiting for `insertEvents`.
-    private var rows: [Row] = []
+    var rows: [Row] = []
     static let rowsPerInsert = 32
-    private let selectString: SQLiteStatement
-    private let insertString: SQLiteStatement
-    private let selectCallSite: SQLiteStatement
-    private let insertCallSite: SQLiteStatement
-    private let insertObject: SQLiteStatement
-    private let insertChannel: SQLiteStatement
-    private let insertScope: SQLiteStatement
-    private let insertRegistration: SQLiteStatement
-    private let markRemoved: SQLiteStatement
-    private let markDeallocated: SQLiteStatement
-    private let markScopeEnded: SQLiteStatement
-    private let endSession: SQLiteStatement
+    let selectString: SQLiteStatement
+    let insertString: SQLiteStatement
+    let selectCallSite: SQLiteStatement
+    let insertCallSite: SQLiteStatement
+    let insertObject: SQLiteStatement
+    let insertChannel: SQLiteStatement
+    let insertScope: SQLiteStatement
+    let insertRegistration: SQLiteStatement
+    let markRemoved: SQLiteStatement
+    let markDeallocated: SQLiteStatement
+    let markScopeEnded: SQLiteStatement
+    let endSession: SQLiteStatement
 
     /// Inserts the session's row and prepares the statements the writer reuses.
     /// - Parameters:
@@ -57,10 +63,11 @@ final class SessionWriter: @unchecked Sendable {
     init(database: SQLiteDatabase, label: String, values: ValueRecording) throws(SQLiteError) {
         self.database = database
         self.values = values
+        changeSeqs = Array(repeating: (0, 0), count: Self.recentChanges)
         let start = monotonicNanoseconds()
         startNanoseconds = start
-        insertEvent = try database.cached(Self.insertEventsSQL(rows: 1))
-        insertEvents = try database.cached(Self.insertEventsSQL(rows: Self.rowsPerInsert))
+        insertEvent = try database.cached(EventColumn.insertSQL(rows: 1))
+        insertEvents = try database.cached(EventColumn.insertSQL(rows: Self.rowsPerInsert))
         rows.reserveCapacity(Self.rowsPerInsert)
         selectString = try database.cached("SELECT id FROM strings WHERE value = ?")
         insertString = try database.cached("INSERT INTO strings (value) VALUES (?)")
@@ -148,330 +155,6 @@ final class SessionWriter: @unchecked Sendable {
                 try endSession.bind(sessionID, at: 2)
                 try endSession.run()
             }
-        }
-    }
-
-    // MARK: - Events
-
-    /// The columns of one event row.
-    private struct Row {
-        var seq: Int64
-        var time: UInt64
-        var kind: StaticString
-        var thread: UInt64
-        var isMain: Bool
-        /// `nil` for a gap row: no event, so no queue to speak of.
-        var isMainQueue: Bool?
-        var depth: Int
-        var isPrior: Bool
-        var channel: Int64?
-        var registration: Int64?
-        var owner: Int64?
-        var otherRegistration: Int64?
-        var callSite: Int64?
-        var scope: Int64?
-        var liveCount: Int64?
-        var duration: Int64?
-        var cpu: Int64?
-        var waits: Int64?
-        var old: String?
-        var new: String?
-        var reason: StaticString?
-        var detail: String?
-    }
-
-    private func write(_ event: ObserverEvent, seq: Int64) throws(SQLiteError) {
-        var row = Row(
-            seq: seq, time: event.time, kind: Self.text(event.kind), thread: event.thread,
-            isMain: event.isMainThread, isMainQueue: event.isMainQueue, depth: event.depth, isPrior: event.isPrior
-        )
-        if let channel = event.channel {
-            if channel.id == 0 {
-                // A removal named a channel that does not exist (a misspelled key): there
-                // is no channel row to point at, so the event names it as text.
-                try note(channel.subject, seq: seq)
-                row.detail = channel.description
-            } else {
-                try note(channel, seq: seq)
-                row.channel = Int64(channel.id)
-            }
-        }
-        if let registration = event.registration {
-            try note(registration, seq: seq)
-            row.registration = Int64(registration.id)
-            row.owner = Int64(registration.owner.id)
-        }
-        if let owner = event.owner {
-            try note(owner, seq: seq)
-            row.owner = Int64(owner.id)
-        }
-        if let callSite = event.callSite { row.callSite = try id(of: callSite) }
-        // A registration's call site is on its row; the event names it too, so that
-        // `event_log.call_site` says where every registration was made.
-        if row.callSite == nil, event.kind == .registered || event.kind == .replaced, let registration = event.registration {
-            row.callSite = try id(of: registration.callSite)
-        }
-        switch event.kind {
-        case .registered:
-            break
-        case .replaced:
-            if let replaced = event.replaced {
-                try note(replaced, seq: seq)
-                row.otherRegistration = Int64(replaced.id)
-                try remove(replaced.id, reason: "replaced", seq: seq)
-            }
-        case .removed:
-            if let registration = event.registration, let reason = event.removalReason {
-                row.reason = Self.text(reason)
-                try remove(registration.id, reason: row.reason, seq: seq)
-                switch reason {
-                case .ownerDeallocated: try deallocated(registration.owner.id, seq: seq)
-                case .subjectDeallocated: if let subject = event.channel?.subject { try deallocated(subject.id, seq: seq) }
-                default: break
-                }
-            }
-        case .removeUnregistered:
-            break
-        case .changed:
-            row.liveCount = Int64(event.liveCount)
-            let key = event.channel?.key
-            row.old = values.text(for: event.old, key: key)
-            row.new = values.text(for: event.new, key: key)
-        case .delivered:
-            row.duration = event.duration.map { Int64(clamping: $0) }
-            row.cpu = event.cpuDuration.map { Int64(clamping: $0) }
-            row.waits = event.waits.map { Int64(clamping: $0) }
-            row.new = values.text(for: event.new, key: event.channel?.key)
-        case .skipped:
-            row.reason = event.skipReason.map(Self.text)
-        case .cancelAfterAutoRemoval:
-            row.reason = event.removalReason.map(Self.text)
-        case .ownerGone:
-            if let registration = event.registration { try deallocated(registration.owner.id, seq: seq) }
-        case .scopeBegan:
-            if let scope = event.scope { try note(scope, beganAt: seq) }
-        case .scopeEnded:
-            if let scope = event.scope {
-                try note(scope, beganAt: nil)
-                try markScopeEnded.bind(seq, at: 1)
-                try markScopeEnded.bind(sessionID, at: 2)
-                try markScopeEnded.bind(Int64(scope.id), at: 3)
-                try markScopeEnded.run()
-            }
-        }
-        if let scope = event.scope { row.scope = Int64(scope.id) }
-        try add(row)
-    }
-
-    private func write(_ gap: GapRecord) throws(SQLiteError) {
-        var row = Row(seq: gap.seq, time: gap.time, kind: "gap", thread: gap.thread, isMain: gap.isMainThread, depth: 0, isPrior: false)
-        row.reason = "bufferFull"
-        row.detail = "dropped=\(gap.dropped)"
-        try add(row)
-    }
-
-    /// Queues an event row, inserting a full group of `rowsPerInsert`.
-    private func add(_ row: Row) throws(SQLiteError) {
-        rows.append(row)
-        if rows.count == Self.rowsPerInsert {
-            try insert(rows, with: insertEvents)
-            rows.removeAll(keepingCapacity: true)
-        }
-    }
-
-    /// Bound parameters per event row.
-    static let columnsPerRow: Int32 = 23
-
-    /// `INSERT INTO events (…) VALUES (…), (…), …` for `rows` rows.
-    static func insertEventsSQL(rows: Int) -> String {
-        let row = "(" + Array(repeating: "?", count: Int(columnsPerRow)).joined(separator: ", ") + ")"
-        return """
-            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id,
-                owner_id, other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns,
-                is_prior, old_value, new_value, reason, detail, main_queue, cpu_ns, waits)
-            VALUES \(Array(repeating: row, count: rows).joined(separator: ", "))
-            """
-    }
-
-    /// Binds `rows` to a statement made by `insertEventsSQL(rows: rows.count)` and runs it.
-    private func insert(_ rows: [Row], with statement: SQLiteStatement) throws(SQLiteError) {
-        var base: Int32 = 0
-        for row in rows {
-            try statement.bind(sessionID, at: base + 1)
-            try statement.bind(row.seq, at: base + 2)
-            try statement.bind(Int64(bitPattern: row.time &- startNanoseconds), at: base + 3)
-            try statement.bind(literal: row.kind, at: base + 4)
-            try statement.bind(Int64(bitPattern: row.thread), at: base + 5)
-            try statement.bind(row.isMain, at: base + 6)
-            try statement.bind(row.channel, at: base + 7)
-            try statement.bind(row.registration, at: base + 8)
-            try statement.bind(row.owner, at: base + 9)
-            try statement.bind(row.otherRegistration, at: base + 10)
-            try statement.bind(row.callSite, at: base + 11)
-            try statement.bind(row.scope, at: base + 12)
-            try statement.bind(Int64(row.depth), at: base + 13)
-            try statement.bind(row.liveCount, at: base + 14)
-            try statement.bind(row.duration, at: base + 15)
-            try statement.bind(row.isPrior, at: base + 16)
-            try statement.bind(row.old, at: base + 17)
-            try statement.bind(row.new, at: base + 18)
-            try statement.bind(literal: row.reason, at: base + 19)
-            try statement.bind(row.detail, at: base + 20)
-            try statement.bind(row.isMainQueue.map { $0 ? Int64(1) : Int64(0) }, at: base + 21)
-            try statement.bind(row.cpu, at: base + 22)
-            try statement.bind(row.waits, at: base + 23)
-            base += Self.columnsPerRow
-        }
-        try statement.run()
-    }
-
-    // MARK: - First sight of objects, channels, scopes, registrations
-
-    private func note(_ object: ObjectRef, seq: Int64) throws(SQLiteError) {
-        guard object.id != 0, objects.insert(object.id).inserted else { return }
-        try insertObject.bind(sessionID, at: 1)
-        try insertObject.bind(Int64(object.id), at: 2)
-        try insertObject.bind(try intern(object.typeName), at: 3)
-        try insertObject.bind(seq, at: 4)
-        try insertObject.run()
-    }
-
-    private func note(_ channel: ChannelInfo, seq: Int64) throws(SQLiteError) {
-        guard channels.insert(channel.id).inserted else { return }
-        try note(channel.subject, seq: seq)
-        try insertChannel.bind(sessionID, at: 1)
-        try insertChannel.bind(Int64(channel.id), at: 2)
-        try insertChannel.bind(Int64(channel.subject.id), at: 3)
-        try insertChannel.bind(try intern(channel.key), at: 4)
-        try insertChannel.bind(channel.policy.rawValue, at: 5)
-        try insertChannel.bind(seq, at: 6)
-        try insertChannel.run()
-    }
-
-    private func note(_ scope: ScopeInfo, beganAt seq: Int64?) throws(SQLiteError) {
-        guard scopes.insert(scope.id).inserted else { return }
-        try insertScope.bind(sessionID, at: 1)
-        try insertScope.bind(Int64(scope.id), at: 2)
-        try insertScope.bind(try intern(scope.name), at: 3)
-        try insertScope.bind(seq, at: 4)
-        try insertScope.run()
-    }
-
-    private func note(_ registration: RegistrationInfo, seq: Int64) throws(SQLiteError) {
-        guard registrations.insert(registration.id).inserted else { return }
-        try note(registration.owner, seq: seq)
-        if let sender = registration.sender { try note(sender, seq: seq) }
-        if let scope = registration.scope { try note(scope, beganAt: nil) }
-        let statement = insertRegistration
-        try statement.bind(sessionID, at: 1)
-        try statement.bind(Int64(registration.id), at: 2)
-        try statement.bind(Int64(registration.channelID), at: 3)
-        try statement.bind(Int64(registration.owner.id), at: 4)
-        try statement.bind(try id(of: registration.callSite), at: 5)
-        try statement.bind(registration.options.description, at: 6)
-        try statement.bind(try registration.queueLabel.map { (label) throws(SQLiteError) in try intern(label) }, at: 7)
-        try statement.bind(registration.expectsMainThread, at: 8)
-        try statement.bind(registration.sender.map { Int64($0.id) }, at: 9)
-        try statement.bind(registration.scope.map { Int64($0.id) }, at: 10)
-        try statement.bind(seq, at: 11)
-        try statement.run()
-    }
-
-    private func remove(_ registration: UInt64, reason: StaticString?, seq: Int64) throws(SQLiteError) {
-        try markRemoved.bind(seq, at: 1)
-        try markRemoved.bind(literal: reason, at: 2)
-        try markRemoved.bind(sessionID, at: 3)
-        try markRemoved.bind(Int64(registration), at: 4)
-        try markRemoved.run()
-    }
-
-    private func deallocated(_ object: UInt64, seq: Int64) throws(SQLiteError) {
-        try markDeallocated.bind(seq, at: 1)
-        try markDeallocated.bind(sessionID, at: 2)
-        try markDeallocated.bind(Int64(object), at: 3)
-        try markDeallocated.run()
-    }
-
-    // MARK: - Interning
-
-    /// The id of `text` in `strings`, inserting it the first time.
-    private func intern(_ text: String) throws(SQLiteError) -> Int64 {
-        if let id = strings[text] { return id }
-        try selectString.bind(text, at: 1)
-        let found = try selectString.step() ? selectString.int(0) : nil
-        selectString.reset()
-        let id: Int64
-        if let found {
-            id = found
-        } else {
-            try insertString.bind(text, at: 1)
-            try insertString.run()
-            id = database.lastInsertRowID
-        }
-        strings[text] = id
-        return id
-    }
-
-    /// The id of `callSite` in `call_sites`, inserting it the first time.
-    private func id(of callSite: CallSite) throws(SQLiteError) -> Int64 {
-        if let id = callSites[callSite] { return id }
-        let file = try intern(callSite.file)
-        let function = try intern(callSite.function)
-        try selectCallSite.bind(file, at: 1)
-        try selectCallSite.bind(Int64(callSite.line), at: 2)
-        try selectCallSite.bind(function, at: 3)
-        let found = try selectCallSite.step() ? selectCallSite.int(0) : nil
-        selectCallSite.reset()
-        let id: Int64
-        if let found {
-            id = found
-        } else {
-            try insertCallSite.bind(file, at: 1)
-            try insertCallSite.bind(Int64(callSite.line), at: 2)
-            try insertCallSite.bind(function, at: 3)
-            try insertCallSite.run()
-            id = database.lastInsertRowID
-        }
-        callSites[callSite] = id
-        return id
-    }
-
-    // MARK: - Text of enumerations (literals: bound without copying)
-
-    static func text(_ kind: ObserverEvent.Kind) -> StaticString {
-        switch kind {
-        case .registered: return "registered"
-        case .replaced: return "replaced"
-        case .removed: return "removed"
-        case .removeUnregistered: return "removeUnregistered"
-        case .changed: return "changed"
-        case .delivered: return "delivered"
-        case .skipped: return "skipped"
-        case .scopeBegan: return "scopeBegan"
-        case .scopeEnded: return "scopeEnded"
-        case .cancelAfterAutoRemoval: return "cancelAfterAutoRemoval"
-        case .ownerGone: return "ownerGone"
-        }
-    }
-
-    static func text(_ reason: RemovalReason) -> StaticString {
-        switch reason {
-        case .explicit: return "explicit"
-        case .ownerRemovedAll: return "ownerRemovedAll"
-        case .tokenCancelled: return "tokenCancelled"
-        case .tokenReleased: return "tokenReleased"
-        case .ownerDeallocated: return "ownerDeallocated"
-        case .subjectDeallocated: return "subjectDeallocated"
-        case .replaced: return "replaced"
-        case .streamEnded: return "streamEnded"
-        }
-    }
-
-    static func text(_ reason: SkipReason) -> StaticString {
-        switch reason {
-        case .unchanged: return "unchanged"
-        case .senderMismatch: return "senderMismatch"
-        case .removedBeforeDelivery: return "removedBeforeDelivery"
         }
     }
 }

@@ -1,3 +1,4 @@
+import JournalStore
 import SystemShim
 
 /// Refuses a journal whose side files someone else may have planted.

@@ -62,7 +62,7 @@ import Testing
         let rate = try s.channel(player, "volume")
         let registration = try s.register(rate, owner: try s.object("Slider"), at: "Slider.swift:9", options: "new,onlyWhenChanged")
         try s.change(rate, old: "0.5", new: "0.5")
-        try s.skip(registration, reason: "unchanged")
+        try s.skip(registration, reason: .unchanged)
     }
     #expect(found.isEmpty)
 }
@@ -291,7 +291,7 @@ import Testing
         try s.change(rate, old: "0", new: "1")  // seq 1: nobody ever registered: not silent
         let registration = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 2
         try s.post(rate, old: "1", new: "2")  // seqs 3-4
-        try s.remove(registration, reason: "tokenReleased")  // seq 5
+        try s.remove(registration, reason: .tokenReleased)  // seq 5
         try s.post(rate, old: "2", new: "3")  // seq 6
         try s.post(rate, old: "3", new: "4")  // seq 7
     }
@@ -324,7 +324,7 @@ func changesAfterTheOwnerRemovedItselfAreNotSilent(_ reason: String) throws {
         let hidden = try s.channel(toolbar, "hidden")
         let registration = try s.register(hidden, owner: try s.object("VideoPlayerScreen"), at: "Screen.swift:30")
         try s.post(hidden, old: "false", new: "true")
-        try s.remove(registration, reason: reason, at: "Screen.swift:41 in viewDidDisappear()")  // the screen disappears
+        try s.remove(registration, reason: .init(name: reason)!, at: "Screen.swift:41 in viewDidDisappear()")  // the screen disappears
         try s.post(hidden, old: "true", new: "false")  // the player goes on: nobody asked to hear it
     }
     #expect(found.isEmpty)
@@ -364,7 +364,7 @@ func changesAfterTheOwnerRemovedItselfAreNotSilent(_ reason: String) throws {
         try s.register(rate, owner: kept, at: "Screen.swift:12")  // seq 1
         let early = try s.register(rate, owner: dropped, at: "Chart.swift:4")  // seq 2
         try s.post(rate, old: "1", new: "2")  // seqs 3-5
-        try s.remove(early, reason: "tokenReleased")  // seq 6: dropped while the chart lived
+        try s.remove(early, reason: .tokenReleased)  // seq 6: dropped while the chart lived
         try s.deallocate(kept)  // seq 7: the screen goes, its token with it
         try s.deallocate(dropped, autoRemove: false)  // then the chart goes too
         try s.change(rate, old: "2", new: "3")  // seq 8: nobody left, nobody waiting
@@ -378,9 +378,9 @@ func changesAfterTheOwnerRemovedItselfAreNotSilent(_ reason: String) throws {
         let screen = try s.object("Screen")
         let rate = try s.channel(player, "rate")
         let first = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 1
-        try s.remove(first, reason: "tokenReleased")  // seq 2: lost without asking
+        try s.remove(first, reason: .tokenReleased)  // seq 2: lost without asking
         let second = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 3: back
-        try s.remove(second, reason: "tokenCancelled")  // seq 4: and this time it asked to stop
+        try s.remove(second, reason: .tokenCancelled)  // seq 4: and this time it asked to stop
         try s.change(rate, old: "1", new: "2")  // seq 5
     }
     #expect(found.isEmpty)

@@ -8,11 +8,12 @@ import Testing
 
 /// Events of one session: registrations and changes on channel 1, receipts of them.
 private func event(
-    _ seq: Int64, _ kind: EventKind, thread: Int64 = 1, registration: Int64? = nil, live: Int64? = nil
+    _ seq: Int64, _ kind: EventKind, thread: Int64 = 1, registration: Int64? = nil, live: Int64? = nil,
+    change: Int64? = nil
 ) -> EventRow {
     EventRow(
         sessionID: 1, seq: seq, timeNs: seq, kind: kind, thread: thread, isMain: thread == 1, channelID: 1,
-        registrationID: registration, liveCount: kind == .changed ? live : nil
+        registrationID: registration, liveCount: kind == .changed ? live : nil, changeSeq: change
     )
 }
 
@@ -52,6 +53,19 @@ private func attribution(_ events: [EventRow]) -> [Int64: [Int64]] {
     #expect(found == [2: [4], 3: [5]])
 }
 
+/// Schema 4 records which change a delivery is for: two queues that ran their blocks out of
+/// posting order are attributed as recorded, not in posting order.
+@Test func aRecordedChangeSeqDecidesOverPostingOrder() {
+    let found = attribution([
+        event(1, .registered, registration: 1),
+        event(2, .changed, thread: 3, live: 1),
+        event(3, .changed, thread: 4, live: 1),
+        event(4, .delivered, registration: 1, change: 3),
+        event(5, .delivered, registration: 1, change: 2),
+    ])
+    #expect(found == [2: [5], 3: [4]])
+}
+
 @Test func aChangePostedBeforeTheRegistrationNeverTakesItsDeliveries() {
     let found = attribution([
         event(1, .registered, registration: 2),
@@ -89,7 +103,7 @@ private func attribution(_ events: [EventRow]) -> [Int64: [Int64]] {
         try s.skip(registration)  // seq 3
         try s.inThread(3) { try s.change(hidden, old: "false", new: "true") }  // seq 4: the auto-hide timer
         try s.deliver(registration)  // seq 5: on main, through the main queue
-        try s.remove(registration, reason: "tokenCancelled")  // seq 6
+        try s.remove(registration, reason: .tokenCancelled)  // seq 6
     }
     #expect(try Diagnoser.diagnose(reader, session: session).isEmpty)
 }

@@ -148,7 +148,7 @@ private func sameOwnerTwoSites(_ s: FixtureSession) throws {
         let newTitle = try s.channel(second, "title")
         try s.change(newTitle, old: "x", new: "y")  // seq 4: the new document is first seen
         try s.deallocate(first, autoRemove: false)
-        try s.remove(registration, reason: "subjectDeallocated")  // seq 5: swept, the editor alive
+        try s.remove(registration, reason: .subjectDeallocated)  // seq 5: swept, the editor alive
     }
     #expect(found.map(\.message) == [
         "EditorScreen#2 observed Document#1.title (EditorScreen.swift:30), whose subject Document#1 was deallocated while EditorScreen#2 lived on; Document#3, a new Document with key \"title\", appeared at seq 4 and EditorScreen#2 never registered on it.",
@@ -176,7 +176,7 @@ private func sameOwnerTwoSites(_ s: FixtureSession) throws {
         let newTitle = try s.channel(second, "title")
         try s.register(newTitle, owner: editor, at: "EditorScreen.swift:30")  // seq 2: follows it
         try s.deallocate(first, autoRemove: false)
-        try s.remove(registration, reason: "subjectDeallocated")  // seq 3
+        try s.remove(registration, reason: .subjectDeallocated)  // seq 3
     }
     #expect(found.isEmpty)
 }
@@ -231,7 +231,7 @@ private func deadBeforeTheChange(_ s: FixtureSession) throws {
         try s.post(rate, old: "1", new: "2")  // seq 2, seq 3: found dead and removed
         // Schema 2 records the token's cancel as the no-op event ...
         try s.event(
-            "cancelAfterAutoRemoval", channel: rate, registration: registration, owner: screen, site: "Owner.swift:9",
+            .cancelAfterAutoRemoval, channel: rate, registration: registration, owner: screen, site: "Owner.swift:9",
             reason: "ownerDeallocated"
         )
         // ... schema 1 recorded it as removeUnregistered naming the registration.
@@ -246,7 +246,7 @@ private func deadBeforeTheChange(_ s: FixtureSession) throws {
         let screen = try s.object("Screen")
         let rate = try s.channel(player, "rate")
         let registration = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 1
-        try s.remove(registration, reason: "tokenCancelled", at: "Screen.swift:20")  // seq 2
+        try s.remove(registration, reason: .tokenCancelled, at: "Screen.swift:20")  // seq 2
         try s.removeUnregistered(at: "Screen.swift:30", channel: rate, registration: registration, owner: screen)  // seq 3
     }
     #expect(found.map(\.seqs) == [[1, 2, 3]])

@@ -113,7 +113,7 @@ private func oneSessionJournal(in scratch: ScratchDirectory, _ build: (FixtureSe
         try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
         try s.post(rate, old: "1", new: "2")
     }
-    try JournalFixture.edit(path, "UPDATE events SET new_value = printf('%.*c', \(16 << 20 + 1), 'x') WHERE kind = 'changed'")
+    try JournalFixture.edit(path, "UPDATE events SET new_value = printf('%.*c', \(16 << 20 + 1), 'x') WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed')")
     let reader = try JournalReader(path: path)
     #expect(try reader.session(nil).eventCount == 3)
     #expect(throws: AnalysisError.journal(.refused(
@@ -133,9 +133,9 @@ private func oneSessionJournal(in scratch: ScratchDirectory, _ build: (FixtureSe
     let scratch = try ScratchDirectory()
     let path = scratch.path()
     try JournalFixture(path: path).finish()
-    #expect(try JournalSchemaObjects.difference(JournalFile.openForReading(path: path), version: 3, path: path) == nil)
+    #expect(try JournalSchemaObjects.difference(JournalFile.openForReading(path: path), version: JournalSchema.latestVersion, path: path) == nil)
     try SQLiteDatabase(path: path, mode: .readWrite).execute("CREATE INDEX extra ON events (kind)")
-    #expect(throws: JournalError.refused(path: path, reason: "refused: it has an index 'extra' that journal schema 3 does not have (the schema was changed outside ObservationJournal)")) {
+    #expect(throws: JournalError.refused(path: path, reason: "refused: it has an index 'extra' that journal schema \(JournalSchema.latestVersion) does not have (the schema was changed outside ObservationJournal)")) {
         try JournalFile.openForReading(path: path)
     }
 }

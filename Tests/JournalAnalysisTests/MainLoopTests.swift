@@ -18,7 +18,7 @@ private func probe(_ mode: String) throws -> (findings: [Finding], deliveries: [
     let reader = try JournalReader(path: path)
     let session = try reader.session(nil)
     var deliveries: [EventRow] = []
-    try reader.forEachEvent(session: session.id, filter: EventFilter(kinds: ["delivered"])) { event in
+    try reader.forEachEvent(session: session.id, filter: EventFilter(kinds: [.delivered])) { event in
         deliveries.append(event)
         return true
     }

@@ -34,7 +34,7 @@ import Testing
         let other = try s.object("Other")
         let rate = try s.channel(player, "rate")
         let first = try s.register(rate, owner: screen, at: "Screen.swift:14")
-        try s.remove(first, reason: "tokenCancelled", at: "Screen.swift:30")
+        try s.remove(first, reason: .tokenCancelled, at: "Screen.swift:30")
         try s.register(rate, owner: screen, at: "Screen.swift:14")
         // Same site, another owner: two screens, not a duplicate.
         try s.register(rate, owner: other, at: "Screen.swift:14")
@@ -85,7 +85,7 @@ import Testing
         let stranger = try s.object("Stranger")
         let rate = try s.channel(player, "rate")
         try s.register(rate, owner: cell, at: "Cell.swift:8")  // seq 1
-        try s.remove(1, reason: "tokenReleased")  // seq 2
+        try s.remove(1, reason: .tokenReleased)  // seq 2
         try s.removeUnregistered(at: "Cell.swift:40", owner: cell)  // seq 3: removeObservers(owner:)
         try s.removeUnregistered(at: "Stranger.swift:2", owner: stranger)  // seq 4
     }
@@ -168,7 +168,7 @@ import Testing
         let scope = try s.beginScope("Screen visible")
         let registration = try s.register(rate, owner: screen, at: "Screen.swift:20", scope: scope)
         try s.endScope(scope)
-        try s.remove(registration, reason: "tokenReleased")
+        try s.remove(registration, reason: .tokenReleased)
         try s.post(rate, old: "1", new: "2")
     }
     #expect(found.isEmpty)
@@ -247,13 +247,13 @@ import Testing
         // The first task finishes: both of its registrations run.
         try s.change(finished, new: "first")  // seq 4
         try s.deliver(a)
-        try s.skip(b, reason: "senderMismatch")
+        try s.skip(b, reason: .senderMismatch)
         try s.deliver(retry)
         // The second task finishes: only its own registration runs.
         try s.change(finished, new: "second")  // seq 8
-        try s.skip(a, reason: "senderMismatch")
+        try s.skip(a, reason: .senderMismatch)
         try s.deliver(b)
-        try s.skip(retry, reason: "senderMismatch")
+        try s.skip(retry, reason: .senderMismatch)
     }
     #expect(found.count == 1)
     let finding = try #require(found.first)
@@ -276,7 +276,7 @@ import Testing
         let b = try s.register(finished, owner: screen, at: "Downloads.swift:20", sender: second)
         try s.change(finished, new: "first")
         try s.deliver(a)
-        try s.skip(b, reason: "senderMismatch")
+        try s.skip(b, reason: .senderMismatch)
     }
     #expect(found.isEmpty)
 }

@@ -56,7 +56,7 @@ import Testing
         try s.deallocate(gone, autoRemove: false)  // seen at seq 3
         try s.change(rate, old: "1", new: "1")  // seq 3
         try s.skip(skipper)  // seq 4
-        try s.remove(2, reason: "ownerDeallocated")  // seq 5
+        try s.remove(2, reason: .ownerDeallocated)  // seq 5
     }
     let state = try ReplayEngine.replay(reader, session: session, at: 5)
     let change = try #require(state.change)
@@ -89,7 +89,7 @@ import Testing
         try s.post(slot, new: "true", at: "Player.swift:40")
         // As the registry records it: the change, then the dead owner's removal.
         changeSeq = try s.change(slot, new: "false", at: "Player.swift:40")
-        try s.remove(listRegistration, reason: "ownerDeallocated")
+        try s.remove(listRegistration, reason: .ownerDeallocated)
     }
     let state = try ReplayEngine.replay(reader, session: session, at: changeSeq, whatIfMulticast: true)
     let whatIf = try #require(state.whatIf)

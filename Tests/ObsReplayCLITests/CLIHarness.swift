@@ -52,7 +52,7 @@ func demoJournal(in directory: URL? = nil, wal: Bool = false) throws -> String {
     let rate = try quiet.channel(try quiet.object("Player"), "rate")
     let token = try quiet.register(rate, owner: try quiet.object("Screen"), at: "Screen.swift:5")
     try quiet.post(rate, old: "1", new: "2", at: "Player.swift:60")
-    try quiet.remove(token, reason: "tokenCancelled", at: "Screen.swift:9")
+    try quiet.remove(token, reason: .tokenCancelled, at: "Screen.swift:9")
     try fixture.finish()
     return path
 }

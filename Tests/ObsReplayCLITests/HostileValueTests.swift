@@ -99,7 +99,7 @@ final class HostileScreen {}
         try record(into: path)
         let reader = try SQLiteDatabase(path: path, mode: .readOnly)
         // Every value came back byte for byte (and the tables the SQL-looking ones name are there).
-        let statement = try reader.prepare("SELECT new_value FROM events WHERE kind = 'changed' ORDER BY seq")
+        let statement = try reader.prepare("SELECT new_value FROM events WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed') ORDER BY seq")
         var stored: [String] = []
         while try statement.step() { stored.append(statement.text(0)) }
         for text in Hostile.values + [Hostile.megabyte] {
@@ -192,7 +192,7 @@ final class HostileScreen {}
         try session.post(channel, old: "a", new: "b")
         try fixture.finish()
         try JournalFixture.edit(path, """
-            UPDATE events SET new_value = CAST(X'66FF1B5B33316D80C0AF' AS TEXT) WHERE kind = 'changed';
+            UPDATE events SET new_value = CAST(X'66FF1B5B33316D80C0AF' AS TEXT) WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed');
             UPDATE strings SET value = CAST(X'6BFE9B' AS TEXT) WHERE value = 'k';
             """)
         let timeline = try obsreplay(["timeline", path])

@@ -86,20 +86,20 @@ struct JournalMutator {
         case 2:
             return ("delivery before its registration", """
                 INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, duration_ns)
-                VALUES (\(s), \(newSeq), \(newTime), 'delivered', 1, 1, 1, 900, 1, 5);
+                VALUES (\(s), \(newSeq), \(newTime), (SELECT code FROM event_kinds WHERE name = 'delivered'), 1, 1, 1, 900, 1, 5);
                 INSERT INTO registrations (session_id, id, channel_id, owner_id, call_site_id, options, expects_main, registered_seq)
                 VALUES (\(s), 900, 1, 1, 1, 'new', 0, \(newSeq) + 3)
                 """)
         case 3:
             return ("removal of an unknown registration", """
                 INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, reason)
-                VALUES (\(s), \(newSeq), \(newTime), 'removed', 1, 1, \(pick([1, 77, -1])), \(pick([4242, 0, -5])), 1, 'explicit')
+                VALUES (\(s), \(newSeq), \(newTime), (SELECT code FROM event_kinds WHERE name = 'removed'), 1, 1, \(pick([1, 77, -1])), \(pick([4242, 0, -5])), 1, 'explicit')
                 """)
         case 4:
             let gap = pick([Int64(2), 7, 10_000, Int64.max - 10, 1 << 40])
             return ("seq gap of \(gap)", """
                 INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, live_count, new_value)
-                VALUES (\(s), (SELECT coalesce(max(seq), 0) FROM events WHERE session_id = \(s)) + \(gap), \(newTime), 'changed', 1, 1, 1, 0, 'x')
+                VALUES (\(s), (SELECT coalesce(max(seq), 0) FROM events WHERE session_id = \(s)) + \(gap), \(newTime), (SELECT code FROM event_kinds WHERE name = 'changed'), 1, 1, 1, 0, 'x')
                 """)
         case 5:
             return ("holes in seq", Self.unlock + "DELETE FROM events WHERE session_id = \(s) AND seq % \(number(2...9)) = \(number(0...1))")
@@ -107,13 +107,13 @@ struct JournalMutator {
             return ("drop", "DROP \(pick(Self.droppable))")
         case 7:
             return ("bogus kind", Self.unlock + """
-                UPDATE events SET kind = \(pick(["'bogus'", "''", "'gap'", "'registered'", "'removed'", garbageText()]))
+                UPDATE events SET kind = \(pick(["'bogus'", "99", "-1", "9", "0", "2", garbageText()]))
                 WHERE session_id = \(s) AND seq = \(r)
                 """)
         case 8:
             let column = pick(Self.columns)
             // Half the time on every event of a kind, so deliveries and changes get them too.
-            let which = chance(50) ? "seq = \(r)" : "kind = '\(pick(["delivered", "changed", "registered", "removed"]))'"
+            let which = chance(50) ? "seq = \(r)" : "kind = (SELECT code FROM event_kinds WHERE name = '\(pick(["delivered", "changed", "registered", "removed"]))')"
             return ("events.\(column) = \(huge) where \(which)", Self.unlock + "UPDATE OR IGNORE events SET \(column) = \(huge) WHERE session_id = \(s) AND \(which)")
         case 9:
             return ("garbage text", Self.unlock + """

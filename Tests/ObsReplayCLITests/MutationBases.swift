@@ -124,7 +124,7 @@ struct MutationBases {
         let rate = try quiet.channel(try quiet.object("Player"), "rate")
         let token = try quiet.register(rate, owner: try quiet.object("Screen"), at: "Screen.swift:5")
         try quiet.post(rate, old: "1", new: "2")
-        try quiet.remove(token, reason: "tokenCancelled", at: "Screen.swift:9")
+        try quiet.remove(token, reason: .tokenCancelled, at: "Screen.swift:9")
         let crashed = try fixture.session(label: "crashed", startedAt: "2025-01-01T12:00:00Z", clean: false)
         let tick = try crashed.channel(0, "tick")
         try crashed.register(tick, owner: try crashed.object("Clock"), at: "Clock.swift:3")

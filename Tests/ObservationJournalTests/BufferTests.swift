@@ -54,16 +54,16 @@ import TestSupport
         #expect(counters.accepted + counters.dropped == 20_000)
         #expect(counters.written == counters.accepted)
         #expect(try eventsAreGapFree(path))
-        let gaps = try rows(path, "SELECT reason, detail FROM events WHERE kind = 'gap'")
+        let gaps = try rows(path, "SELECT reason, detail FROM events WHERE kind = (SELECT code FROM event_kinds WHERE name = 'gap')")
         #expect(!gaps.isEmpty)
         #expect(gaps.allSatisfy { $0.hasPrefix("bufferFull|dropped=") })
         let dropped = gaps.compactMap { Int($0.split(separator: "=").last!) }.reduce(0, +)
         #expect(dropped == counters.dropped)
-        #expect(try scalar(path, "SELECT count(*) FROM events WHERE kind != 'gap'") == Int64(counters.accepted))
+        #expect(try scalar(path, "SELECT count(*) FROM events WHERE kind != (SELECT code FROM event_kinds WHERE name = 'gap')") == Int64(counters.accepted))
         // A gap sits between the events before and after it: never two gaps in a row.
         #expect(try scalar(path, """
             SELECT count(*) FROM events a JOIN events b ON b.session_id = a.session_id AND b.seq = a.seq + 1
-            WHERE a.kind = 'gap' AND b.kind = 'gap'
+            WHERE a.kind = (SELECT code FROM event_kinds WHERE name = 'gap') AND b.kind = a.kind
             """) == 0)
     }
 

@@ -47,8 +47,8 @@ import TestSupport
         // Per channel: registered, then changed/delivered pairs with values 1…n, then removed.
         for index in 0..<threads {
             let kinds = try rows(path, """
-                SELECT e.kind || coalesce(':' || e.new_value, '') FROM events e JOIN channel_names c
-                ON c.session_id = e.session_id AND c.id = e.channel_id
+                SELECT k.name || coalesce(':' || e.new_value, '') FROM events e JOIN channel_names c
+                ON c.session_id = e.session_id AND c.id = e.channel_id JOIN event_kinds k ON k.code = e.kind
                 WHERE c.key = 'value\(index)' ORDER BY e.seq
                 """)
             let pairs = (1...changes).flatMap { ["changed:\($0)", "delivered"] }
@@ -56,8 +56,8 @@ import TestSupport
         }
         // The shared channel saw every thread's changes, each followed by its delivery.
         let sharedKinds = try rows(path, """
-            SELECT e.kind FROM events e JOIN channel_names c ON c.session_id = e.session_id AND c.id = e.channel_id
-            WHERE c.key = 'shared' AND e.kind IN ('changed', 'delivered') ORDER BY e.seq
+            SELECT k.name FROM events e JOIN channel_names c ON c.session_id = e.session_id AND c.id = e.channel_id
+            JOIN event_kinds k ON k.code = e.kind WHERE c.key = 'shared' AND k.name IN ('changed', 'delivered') ORDER BY e.seq
             """)
         #expect(sharedKinds.filter { $0 == "changed" }.count == sharedChanges)
         #expect(sharedKinds.filter { $0 == "delivered" }.count == sharedChanges)

@@ -56,7 +56,7 @@ import TestSupport
         _ = token
         #expect(recording.counters == RecordingCounters(accepted: 17, written: 5, dropped: 0, unwritten: 12))
         #expect(try rows(path, "PRAGMA integrity_check") == ["ok"])
-        #expect(try rows(path, "SELECT seq, kind FROM events ORDER BY seq")
+        #expect(try rows(path, "SELECT e.seq, k.name FROM events e JOIN event_kinds k ON k.code = e.kind ORDER BY e.seq")
             == ["1|registered", "2|changed", "3|delivered", "4|changed", "5|delivered"])
         #expect(try rows(path, "SELECT clean_end, ended_at FROM sessions") == ["0|NULL"])
 

@@ -1,6 +1,7 @@
 import CSQLite
 import Dispatch
 import Foundation
+@testable import JournalStore
 @testable import ObservationJournal
 import ObserverCore
 import Synchronization

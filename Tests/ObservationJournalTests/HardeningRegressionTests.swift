@@ -41,7 +41,7 @@ extension HardeningRegressionTests {
         #expect(try rows(path, "SELECT hex(label) FROM sessions") == ["6E756C006C6162656C"])
         #expect(try rows(path, "SELECT hex(value) FROM strings WHERE hex(value) LIKE '6B657900%' ORDER BY id")
             == ["6B6579006F6E65", "6B65790074776F"])
-        #expect(try rows(path, "SELECT hex(old_value), hex(new_value) FROM events WHERE kind = 'changed' ORDER BY seq")
+        #expect(try rows(path, "SELECT hex(old_value), hex(new_value) FROM events WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed') ORDER BY seq")
             == ["|76616C7565006F6E65", "|76616C75650074776F"])
     }
 }

@@ -57,7 +57,7 @@ import TestSupport
         #expect(recording.counters == RecordingCounters(accepted: 22, written: 22, dropped: 0, unwritten: 0))
         #expect(recording.lastError == nil)
         let columns = """
-            seq, kind, is_main, channel_id, registration_id, owner_id, other_registration_id, call_site_id,
+            seq, (SELECT name FROM event_kinds WHERE code = kind), is_main, channel_id, registration_id, owner_id, other_registration_id, call_site_id,
             scope_id, depth, live_count, duration_ns IS NOT NULL, is_prior, old_value, new_value, reason, detail
             """
         let events = try rows(path, "SELECT \(columns) FROM events WHERE session_id = \(recording.sessionID) ORDER BY seq")
@@ -143,6 +143,6 @@ extension RoundTripTests {
         recording.close()
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
-        #expect(try rows(path + ".moved", "SELECT kind FROM events ORDER BY seq") == ["scopeBegan", "scopeEnded"])
+        #expect(try rows(path + ".moved", "SELECT k.name FROM events e JOIN event_kinds k ON k.code = e.kind ORDER BY e.seq") == ["scopeBegan", "scopeEnded"])
     }
 }

@@ -45,7 +45,7 @@ import TestSupport
             .filter { $0.hasSuffix(".sql") }.sorted().map { "\(migrationsFolder)/\($0)" }
         let output = scratch.path("EmbeddedMigrations.swift")
         try run(try CrashSafetyTests.helperPath("MigrationsCompiler"), [output] + files)
-        let checkedIn = "\(migrationsFolder)/../Sources/ObservationJournal/EmbeddedMigrations.swift"
+        let checkedIn = "\(migrationsFolder)/../Sources/JournalStore/EmbeddedMigrations.swift"
         #expect(try String(contentsOfFile: output, encoding: .utf8) == (try String(contentsOfFile: checkedIn, encoding: .utf8)))
     }
 
@@ -150,8 +150,9 @@ import TestSupport
             INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, duration_ns)
                 VALUES (1, 3, 30, 'delivered', 2, 0, 1, 1, 2, 1500);
             """)
-        let upgraded = try JournalMigrator.migrate(database)
-        #expect(upgraded.from == 1 && upgraded.to == JournalSchema.latestVersion)
+        // Schema 2 only: schema 4 turns kinds into codes (RoundTripTests, MigrateTests).
+        let upgraded = try JournalMigrator.migrate(database, migrations: Array(JournalSchema.embeddedMigrations.prefix(2)))
+        #expect(upgraded.from == 1 && upgraded.to == 2)
         let log = try database.prepare("""
             SELECT seq || '|' || kind || '|' || COALESCE(channel, '') || '|' || COALESCE(owner, '') || '|' || is_main || '|'
                 || COALESCE(duration_ns, '') || '|' || COALESCE(main_queue, 'NULL') || '|' || COALESCE(cpu_ns, 'NULL')

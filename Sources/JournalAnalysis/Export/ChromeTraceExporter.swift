@@ -1,3 +1,5 @@
+import JournalStore
+
 /// Writes sessions in the Trace Event Format (the JSON that Perfetto and chrome://tracing
 /// open), so a recording can be looked at beside other traces.
 ///
@@ -173,7 +175,7 @@ struct SessionTrace {
                 case .registered:
                     if let id = event.registrationID { try begin(id) }
                 case .replaced:
-                    if let old = event.otherRegistrationID { end(old, "replaced") }
+                    if let old = event.otherRegistrationID { end(old, JournalRemovalReason.replaced.name) }
                     instant("replaced on \(channel)", [
                         ("registration", .number(event.registrationID)), ("replaced", .number(event.otherRegistrationID)),
                         ("owner", .text(catalog.objectName(event.ownerID))),
@@ -185,7 +187,7 @@ struct SessionTrace {
                         ("registration", .number(event.registrationID)), ("owner", .string(owner)),
                         ("reason", .text(event.reason)), ("call_site", .text(catalog.callSiteName(event.callSiteID))),
                     ])
-                    if let id = event.registrationID { end(id, event.reason ?? "removed") }
+                    if let id = event.registrationID { end(id, event.reason ?? EventKind.removed.name) }
                 case .ownerGone:
                     instant("owner gone \(catalog.objectName(event.ownerID) ?? "?")", [("registration", .number(event.registrationID))])
                 case .cancelAfterAutoRemoval:
@@ -238,7 +240,7 @@ struct SessionTrace {
                         ])
                     }
                 case .gap:
-                    instant("gap", scope: "p", [("reason", .text(event.reason)), ("detail", .text(event.detail))])
+                    instant(EventKind.gap.name, scope: "p", [("reason", .text(event.reason)), ("detail", .text(event.detail))])
                 case nil:
                     instant(event.kindText, [("detail", .text(event.detail))])
                 }

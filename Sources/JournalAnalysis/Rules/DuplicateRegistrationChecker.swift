@@ -62,7 +62,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
             // A change from another sender reached neither of a sender-filtered pair (both
             // are skipped `senderMismatch`): it was not delivered twice. Counted once, on the
             // pair's second registration.
-            guard event.reason == "senderMismatch", let registration = event.registrationID,
+            guard event.skipReason == .senderMismatch, let registration = event.registrationID,
                   let channel = event.channelID, let indexes = activeByChannel[channel] else { return }
             for index in indexes where duplicates[index].second.id == registration && duplicates[index].doubled > 0 {
                 duplicates[index].doubled -= 1

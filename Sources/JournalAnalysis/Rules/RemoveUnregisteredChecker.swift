@@ -49,9 +49,6 @@ final class RemoveUnregisteredChecker: RuleChecker {
         var registration: Int64?
     }
 
-    /// Removal reasons the registry decides by itself.
-    static let automatic: Set<String> = ["ownerDeallocated", "subjectDeallocated", "replaced"]
-
     private var groups: [Key: Group] = [:]
     /// Each owner's registration removed last (one entry per owner, not per event), for
     /// an owner-wide removal that found nothing left: the table has no index by owner.
@@ -71,8 +68,8 @@ final class RemoveUnregisteredChecker: RuleChecker {
             // A schema-1 journal records a token cancelled after the registry removed its
             // registration by itself as removeUnregistered; schema 2 as the no-op
             // cancelAfterAutoRemoval. Either way not the app's mistake.
-            if let id = event.registrationID, let reason = try context.storedRegistration(id)?.removalReason,
-               Self.automatic.contains(reason) {
+            if let id = event.registrationID, let reason = try context.storedRegistration(id)?.removal,
+               reason.isAutomatic {
                 return
             }
         default:
@@ -112,7 +109,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
         let channelID = event.channelID ?? previous?.channelID
         if let previous, let removedSeq = previous.removedSeq, removedSeq < event.seq {
             let channel = context.channel(previous.channelID)
-            var how = previous.removalReason ?? "removed"
+            var how = previous.removalReason ?? EventKind.removed.name
             if let removal = try context.reader.event(session: session, seq: removedSeq), let site = removal.callSiteID {
                 how += ", at \(context.siteInFunction(site))"
             }

@@ -1,3 +1,5 @@
+import JournalStore
+
 extension Rule {
     /// OJ012 silent-change: see `SilentChangeChecker.rule`.
     package static var silentChange: Rule { SilentChangeChecker.rule }
@@ -51,8 +53,8 @@ final class SilentChangeChecker: RuleChecker {
     }
 
     /// Removal reasons that mean the owner asked to stop, or went away.
-    static let deliberate: Set<String> = [
-        "explicit", "ownerRemovedAll", "tokenCancelled", "ownerDeallocated", "subjectDeallocated", "streamEnded",
+    static let deliberate: Set<JournalRemovalReason> = [
+        .explicit, .ownerRemovedAll, .tokenCancelled, .ownerDeallocated, .subjectDeallocated, .streamEnded,
     ]
 
     /// Per channel, the owners whose last registration there ended without their asking,
@@ -88,7 +90,7 @@ final class SilentChangeChecker: RuleChecker {
             guard let channel = event.channelID, let id = event.registrationID else { return }
             if event.kind == .replaced, let old = event.otherRegistrationID,
                let oldOwner = try context.registration(old)?.ownerID {
-                markUnasked(oldOwner, on: channel, LastRemoval(seq: event.seq, registrationID: old, reason: "replaced"), context)
+                markUnasked(oldOwner, on: channel, LastRemoval(seq: event.seq, registrationID: old, reason: JournalRemovalReason.replaced.name), context)
             }
             if let owner = try context.registration(id)?.ownerID ?? event.ownerID {
                 unasked[channel]?[owner] = nil
@@ -98,11 +100,10 @@ final class SilentChangeChecker: RuleChecker {
             var owner = event.ownerID
             if owner == nil { owner = try context.registration(id)?.ownerID }
             guard let owner else { return }
-            let reason = event.reason ?? "removed"
-            if Self.deliberate.contains(reason) {
+            if let removal = event.removalReason, Self.deliberate.contains(removal) {
                 unasked[channel]?[owner] = nil
             } else {
-                markUnasked(owner, on: channel, LastRemoval(seq: event.seq, registrationID: id, reason: reason), context)
+                markUnasked(owner, on: channel, LastRemoval(seq: event.seq, registrationID: id, reason: event.reason ?? EventKind.removed.name), context)
             }
         case .changed:
             guard !event.isPrior, let channel = event.channelID, var owners = unasked[channel], !owners.isEmpty

@@ -35,7 +35,7 @@ final class SubjectReplacedChecker: RuleChecker {
         var channelsOfOwner: [Int64: Set<Int64>] = [:]
         try context.reader.forEachRegistration(session: context.session.id) { _, row in
             channelsOfOwner[row.ownerID, default: []].insert(row.channelID)
-            if row.removalReason == "subjectDeallocated" { stranded.append(row) }
+            if row.removal == .subjectDeallocated { stranded.append(row) }
         }
         guard !stranded.isEmpty else { return [] }
         let catalog = context.catalog

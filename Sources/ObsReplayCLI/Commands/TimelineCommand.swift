@@ -36,7 +36,7 @@ enum TimelineCommand {
         let from = try arguments.value(Self.from) ?? 1
         let to = try arguments.value(Self.to) ?? .max
         let limit = try arguments.value(Self.limit)
-        let kinds = try arguments.values(kind).map(\.rawValue)
+        let kinds = try arguments.values(kind)
         let owner = try arguments.value(Self.owner)
         let key = try arguments.value(Self.key)
         let reader = try context.openJournal(arguments.argument(CommonOptions.journal))

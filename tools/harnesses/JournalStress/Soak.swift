@@ -167,7 +167,10 @@ struct Soak {
     /// The session's events by kind, counted by SQLite.
     static func eventCounts(_ path: String, session: Int64) throws -> [String: Int] {
         let database = try JournalFile.openForReading(path: path)
-        let statement = try database.prepare("SELECT kind, count(*) FROM events WHERE session_id = ? GROUP BY kind")
+        let statement = try database.prepare("""
+            SELECT k.name, count(*) FROM events e JOIN event_kinds k ON k.code = e.kind
+            WHERE e.session_id = ? GROUP BY k.name
+            """)
         try statement.bind(session, at: 1)
         var counts: [String: Int] = [:]
         while try statement.step() { counts[statement.text(0)] = Int(statement.int(1)) }

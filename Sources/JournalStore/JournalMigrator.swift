@@ -14,7 +14,7 @@ package enum JournalMigrator {
     ///   - migrations: versions 1…n in order (the embedded ones unless testing).
     ///   - now: the `applied_at` text (ISO 8601 UTC).
     @discardableResult
-    static func migrate(
+    package static func migrate(
         _ database: SQLiteDatabase, migrations: [Migration] = JournalSchema.embeddedMigrations,
         now: () -> String = { JournalClock.isoNow() }
     ) throws(SQLiteError) -> (from: Int, to: Int) {

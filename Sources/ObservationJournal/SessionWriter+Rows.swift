@@ -1,0 +1,227 @@
+import JournalStore
+import ObserverCore
+
+/// Row encoding: one `events` row per registry event, in `EventColumn` order, inserted
+/// `rowsPerInsert` at a time; the registry's enumerations in the journal's vocabulary.
+extension SessionWriter {
+    // MARK: - Events
+
+    /// The columns of one event row.
+    struct Row {
+        var seq: Int64
+        var time: UInt64
+        var kind: JournalEventKind
+        var thread: UInt64
+        var isMain: Bool
+        /// `nil` for a gap row: no event, so no queue to speak of.
+        var isMainQueue: Bool?
+        var depth: Int
+        var isPrior: Bool
+        var channel: Int64?
+        var registration: Int64?
+        var owner: Int64?
+        var otherRegistration: Int64?
+        var callSite: Int64?
+        var scope: Int64?
+        var liveCount: Int64?
+        var duration: Int64?
+        var cpu: Int64?
+        var waits: Int64?
+        var changeSeq: Int64?
+        var old: String?
+        var new: String?
+        /// The name of a removal, skip or gap reason.
+        var reason: String?
+        var detail: String?
+    }
+
+    func write(_ event: ObserverEvent, seq: Int64) throws(SQLiteError) {
+        var row = Row(
+            seq: seq, time: event.time, kind: Self.journal(event.kind), thread: event.thread,
+            isMain: event.isMainThread, isMainQueue: event.isMainQueue, depth: event.depth, isPrior: event.isPrior
+        )
+        if let channel = event.channel {
+            if channel.id == 0 {
+                // A removal named a channel that does not exist (a misspelled key): there
+                // is no channel row to point at, so the event names it as text.
+                try note(channel.subject, seq: seq)
+                row.detail = channel.description
+            } else {
+                try note(channel, seq: seq)
+                row.channel = Int64(channel.id)
+            }
+        }
+        if let registration = event.registration {
+            try note(registration, seq: seq)
+            row.registration = Int64(registration.id)
+            row.owner = Int64(registration.owner.id)
+        }
+        if let owner = event.owner {
+            try note(owner, seq: seq)
+            row.owner = Int64(owner.id)
+        }
+        if let callSite = event.callSite { row.callSite = try id(of: callSite) }
+        // A registration's call site is on its row; the event names it too, so that
+        // `event_log.call_site` says where every registration was made.
+        if row.callSite == nil, event.kind == .registered || event.kind == .replaced, let registration = event.registration {
+            row.callSite = try id(of: registration.callSite)
+        }
+        switch event.kind {
+        case .registered:
+            break
+        case .replaced:
+            if let replaced = event.replaced {
+                try note(replaced, seq: seq)
+                row.otherRegistration = Int64(replaced.id)
+                try remove(replaced.id, reason: .replaced, seq: seq)
+            }
+        case .removed:
+            if let registration = event.registration, let reason = event.removalReason {
+                let removal = Self.journal(reason)
+                row.reason = removal.name
+                try remove(registration.id, reason: removal, seq: seq)
+                switch reason {
+                case .ownerDeallocated: try deallocated(registration.owner.id, seq: seq)
+                case .subjectDeallocated: if let subject = event.channel?.subject { try deallocated(subject.id, seq: seq) }
+                default: break
+                }
+            }
+        case .removeUnregistered:
+            break
+        case .changed:
+            if let number = event.changeNumber { changeSeqs[Int(number % UInt64(Self.recentChanges))] = (number, seq) }
+            row.liveCount = Int64(event.liveCount)
+            let key = event.channel?.key
+            row.old = values.text(for: event.old, key: key)
+            row.new = values.text(for: event.new, key: key)
+        case .delivered:
+            row.duration = event.duration.map { Int64(clamping: $0) }
+            row.cpu = event.cpuDuration.map { Int64(clamping: $0) }
+            row.waits = event.waits.map { Int64(clamping: $0) }
+            row.new = values.text(for: event.new, key: event.channel?.key)
+            row.changeSeq = changeSeq(of: event.changeNumber)
+        case .skipped:
+            row.reason = event.skipReason.map { Self.journal($0).name }
+            row.changeSeq = changeSeq(of: event.changeNumber)
+        case .cancelAfterAutoRemoval:
+            row.reason = event.removalReason.map { Self.journal($0).name }
+        case .ownerGone:
+            if let registration = event.registration { try deallocated(registration.owner.id, seq: seq) }
+        case .scopeBegan:
+            if let scope = event.scope { try note(scope, beganAt: seq) }
+        case .scopeEnded:
+            if let scope = event.scope {
+                try note(scope, beganAt: nil)
+                try markScopeEnded.bind(seq, at: 1)
+                try markScopeEnded.bind(sessionID, at: 2)
+                try markScopeEnded.bind(Int64(scope.id), at: 3)
+                try markScopeEnded.run()
+            }
+        }
+        if let scope = event.scope { row.scope = Int64(scope.id) }
+        try add(row)
+    }
+
+    func write(_ gap: GapRecord) throws(SQLiteError) {
+        var row = Row(seq: gap.seq, time: gap.time, kind: .gap, thread: gap.thread, isMain: gap.isMainThread, depth: 0, isPrior: false)
+        row.reason = JournalGapReason.bufferFull.name
+        row.detail = "dropped=\(gap.dropped)"
+        try add(row)
+    }
+
+    /// The seq of the `changed` row of change `number`, if it is still remembered.
+    func changeSeq(of number: UInt64?) -> Int64? {
+        guard let number else { return nil }
+        let slot = changeSeqs[Int(number % UInt64(Self.recentChanges))]
+        return slot.number == number && slot.seq > 0 ? slot.seq : nil
+    }
+
+    /// Queues an event row, inserting a full group of `rowsPerInsert`.
+    func add(_ row: Row) throws(SQLiteError) {
+        rows.append(row)
+        if rows.count == Self.rowsPerInsert {
+            try insert(rows, with: insertEvents)
+            rows.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Binds `rows` to a statement made by `EventColumn.insertSQL(rows: rows.count)` and runs it.
+    func insert(_ rows: [Row], with statement: SQLiteStatement) throws(SQLiteError) {
+        var base: Int32 = 1
+        for row in rows {
+            func at(_ column: EventColumn) -> Int32 { base + column.rawValue }
+            try statement.bind(sessionID, at: at(.sessionID))
+            try statement.bind(row.seq, at: at(.seq))
+            try statement.bind(Int64(bitPattern: row.time &- startNanoseconds), at: at(.timeNs))
+            try statement.bind(row.kind.code, at: at(.kind))
+            try statement.bind(Int64(bitPattern: row.thread), at: at(.thread))
+            try statement.bind(row.isMain, at: at(.isMain))
+            try statement.bind(row.channel, at: at(.channelID))
+            try statement.bind(row.registration, at: at(.registrationID))
+            try statement.bind(row.owner, at: at(.ownerID))
+            try statement.bind(row.otherRegistration, at: at(.otherRegistrationID))
+            try statement.bind(row.callSite, at: at(.callSiteID))
+            try statement.bind(row.scope, at: at(.scopeID))
+            try statement.bind(Int64(row.depth), at: at(.depth))
+            try statement.bind(row.liveCount, at: at(.liveCount))
+            try statement.bind(row.duration, at: at(.durationNs))
+            try statement.bind(row.isPrior, at: at(.isPrior))
+            try statement.bind(row.old, at: at(.oldValue))
+            try statement.bind(row.new, at: at(.newValue))
+            try statement.bind(row.reason, at: at(.reason))
+            try statement.bind(row.detail, at: at(.detail))
+            try statement.bind(row.isMainQueue.map { $0 ? Int64(1) : Int64(0) }, at: at(.mainQueue))
+            try statement.bind(row.cpu, at: at(.cpuNs))
+            try statement.bind(row.waits, at: at(.waits))
+            try statement.bind(row.changeSeq, at: at(.changeSeq))
+            base += EventColumn.count
+        }
+        try statement.run()
+    }
+
+    // MARK: - The registry's enumerations in the journal's vocabulary
+
+    static func journal(_ kind: ObserverEvent.Kind) -> JournalEventKind {
+        switch kind {
+        case .registered: return .registered
+        case .replaced: return .replaced
+        case .removed: return .removed
+        case .removeUnregistered: return .removeUnregistered
+        case .changed: return .changed
+        case .delivered: return .delivered
+        case .skipped: return .skipped
+        case .scopeBegan: return .scopeBegan
+        case .scopeEnded: return .scopeEnded
+        case .cancelAfterAutoRemoval: return .cancelAfterAutoRemoval
+        case .ownerGone: return .ownerGone
+        }
+    }
+
+    static func journal(_ reason: RemovalReason) -> JournalRemovalReason {
+        switch reason {
+        case .explicit: return .explicit
+        case .ownerRemovedAll: return .ownerRemovedAll
+        case .tokenCancelled: return .tokenCancelled
+        case .tokenReleased: return .tokenReleased
+        case .ownerDeallocated: return .ownerDeallocated
+        case .subjectDeallocated: return .subjectDeallocated
+        case .replaced: return .replaced
+        case .streamEnded: return .streamEnded
+        }
+    }
+
+    static func journal(_ reason: SkipReason) -> JournalSkipReason {
+        switch reason {
+        case .unchanged: return .unchanged
+        case .senderMismatch: return .senderMismatch
+        case .removedBeforeDelivery: return .removedBeforeDelivery
+        }
+    }
+
+    static func journal(_ policy: DeliveryPolicy) -> JournalDeliveryPolicy {
+        switch policy {
+        case .multicast: return .multicast
+        case .singleSlot: return .singleSlot
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import JournalFixtures
+import Testing
+
+/// A journal as release 0.1 wrote it (schema 1: event kinds as text, no main-queue or CPU
+/// columns), built at test time from migration 0001 only, so the fixture is reviewable
+/// source rather than a binary blob. Every read command works on it as it is, and
+/// `obsreplay migrate` brings it to the latest schema without changing one event,
+/// registration or finding.
+@Suite struct MigrateTests {
+    /// The showcase session, written with the first `schemaVersion` migrations.
+    func showcase(at schemaVersion: Int, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("schema\(schemaVersion).sqlite").path
+        let fixture = try JournalFixture(path: path, schemaVersion: schemaVersion)
+        try ShowcaseScenario.record(try fixture.session(label: "showcase"))
+        try fixture.finish()
+        return path
+    }
+
+    /// What the read commands print about a journal's events, registrations and findings,
+    /// with its path written `JOURNAL`.
+    func readings(_ path: String) throws -> [String: RunResult] {
+        var results: [String: RunResult] = [:]
+        let commands: [String: [String]] = [
+            "sessions": ["sessions", path],
+            "timeline": ["timeline", path, "--json"],
+            "replay": ["replay", path, "--at", "30"],
+            "diagnose": ["diagnose", path],
+            "events": ["export", path, "--what", "events", "--format", "jsonl"],
+            "registrations": ["export", path, "--what", "registrations", "--format", "csv"],
+            "deliveries": ["export", path, "--what", "deliveries", "--format", "jsonl"],
+            "findings": ["export", path, "--what", "findings", "--format", "jsonl"],
+            "trace": ["export", path, "--what", "events", "--format", "chrome-trace"],
+            "report": ["report", path, "-o", "-"],
+        ]
+        for (name, arguments) in commands {
+            var result = try obsreplay(arguments)
+            // The file's name, and the report's per-page random nonce, are all that may differ.
+            result.stdout = result.stdout.replacingOccurrences(of: path, with: "JOURNAL")
+                .replacingOccurrences(of: URL(fileURLWithPath: path).lastPathComponent, with: "JOURNAL")
+                .replacingOccurrences(of: #"nonce(-|=")[0-9a-f]+"#, with: "nonce$1N", options: .regularExpression)
+            results[name] = result
+        }
+        return results
+    }
+
+    @Test func schemaOneJournalIsReadAsItIsAndMigratesWithoutChangingAnything() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let old = try showcase(at: 1, in: directory)
+        let current = try showcase(at: 4, in: directory)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: old))
+
+        let before = try readings(old)
+        // Read as it is: the file is untouched, and every command says what it says of the
+        // same session written by this version.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == bytes)
+        let latest = try readings(current)
+        for (name, result) in before.sorted(by: { $0.key < $1.key }) {
+            #expect(result.status == 0 || (name == "diagnose" && result.status == 1), "\(name): \(result.stderr)")
+            #expect(result.stderr == "", "\(name)")
+            #expect(!result.stdout.isEmpty, "\(name)")
+            #expect(result == latest[name], "\(name) of schema 1 differs from schema 4")
+        }
+        #expect(try obsreplay(["stats", old]).stdout.contains("schema version  1\n"))
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    1 (this version reads up to 4)\n"))
+
+        let migrated = try obsreplay(["migrate", old])
+        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 4\n", status: 0))
+        let after = try readings(old)
+        for (name, result) in before.sorted(by: { $0.key < $1.key }) {
+            #expect(after[name] == result, "\(name) changed by the migration")
+        }
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    4 (this version reads up to 4)\n"))
+    }
+}
