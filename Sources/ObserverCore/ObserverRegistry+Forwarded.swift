@@ -9,6 +9,13 @@ extension ObserverRegistry {
         guard let sink else { return }
         let text = value()
         state.withLock { _ in
+            if let recordSink {
+                _ = recordChanged(
+                    recordSink, context: ThreadContext.current, channel: channel, old: nil, new: EventValue(text),
+                    isPrior: false, callSite: callSite
+                )
+                return
+            }
             emit(sink, .changed) {
                 $0.channel = channel.info
                 $0.new = EventValue(text)

@@ -28,12 +28,16 @@ public final class ObserverRegistry: Sendable {
     /// `sink != nil`, read on every delivery: testing the optional existential itself
     /// copies it (a retain, a release and two witness calls) each time.
     let hasSink: Bool
+    /// `sink` when it takes compact records (the journal's buffer): changes, deliveries
+    /// and skips then go to it as `EventRecord`s, with no `ObserverEvent` built.
+    let recordSink: (any RecordSink)?
 
     /// Creates a registry.
     /// - Parameter sink: receives every action as an event; `nil` (the default) costs nothing.
     public init(sink: (any EventSink)? = nil) {
         self.sink = sink
         self.hasSink = sink != nil
+        self.recordSink = sink as? any RecordSink
     }
 
     // MARK: - Events
@@ -44,7 +48,7 @@ public final class ObserverRegistry: Sendable {
         let context = ThreadContext.current
         var event = ObserverEvent(
             kind: kind, time: monotonicNanoseconds(), thread: context.number,
-            isMainThread: context.isMain, depth: context.depth, isMainQueue: MainQueue.isCurrent
+            isMainThread: context.isMain, depth: context.depth, isMainQueue: context.isOnMainQueue
         )
         fill(&event)
         sink.record(event)
@@ -67,6 +71,7 @@ public final class ObserverRegistry: Sendable {
             state.nextChannelID += 1
             let channel = Channel(info: info, subject: subject, payloadType: ObjectIdentifier(Payload.self))
             state.channels[channelKey] = channel
+            recordSink?.define(info)
             return channel
         }
     }
@@ -136,6 +141,7 @@ public final class ObserverRegistry: Sendable {
             state.registrations[info.id] = entry
             state.byOwner[ownerRef.id, default: []].insert(info.id)
             if let sink {
+                recordSink?.define(info)
                 if let replaced {
                     emit(sink, .replaced) {
                         $0.channel = channel.info
@@ -397,18 +403,31 @@ public final class ObserverRegistry: Sendable {
         let payload: Payload
         let unchanged: Bool
         var changeDepth = 0
+        // With a sink: the thread's context, and whether it is on the main queue, asked
+        // once for the change and all its deliveries.
+        var context: ThreadContext?
+        var onMainQueue: UInt8 = 0
         if let sink {
             (snapshot, payload, unchanged) = state.withLock { _ in
                 let (payload, unchanged) = produce()
                 let (old, new) = values(payload)
-                emit(sink, .changed) {
-                    $0.channel = channel.info
-                    $0.old = old
-                    $0.new = new
-                    $0.isPrior = isPrior
-                    $0.liveCount = channel.liveCount
-                    $0.callSite = callSite
-                    changeDepth = $0.depth
+                if let recordSink {
+                    let thread = ThreadContext.current
+                    context = thread
+                    (changeDepth, onMainQueue) = recordChanged(
+                        recordSink, context: thread, channel: channel, old: old, new: new, isPrior: isPrior,
+                        callSite: callSite
+                    )
+                } else {
+                    emit(sink, .changed) {
+                        $0.channel = channel.info
+                        $0.old = old
+                        $0.new = new
+                        $0.isPrior = isPrior
+                        $0.liveCount = channel.liveCount
+                        $0.callSite = callSite
+                        changeDepth = $0.depth
+                    }
                 }
                 return (channel.entries, payload, unchanged)
             }
@@ -417,6 +436,9 @@ public final class ObserverRegistry: Sendable {
             snapshot = state.withLock { _ in channel.entries }
         }
         let depth = changeDepth
+        let savedMainQueue = context?.mainQueue ?? 0
+        context?.mainQueue = onMainQueue
+        defer { context?.mainQueue = savedMainQueue }
         let dead = withUnsafePointer(to: payload) { pointer in
             deliver(snapshot, payload: UnsafeRawPointer(pointer), unchanged: unchanged, isPrior: isPrior, sender: sender, depth: depth) { entry in
                 // A queued delivery needs its own copy of the payload.
@@ -522,31 +544,41 @@ public final class ObserverRegistry: Sendable {
         }
         let context = ThreadContext.current
         let savedDepth = context.depth
+        let savedMainQueue = context.mainQueue
+        let onMainQueue = context.isOnMainQueue
         context.depth = depth + 1
-        let onMainQueue = MainQueue.isCurrent
-        let usageStart = ThreadUsage.current
-        let start = monotonicNanoseconds()
+        // The callback's code may change queues (`DispatchQueue.main.sync`): it asks anew.
+        context.mainQueue = 0
+        let clock = CallbackClock(context)
         entry.call(owner, payload)
-        let end = monotonicNanoseconds()
-        let usageEnd = ThreadUsage.current
+        let (end, duration, cpu, waits) = clock.finish(context)
         context.depth = savedDepth
+        context.mainQueue = savedMainQueue
+        if let recordSink, initial == nil {
+            recordDelivered(
+                recordSink, context: context, entry: entry, depth: depth, onMainQueue: onMainQueue, end: end,
+                duration: duration, cpu: cpu, waits: waits
+            )
+            return
+        }
         // The most frequent event: built in one initialisation (filling a default event
         // field by field copied it several times), stamped with the call's end.
         var event = ObserverEvent(
             kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
             channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
-            duration: end &- start, cpuDuration: usageEnd.cpuNanoseconds &- usageStart.cpuNanoseconds,
-            isMainQueue: onMainQueue
+            duration: duration, cpuDuration: cpu, isMainQueue: onMainQueue
         )
-        if let before = usageStart.voluntarySwitches, let after = usageEnd.voluntarySwitches {
-            event.waits = after &- before
-        }
+        event.waits = waits
         sink.record(event)
     }
 
     @inline(never)
     func reportSkip(_ entry: RegistrationEntry, _ reason: SkipReason, depth: Int) {
         guard let sink else { return }
+        if let recordSink {
+            recordSkipped(recordSink, entry: entry, reason: reason, depth: depth)
+            return
+        }
         emit(sink, .skipped) {
             $0.channel = entry.channel.info
             $0.registration = entry.info

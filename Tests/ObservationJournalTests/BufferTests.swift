@@ -13,10 +13,10 @@ import Testing
     @Test func fullBufferDropsIntoOneNumberedGap() throws {
         let buffer = EventBuffer(capacity: 4, policy: .drop, gatherMilliseconds: 0)
         for time in 1...10 { buffer.record(event(7, at: UInt64(time))) }
-        var spare: [ObserverEvent] = []
+        var spare = PendingEvents()
         let first = try #require(buffer.takeBatch(swapping: &spare))
         #expect(first.firstSeq == 1)
-        #expect(first.events.map(\.time) == [1, 2, 3, 4])
+        #expect(first.pending.records.map(\.time) == [1, 2, 3, 4])
         let gap = try #require(first.gap)
         #expect(gap.seq == 5 && gap.dropped == 6 && gap.time == 5 && gap.thread == 7)
         #expect(first.lastSeq == 5)
@@ -24,7 +24,7 @@ import Testing
         for time in 11...12 { buffer.record(event(7, at: UInt64(time))) }
         let second = try #require(buffer.takeBatch(swapping: &spare))
         #expect(second.firstSeq == 6)
-        #expect(second.events.map(\.time) == [11, 12])
+        #expect(second.pending.records.map(\.time) == [11, 12])
         #expect(second.gap == nil)
         #expect(buffer.counters == RecordingCounters(accepted: 6, written: 0, dropped: 6, unwritten: 0))
         buffer.committed(first)

@@ -1,0 +1,58 @@
+/// The registry's side of `RecordSink`: its frequent actions written as `EventRecord`s,
+/// with no `ObserverEvent` built and nothing reference-counted per event.
+extension ObserverRegistry {
+    /// Writes the `changed` record of a dispatch; under the lock. Returns the change's
+    /// depth and whether the thread is on the main queue (1: no, 2: yes), which the
+    /// dispatch's deliveries reuse instead of asking dispatch again.
+    @inline(__always)
+    func recordChanged(
+        _ sink: any RecordSink, context: ThreadContext, channel: Channel, old: EventValue?, new: EventValue?,
+        isPrior: Bool, callSite: CallSite?
+    ) -> (depth: Int, mainQueue: UInt8) {
+        let onMainQueue = context.isOnMainQueue
+        var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
+        if context.isMain { flags.insert(.mainThread) }
+        if isPrior { flags.insert(.prior) }
+        let depth = context.depth
+        sink.recordChange(
+            EventRecord(
+                kind: .changed, flags: flags, time: monotonicNanoseconds(), thread: context.number,
+                channel: channel.info.id, depth: Int32(clamping: depth), liveCount: UInt64(channel.liveCount)
+            ),
+            old: old, new: new, callSite: callSite
+        )
+        return (depth, onMainQueue ? 2 : 1)
+    }
+
+    /// Writes the `delivered` record of a callback that ran.
+    @inline(__always)
+    func recordDelivered(
+        _ sink: any RecordSink, context: ThreadContext, entry: RegistrationEntry, depth: Int, onMainQueue: Bool,
+        end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?
+    ) {
+        var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
+        if context.isMain { flags.insert(.mainThread) }
+        if waits != nil { flags.insert(.countedWaits) }
+        sink.record(
+            EventRecord(
+                kind: .delivered, flags: flags, time: end, thread: context.number, channel: entry.info.channelID,
+                depth: Int32(clamping: depth), registration: entry.info.id, duration: duration, cpu: cpu,
+                waits: waits ?? 0
+            )
+        )
+    }
+
+    /// Writes the `skipped` record of a registration not called for a change.
+    func recordSkipped(_ sink: any RecordSink, entry: RegistrationEntry, reason: SkipReason, depth: Int) {
+        let context = ThreadContext.current
+        var flags: EventRecord.Flags = context.isOnMainQueue ? .mainQueue : []
+        if context.isMain { flags.insert(.mainThread) }
+        sink.record(
+            EventRecord(
+                kind: .skipped, flags: flags, time: monotonicNanoseconds(), thread: context.number,
+                channel: entry.info.channelID, depth: Int32(clamping: depth), registration: entry.info.id,
+                skipReason: reason
+            )
+        )
+    }
+}
