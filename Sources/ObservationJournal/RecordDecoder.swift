@@ -28,14 +28,14 @@ struct RecordDecoder {
                     kind: .changed, time: record.time, thread: record.thread, isMainThread: record.isMainThread,
                     channel: channels[record.channel], callSite: detail.callSite, old: detail.old, new: detail.new,
                     isPrior: record.flags.contains(.prior), depth: Int(record.depth), liveCount: Int(record.liveCount),
-                    isMainQueue: record.flags.contains(.mainQueue)
+                    isMainQueue: record.flags.contains(.mainQueue), changeNumber: record.changeNumber
                 ))
             case .delivered:
                 var event = ObserverEvent(
                     kind: .delivered, time: record.time, thread: record.thread, isMainThread: record.isMainThread,
                     channel: channels[record.channel], registration: registrations[record.registration],
                     depth: Int(record.depth), duration: record.duration, cpuDuration: record.cpu,
-                    isMainQueue: record.flags.contains(.mainQueue)
+                    isMainQueue: record.flags.contains(.mainQueue), changeNumber: Self.number(record.changeNumber)
                 )
                 if record.flags.contains(.countedWaits) { event.waits = record.waits }
                 events.append(event)
@@ -43,9 +43,14 @@ struct RecordDecoder {
                 events.append(ObserverEvent(
                     kind: .skipped, time: record.time, thread: record.thread, isMainThread: record.isMainThread,
                     channel: channels[record.channel], registration: registrations[record.registration],
-                    skipReason: record.skipReason, depth: Int(record.depth), isMainQueue: record.flags.contains(.mainQueue)
+                    skipReason: record.skipReason, depth: Int(record.depth), isMainQueue: record.flags.contains(.mainQueue),
+                    changeNumber: Self.number(record.changeNumber)
                 ))
             }
         }
     }
+
+    /// A record's change number as the event has it: 0 means none (an initial value, a
+    /// forwarded delivery).
+    private static func number(_ value: UInt64) -> UInt64? { value == 0 ? nil : value }
 }

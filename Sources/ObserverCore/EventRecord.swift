@@ -49,12 +49,15 @@ package struct EventRecord: Sendable {
     package var duration: UInt64
     package var cpu: UInt64
     package var waits: UInt64
+    /// The registry's number of the change (`ObserverEvent.changeNumber`); 0 for none.
+    package var changeNumber: UInt64
 
     package init(
         kind: Kind, flags: Flags, time: UInt64, thread: UInt64, channel: UInt64, depth: Int32,
         registration: UInt64 = 0, liveCount: UInt64 = 0, skipReason: SkipReason? = nil,
-        duration: UInt64 = 0, cpu: UInt64 = 0, waits: UInt64 = 0
+        duration: UInt64 = 0, cpu: UInt64 = 0, waits: UInt64 = 0, changeNumber: UInt64 = 0
     ) {
+        self.changeNumber = changeNumber
         self.kind = kind
         self.flags = flags
         self.skipReason = skipReason

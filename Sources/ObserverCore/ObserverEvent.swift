@@ -19,13 +19,14 @@ public struct ObserverEvent: Sendable {
         /// where known `channel`, `registration`, `owner`.
         case removeUnregistered
         /// A value changed or a notification was posted. `channel`, `old`, `new`,
-        /// `isPrior`, `depth`, `liveCount`, `callSite` (where posted, when known).
+        /// `isPrior`, `depth`, `liveCount`, `callSite` (where posted, when known),
+        /// `changeNumber`.
         case changed
         /// A callback ran. `channel`, `registration`, `duration` (wall), `cpuDuration`,
-        /// `waits` (Linux), `depth`, `isMainQueue`.
+        /// `waits` (Linux), `depth`, `isMainQueue`, `changeNumber` (of the change delivered).
         case delivered
         /// A live registration was not called for a change. `channel`, `registration`,
-        /// `skipReason`.
+        /// `skipReason`, `changeNumber` (of the change not delivered).
         case skipped
         /// A scope began. `scope`.
         case scopeBegan
@@ -86,14 +87,24 @@ public struct ObserverEvent: Sendable {
     /// For `.delivered`: the CPU time the delivering thread spent in the callback, in
     /// nanoseconds (the thread CPU clock, `CLOCK_THREAD_CPUTIME_ID`; read through
     /// `getrusage(RUSAGE_THREAD)` on Linux, to the microsecond); unlike `duration`, time
-    /// the thread was preempted or waiting does not count.
+    /// the thread was preempted or waiting does not count. Read only around callbacks of
+    /// 50 µs or more (it costs a system call): for a faster one it is `duration`, an
+    /// upper bound.
     public var cpuDuration: UInt64?
     /// For `.delivered`: how many times the callback's thread gave up the CPU voluntarily
     /// while it ran (sleep, lock, I/O); `nil` where the system does not count it per
-    /// thread (it does on Linux).
+    /// thread (it does on Linux), and for callbacks under 50 µs (not counted: see
+    /// `cpuDuration`).
     public var waits: UInt64?
     /// For scope events: the scope.
     public var scope: ScopeInfo?
+    /// For `.changed`: the registry's number of this change, 1, 2, … per registry, in the
+    /// order the registry performed the changes (prior notifications are changes of their
+    /// own). For `.delivered` and `.skipped`: the number of the change being delivered,
+    /// also for deliveries queued to another queue, which may run long after later changes
+    /// were posted. `nil` for deliveries of no change (an `initial` value, a delivery made
+    /// by another dispatcher) and for every other kind.
+    public var changeNumber: UInt64?
 
     /// Creates an event; fields not given are empty.
     public init(
@@ -103,7 +114,8 @@ public struct ObserverEvent: Sendable {
         removalReason: RemovalReason? = nil, skipReason: SkipReason? = nil,
         callSite: CallSite? = nil, old: EventValue? = nil, new: EventValue? = nil,
         isPrior: Bool = false, depth: Int = 0, liveCount: Int = 0,
-        duration: UInt64? = nil, scope: ScopeInfo? = nil, cpuDuration: UInt64? = nil, isMainQueue: Bool = false
+        duration: UInt64? = nil, scope: ScopeInfo? = nil, cpuDuration: UInt64? = nil, isMainQueue: Bool = false,
+        changeNumber: UInt64? = nil
     ) {
         self.kind = kind
         self.time = time
@@ -125,6 +137,7 @@ public struct ObserverEvent: Sendable {
         self.liveCount = liveCount
         self.duration = duration
         self.scope = scope
+        self.changeNumber = changeNumber
     }
 }
 

@@ -8,11 +8,12 @@ extension ObserverRegistry {
     func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite) {
         guard let sink else { return }
         let text = value()
-        state.withLock { _ in
+        state.withLock { state in
+            let number = state.takeChangeNumber()
             if let recordSink {
                 _ = recordChanged(
                     recordSink, context: ThreadContext.current, channel: channel, old: nil, new: EventValue(text),
-                    isPrior: false, callSite: callSite
+                    isPrior: false, callSite: callSite, change: number
                 )
                 return
             }
@@ -21,12 +22,14 @@ extension ObserverRegistry {
                 $0.new = EventValue(text)
                 $0.liveCount = channel.liveCount
                 $0.callSite = callSite
+                $0.changeNumber = number
             }
         }
     }
 
     /// Runs `entry`'s callback with `payload` for the other dispatcher, timed and recorded
-    /// as a delivery when a sink is installed. `carrier` is passed as the callback's owner
+    /// as a delivery when a sink is installed (with no change number: the other dispatcher
+    /// does not say which post it delivers). `carrier` is passed as the callback's owner
     /// argument (the entry's own owner is held weakly and may be gone: the other dispatcher
     /// still calls, and the journal then shows a delivery after the owner went).
     func deliverForwarded<Payload>(_ entry: RegistrationEntry, carrier: AnyObject, payload: Payload) {
@@ -36,7 +39,8 @@ extension ObserverRegistry {
                 return
             }
             invokeRecorded(
-                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, initial: nil
+                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, initial: nil,
+                change: 0
             )
         }
     }

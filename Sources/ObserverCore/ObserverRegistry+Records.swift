@@ -7,7 +7,7 @@ extension ObserverRegistry {
     @inline(__always)
     func recordChanged(
         _ sink: any RecordSink, context: ThreadContext, channel: Channel, old: EventValue?, new: EventValue?,
-        isPrior: Bool, callSite: CallSite?
+        isPrior: Bool, callSite: CallSite?, change: UInt64
     ) -> (depth: Int, mainQueue: UInt8) {
         let onMainQueue = context.isOnMainQueue
         var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
@@ -17,7 +17,8 @@ extension ObserverRegistry {
         sink.recordChange(
             EventRecord(
                 kind: .changed, flags: flags, time: monotonicNanoseconds(), thread: context.number,
-                channel: channel.info.id, depth: Int32(clamping: depth), liveCount: UInt64(channel.liveCount)
+                channel: channel.info.id, depth: Int32(clamping: depth), liveCount: UInt64(channel.liveCount),
+                changeNumber: change
             ),
             old: old, new: new, callSite: callSite
         )
@@ -28,7 +29,7 @@ extension ObserverRegistry {
     @inline(__always)
     func recordDelivered(
         _ sink: any RecordSink, context: ThreadContext, entry: RegistrationEntry, depth: Int, onMainQueue: Bool,
-        end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?
+        end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?, change: UInt64
     ) {
         var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
@@ -37,13 +38,13 @@ extension ObserverRegistry {
             EventRecord(
                 kind: .delivered, flags: flags, time: end, thread: context.number, channel: entry.info.channelID,
                 depth: Int32(clamping: depth), registration: entry.info.id, duration: duration, cpu: cpu,
-                waits: waits ?? 0
+                waits: waits ?? 0, changeNumber: change
             )
         )
     }
 
     /// Writes the `skipped` record of a registration not called for a change.
-    func recordSkipped(_ sink: any RecordSink, entry: RegistrationEntry, reason: SkipReason, depth: Int) {
+    func recordSkipped(_ sink: any RecordSink, entry: RegistrationEntry, reason: SkipReason, depth: Int, change: UInt64) {
         let context = ThreadContext.current
         var flags: EventRecord.Flags = context.isOnMainQueue ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
@@ -51,7 +52,7 @@ extension ObserverRegistry {
             EventRecord(
                 kind: .skipped, flags: flags, time: monotonicNanoseconds(), thread: context.number,
                 channel: entry.info.channelID, depth: Int32(clamping: depth), registration: entry.info.id,
-                skipReason: reason
+                skipReason: reason, changeNumber: change
             )
         )
     }

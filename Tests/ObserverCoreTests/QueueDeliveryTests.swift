@@ -91,3 +91,47 @@ private func serialQueue(_ label: String) -> DispatchQueue {
     queue.sync {}
     #expect(received.all == ["5:true:test.initial"])
 }
+
+@Test func everyDeliveryAndSkipCarriesTheNumberOfItsChangeEvenWhenQueuedBehindALaterOne() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let volume = ObservableValue(0, subject: player, key: "volume", registry: registry)
+    let queue = serialQueue("test.numbers")
+    let screen = Screen("s")
+    let received = Received()
+    let queued = volume.observe(owner: screen, queue: queue) { _, change in received.append("q\(change.new!)") }
+    let direct = volume.observe(owner: screen, options: [.new, .onlyWhenChanged]) { _, change in
+        received.append("d\(change.new!)")
+    }
+    // One thread posts twice before the queue runs the first delivery: the queued
+    // deliveries come after both changes, and only their numbers say which is which.
+    queue.suspend()
+    volume.value = 1
+    volume.value = 1
+    queue.resume()
+    queue.sync {}
+    #expect(received.all == ["d1", "q1", "q1"])
+    #expect(sink.kinds == [.registered, .registered, .changed, .delivered, .changed, .skipped, .delivered, .delivered])
+    #expect(sink.events.map(\.changeNumber) == [nil, nil, 1, 1, 2, 2, 1, 2])
+    #expect(sink.events(.delivered).map { $0.registration?.id } == [direct.registration.id, queued.registration.id, queued.registration.id])
+    #expect(sink.events(.skipped).map { $0.registration?.id } == [direct.registration.id])
+}
+
+@Test func aQueuedDeliverySkippedAfterRemovalCarriesItsChangeNumber() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let volume = ObservableValue(0, subject: player, key: "volume", registry: registry)
+    let queue = serialQueue("test.held.numbers")
+    let screen = Screen("s")
+    volume.value = 5  // change 1, before anyone listens
+    let token = volume.observe(owner: screen, queue: queue) { _, _ in }
+    queue.suspend()
+    volume.value = 6  // change 2
+    token.cancel()
+    queue.resume()
+    queue.sync {}
+    #expect(sink.kinds == [.changed, .registered, .changed, .removed, .skipped])
+    #expect(sink.events.map(\.changeNumber) == [1, nil, 2, nil, 2])
+}

@@ -1,0 +1,213 @@
+import Dispatch
+
+// Dispatching: a change is numbered and recorded, then delivered to a snapshot of its
+// channel's registrations outside the lock (the loop itself is in
+// ObserverRegistry+DeliveryLoop.swift).
+
+extension ObserverRegistry {
+    /// Delivers `payload` to a snapshot of the channel's live registrations.
+    ///
+    /// - Parameters:
+    ///   - unchanged: old equals new; `onlyWhenChanged` registrations are skipped.
+    ///   - isPrior: a notification before the change; only `prior` registrations get it.
+    ///   - sender: the posting object, matched against registrations that filter by sender.
+    ///   - values: the old and new values for the event, computed only with a sink.
+    func dispatch<Payload: Sendable>(
+        on channel: Channel, payload: Payload, unchanged: Bool, isPrior: Bool,
+        sender: AnyObject?, callSite: CallSite?, values: (Payload) -> (EventValue?, EventValue?)
+    ) {
+        dispatch(
+            on: channel, isPrior: isPrior, sender: sender, callSite: callSite,
+            produce: { (payload, unchanged) }, values: values
+        )
+    }
+
+    /// Delivers what `produce` makes to a snapshot of the channel's live registrations.
+    ///
+    /// With a sink, `produce` runs under the registry's lock, in the same critical
+    /// section as the `changed` event: a value set from several threads at once then
+    /// records its changes in exactly the order its old → new chain happened.
+    /// - Parameters:
+    ///   - produce: makes the payload and says whether old equals new
+    ///     (`onlyWhenChanged` registrations are skipped then). Must not call the registry.
+    ///   - isPrior: a notification before the change; only `prior` registrations get it.
+    ///   - sender: the posting object, matched against registrations that filter by sender.
+    ///   - values: the old and new values for the event, computed only with a sink.
+    func dispatch<Payload: Sendable>(
+        on channel: Channel, isPrior: Bool, sender: AnyObject?, callSite: CallSite?,
+        produce: () -> (Payload, Bool), values: (Payload) -> (EventValue?, EventValue?)
+    ) {
+        if isPrior && channel.priorCount.load(ordering: .relaxed) == 0 { return }
+        guard channel.payloadType == ObjectIdentifier(Payload.self) else {
+            _ = produce()
+            return
+        }
+        let snapshot: ContiguousArray<RegistrationEntry?>
+        let payload: Payload
+        let unchanged: Bool
+        var changeDepth = 0
+        // 0 (no number) without a sink: nothing is recorded then.
+        var changeNumber: UInt64 = 0
+        // With a sink: the thread's context, and whether it is on the main queue, asked
+        // once for the change and all its deliveries.
+        var context: ThreadContext?
+        var onMainQueue: UInt8 = 0
+        if let sink {
+            (snapshot, payload, unchanged) = state.withLock { state in
+                let (payload, unchanged) = produce()
+                let (old, new) = values(payload)
+                changeNumber = state.takeChangeNumber()
+                if let recordSink {
+                    let thread = ThreadContext.current
+                    context = thread
+                    (changeDepth, onMainQueue) = recordChanged(
+                        recordSink, context: thread, channel: channel, old: old, new: new, isPrior: isPrior,
+                        callSite: callSite, change: changeNumber
+                    )
+                    return (channel.entries, payload, unchanged)
+                }
+                emit(sink, .changed) {
+                    $0.channel = channel.info
+                    $0.old = old
+                    $0.new = new
+                    $0.isPrior = isPrior
+                    $0.liveCount = channel.liveCount
+                    $0.callSite = callSite
+                    $0.changeNumber = changeNumber
+                    changeDepth = $0.depth
+                }
+                return (channel.entries, payload, unchanged)
+            }
+        } else {
+            (payload, unchanged) = produce()
+            snapshot = state.withLock { _ in channel.entries }
+        }
+        let depth = changeDepth
+        let change = changeNumber
+        let savedMainQueue = context?.mainQueue ?? 0
+        context?.mainQueue = onMainQueue
+        defer { context?.mainQueue = savedMainQueue }
+        let dead = withUnsafePointer(to: payload) { pointer in
+            deliver(
+                snapshot, payload: UnsafeRawPointer(pointer), unchanged: unchanged, isPrior: isPrior, sender: sender,
+                depth: depth, change: change
+            ) { entry in
+                // A queued delivery needs its own copy of the payload, and carries the
+                // change's number: by the time it runs, later changes may have been posted.
+                entry.queue?.async { [self] in
+                    guard let owner = self.ownerForQueuedDelivery(entry, depth: depth, change: change) else { return }
+                    withUnsafePointer(to: payload) { pointer in
+                        self.invoke(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth, change: change)
+                    }
+                }
+            }
+        }
+        if !dead.isEmpty { removeDeallocated(dead) }
+    }
+
+    /// The owner a queued delivery may still be made to, or `nil` if the registration
+    /// went (or its owner died) while the delivery waited on its queue; either is
+    /// recorded, so a journal never shows a change silently lost in a queue.
+    func ownerForQueuedDelivery(_ entry: RegistrationEntry, depth: Int, change: UInt64) -> AnyObject? {
+        if entry.isRemoved {
+            if hasSink { reportSkip(entry, .removedBeforeDelivery, depth: depth, change: change) }
+            return nil
+        }
+        guard let owner = entry.owner else {
+            removeDeallocated([entry])
+            return nil
+        }
+        return owner
+    }
+
+    /// Calls one registration; with a sink, also times it and reports the delivery.
+    @inline(__always)
+    func invoke(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64) {
+        if hasSink {
+            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, initial: nil, change: change)
+        } else {
+            entry.call(owner, payload)
+        }
+    }
+
+    /// `invoke` with a sink. Kept out of line so the no-sink path never touches `sink`
+    /// or an `EventValue`: both are existentials, costly to copy for every delivery.
+    /// `change` is the number of the change delivered, 0 for none (an initial value).
+    @inline(never)
+    func invokeRecorded(
+        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?,
+        change: UInt64
+    ) {
+        guard let sink else {
+            entry.call(owner, payload)
+            return
+        }
+        let context = ThreadContext.current
+        let savedDepth = context.depth
+        let savedMainQueue = context.mainQueue
+        let onMainQueue = context.isOnMainQueue
+        context.depth = depth + 1
+        // The callback's code may change queues (`DispatchQueue.main.sync`): it asks anew.
+        context.mainQueue = 0
+        let clock = CallbackClock(context)
+        entry.call(owner, payload)
+        let (end, duration, cpu, waits) = clock.finish(context)
+        context.depth = savedDepth
+        context.mainQueue = savedMainQueue
+        if let recordSink, initial == nil {
+            recordDelivered(
+                recordSink, context: context, entry: entry, depth: depth, onMainQueue: onMainQueue, end: end,
+                duration: duration, cpu: cpu, waits: waits, change: change
+            )
+            return
+        }
+        // The most frequent event: built in one initialisation (filling a default event
+        // field by field copied it several times), stamped with the call's end.
+        var event = ObserverEvent(
+            kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
+            channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
+            duration: duration, cpuDuration: cpu, isMainQueue: onMainQueue, changeNumber: change == 0 ? nil : change
+        )
+        event.waits = waits
+        sink.record(event)
+    }
+
+    @inline(never)
+    func reportSkip(_ entry: RegistrationEntry, _ reason: SkipReason, depth: Int, change: UInt64) {
+        guard let sink else { return }
+        if let recordSink {
+            recordSkipped(recordSink, entry: entry, reason: reason, depth: depth, change: change)
+            return
+        }
+        emit(sink, .skipped) {
+            $0.channel = entry.channel.info
+            $0.registration = entry.info
+            $0.skipReason = reason
+            $0.depth = depth
+            $0.changeNumber = change == 0 ? nil : change
+        }
+    }
+
+    /// Delivers the current value to one new registration (the `initial` option).
+    func deliverInitial<Payload: Sendable>(_ entry: RegistrationEntry, payload: Payload, value: () -> EventValue?) {
+        let initial = sink == nil ? nil : value()
+        if let queue = entry.queue {
+            queue.async { [self] in
+                guard let owner = self.ownerForQueuedDelivery(entry, depth: 0, change: 0) else { return }
+                withUnsafePointer(to: payload) { pointer in
+                    self.invokeRecorded(
+                        entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: 0, initial: initial, change: 0
+                    )
+                }
+            }
+        } else if let owner = entry.owner {
+            // The thread's context is only event work: untouched without a sink.
+            let depth = sink == nil ? 0 : ThreadContext.current.depth
+            withUnsafePointer(to: payload) { pointer in
+                invokeRecorded(
+                    entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth, initial: initial, change: 0
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Dispatch
+
+// Registering: a callback becomes a `RegistrationEntry` on its channel.
+
+extension ObserverRegistry {
+    /// Registers `callback` on `channel` for `owner`.
+    func register<Owner: AnyObject, Payload>(
+        on channel: Channel, owner: Owner, options: ObservationOptions, queue: DispatchQueue?,
+        expectsMainThread: Bool, sender: AnyObject?, scope: ObservationScope?, callSite: CallSite,
+        callback: @escaping @Sendable (Owner, Payload) -> Void
+    ) -> RegistrationEntry {
+        register(
+            on: channel, owner: owner, payload: Payload.self, options: options, queue: queue,
+            expectsMainThread: expectsMainThread, sender: sender, scope: scope, callSite: callSite
+        ) { owner, payload in
+            callback(unsafeDowncast(owner, to: Owner.self), payload.assumingMemoryBound(to: Payload.self).pointee)
+        }
+    }
+
+    /// Registers `call` on `channel` for `owner`. `call` receives a pointer to a value of
+    /// type `payload`; callers build it where `payload` is a concrete type when they can,
+    /// so the delivery path runs no unspecialised generic code.
+    func register(
+        on channel: Channel, owner: AnyObject, payload: Any.Type, options: ObservationOptions, queue: DispatchQueue?,
+        expectsMainThread: Bool, sender: AnyObject?, scope: ObservationScope?, callSite: CallSite,
+        call: @escaping @Sendable (AnyObject, UnsafeRawPointer) -> Void
+    ) -> RegistrationEntry {
+        precondition(
+            channel.payloadType == ObjectIdentifier(payload),
+            "\(channel.info) is observed with payload \(payload), but it carries another type"
+        )
+        // Not `queue === DispatchQueue.main`: on Linux every `DispatchQueue.main` is a new
+        // wrapper object, so identity never matches (see `MainQueue`).
+        let expectsMain = expectsMainThread || queue.map(MainQueue.isMain) == true
+        var garbage: [RegistrationEntry] = []
+        let entry: RegistrationEntry = state.withLock { state in
+            let ownerRef = state.identities.ref(for: owner)
+            let senderRef = sender.map { state.identities.ref(for: $0) }
+            let info = RegistrationInfo(
+                id: state.nextRegistrationID, channelID: channel.info.id, owner: ownerRef,
+                callSite: callSite, options: options, queueLabel: queue?.label,
+                expectsMainThread: expectsMain, sender: senderRef, scope: scope?.info
+            )
+            state.nextRegistrationID += 1
+            let entry = RegistrationEntry(
+                info: info, owner: owner, sender: sender, queue: queue, channel: channel, call: call
+            )
+            var replaced: RegistrationEntry?
+            if channel.info.policy == .singleSlot, let occupant = channel.occupant {
+                if occupant.owner == nil {
+                    removeLocked(occupant, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
+                } else {
+                    retireLocked(occupant, reason: .replaced, state: &state, garbage: &garbage)
+                    replaced = occupant
+                }
+            }
+            channel.append(entry)
+            state.registrations[info.id] = entry
+            state.byOwner[ownerRef.id, default: []].insert(info.id)
+            if let sink {
+                recordSink?.define(info)
+                if let replaced {
+                    emit(sink, .replaced) {
+                        $0.channel = channel.info
+                        $0.registration = info
+                        $0.replaced = replaced.info
+                    }
+                } else {
+                    emit(sink, .registered) {
+                        $0.channel = channel.info
+                        $0.registration = info
+                    }
+                }
+            }
+            return entry
+        }
+        withExtendedLifetime(garbage) {}  // released here, after the lock
+        return entry
+    }
+}
