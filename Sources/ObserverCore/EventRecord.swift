@@ -91,7 +91,9 @@ package protocol RecordSink: EventSink {
     func define(_ info: RegistrationInfo)
     /// A `changed` record, with its values and call site (kept as given: turned into text
     /// on the sink's own thread, never on the app's).
-    func recordChange(_ record: EventRecord, old: EventValue?, new: EventValue?, callSite: CallSite?)
+    func recordChange(
+        _ record: EventRecord, old: consuming EventValue?, new: consuming EventValue?, callSite: consuming CallSite?
+    )
     /// A `delivered` or `skipped` record.
     func record(_ record: EventRecord)
 }

@@ -6,7 +6,8 @@ extension ObserverRegistry {
     /// dispatch's deliveries reuse instead of asking dispatch again.
     @inline(__always)
     func recordChanged(
-        _ sink: any RecordSink, context: ThreadContext, channel: Channel, old: EventValue?, new: EventValue?,
+        _ sink: any RecordSink, context: ThreadContext, channel: Channel, old: consuming EventValue?,
+        new: consuming EventValue?,
         isPrior: Bool, callSite: CallSite?, change: UInt64
     ) -> (depth: Int, mainQueue: UInt8) {
         let onMainQueue = context.isOnMainQueue

@@ -8,16 +8,45 @@ import Synchronization
 final class ThreadContext {
     let number: UInt64
     let isMain: Bool
-    var depth = 0
+    /// The context's changing facts, behind a pointer: a class's stored `var`s are
+    /// checked for exclusive access at run time on every use (a runtime call each, several
+    /// per recorded event); only the owning thread ever touches them.
+    private struct Mutable {
+        var depth = 0
+        var mainQueue: UInt8 = 0
+        var usage = ThreadUsage(cpuNanoseconds: 0, voluntarySwitches: nil)
+        var usageTime: UInt64 = 0
+    }
+
+    private let mutable: UnsafeMutablePointer<Mutable> = {
+        let pointer = UnsafeMutablePointer<Mutable>.allocate(capacity: 1)
+        pointer.initialize(to: Mutable())
+        return pointer
+    }()
+
+    /// The dispatch depth on this thread.
+    var depth: Int {
+        get { mutable.pointee.depth }
+        set { mutable.pointee.depth = newValue }
+    }
     /// Whether the thread is on the main queue, as found by the dispatch running on it
     /// (0: not known here, ask; 1: no; 2: yes). A dispatch asks once and lets its own
     /// deliveries use the answer; it is cleared while a callback runs, whose code may run
     /// on another queue (`DispatchQueue.main.sync`), and restored after.
-    var mainQueue: UInt8 = 0
+    var mainQueue: UInt8 {
+        get { mutable.pointee.mainQueue }
+        set { mutable.pointee.mainQueue = newValue }
+    }
     /// The thread's usage at `usageTime` (monotonic ns; 0: never read): the reference a
     /// callback's CPU time and waits are measured from (see `CallbackClock`).
-    var usage = ThreadUsage(cpuNanoseconds: 0, voluntarySwitches: nil)
-    var usageTime: UInt64 = 0
+    var usage: ThreadUsage {
+        get { mutable.pointee.usage }
+        set { mutable.pointee.usage = newValue }
+    }
+    var usageTime: UInt64 {
+        get { mutable.pointee.usageTime }
+        set { mutable.pointee.usageTime = newValue }
+    }
 
     /// Whether the calling code runs on the main queue: the dispatch's answer if it has
     /// one, else `MainQueue.isCurrent`.
@@ -30,6 +59,11 @@ final class ThreadContext {
     private init(number: UInt64, isMain: Bool) {
         self.number = number
         self.isMain = isMain
+    }
+
+    deinit {
+        mutable.deinitialize(count: 1)
+        mutable.deallocate()
     }
 
     private static let nextNumber = Atomic<UInt64>(1)
