@@ -82,7 +82,9 @@ package struct EventRecord: Sendable {
 ///
 /// The same contract as `EventSink`: called synchronously, quick, never calling back
 /// into the registry. `define` and `recordChange` are called under the registry's lock.
-package protocol RecordSink: EventSink {
+/// A class: the registry reads it for every event, and copying a class reference is a
+/// retain, where copying an `any EventSink` goes through its value witnesses.
+package protocol RecordSink: AnyObject, EventSink {
     /// A channel was made; later records name it by `info.id`. Called once per channel,
     /// before any record names it.
     func define(_ info: ChannelInfo)

@@ -138,7 +138,7 @@ extension ObserverRegistry {
         _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?,
         change: UInt64
     ) {
-        guard let sink else {
+        guard hasSink else {
             entry.call(owner, payload)
             return
         }
@@ -169,7 +169,7 @@ extension ObserverRegistry {
             duration: duration, cpuDuration: cpu, isMainQueue: onMainQueue, changeNumber: change == 0 ? nil : change
         )
         event.waits = waits
-        sink.record(event)
+        sink?.record(event)
     }
 
     @inline(never)
