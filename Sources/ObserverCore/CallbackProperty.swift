@@ -20,6 +20,10 @@ public final class CallbackProperty<Payload: Sendable>: Sendable {
     ///   - subject: the object exposing the callback property; held weakly.
     ///   - key: the property's name (`isPlayingChanged`).
     ///   - registry: the registry that records it.
+    /// - Precondition: no value or callback property of another type is on the same
+    ///   `subject` and `key` in this registry (values of the same type share the channel);
+    ///   a second type traps, naming both types and the key, because its posts would
+    ///   reach no one.
     public init(subject: AnyObject, key: String, registry: ObserverRegistry) {
         self.registry = registry
         self.channel = registry.channel(subject: subject, key: key, policy: .singleSlot, payload: Payload.self)

@@ -13,8 +13,11 @@ final class Channel: @unchecked Sendable {
     /// The subject, held weakly; `nil` from the start for notification channels.
     weak var subject: AnyObject?
     let hasSubject: Bool
-    /// The payload type callbacks expect; a post of another type reaches nobody.
-    let payloadType: ObjectIdentifier
+    /// The one payload type its posts and callbacks carry, fixed when the channel is made:
+    /// the registry refuses a second type on the same (subject, key) (see
+    /// `ObserverRegistry.channel(subject:key:policy:payload:)`).
+    let payload: Any.Type
+    var payloadType: ObjectIdentifier { ObjectIdentifier(payload) }
 
     /// Live entries in registration order; `nil` where one was removed.
     private(set) var entries: ContiguousArray<RegistrationEntry?> = []
@@ -24,11 +27,23 @@ final class Channel: @unchecked Sendable {
     /// skip the prior dispatch entirely when nobody wants it.
     let priorCount = Atomic<Int>(0)
 
-    init(info: ChannelInfo, subject: AnyObject?, payloadType: ObjectIdentifier) {
+    init(info: ChannelInfo, subject: AnyObject?, payload: Any.Type) {
         self.info = info
         self.subject = subject
         self.hasSubject = subject != nil
-        self.payloadType = payloadType
+        self.payload = payload
+    }
+
+    /// Traps unless `type` is the channel's payload type: a value of another type posted
+    /// on it would reach nobody, silently, and a callback of another type would read the
+    /// payload as the wrong type. One message for creation and registration.
+    func requirePayload(_ type: Any.Type, _ what: String) {
+        precondition(
+            ObjectIdentifier(type) == payloadType,
+            "\(what) with payload type \(type) on \(info) (key \"\(info.key)\"), which already carries payload type "
+                + "\(payload): a (subject, key) channel carries one type, and posts of the other would reach no one. "
+                + "Use another key for the second value."
+        )
     }
 
     /// Adds a new registration at the end. Under the lock.

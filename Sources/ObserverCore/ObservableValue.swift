@@ -23,6 +23,10 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     ///   - subject: the object that owns this value; held weakly.
     ///   - key: the property's name as observers and the journal know it.
     ///   - registry: the registry that dispatches its changes.
+    /// - Precondition: no value or callback property of another type is on the same
+    ///   `subject` and `key` in this registry (values of the same type share the channel);
+    ///   a second type traps, naming both types and the key, because its posts would
+    ///   reach no one.
     public init(_ initial: Value, subject: AnyObject, key: String, registry: ObserverRegistry) {
         self.storage = Protected(initial)
         self.registry = registry
@@ -37,6 +41,10 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     ///   - subject: the object that owns this value; held weakly.
     ///   - key: the property's name as observers and the journal know it.
     ///   - registry: the registry that dispatches its changes.
+    /// - Precondition: no value or callback property of another type is on the same
+    ///   `subject` and `key` in this registry (values of the same type share the channel);
+    ///   a second type traps, naming both types and the key, because its posts would
+    ///   reach no one.
     public init(_ initial: Value, subject: AnyObject, key: String, registry: ObserverRegistry) where Value: Equatable {
         self.storage = Protected(initial)
         self.registry = registry

@@ -19,6 +19,9 @@ extension ObserverRegistry {
     ///   - callback: called with the owner and the notification.
     /// - Returns: the registration's token: releasing or cancelling it removes the
     ///   registration, so keep it as long as you want notifications.
+    /// - Precondition: `name` is not already recorded by a `RecordingNotificationCenter` of
+    ///   this registry (its payload is another type); that traps, naming both types. The
+    ///   other order is fine: the center then records on `NotificationCenter:<name>`.
     public func observe<Owner: AnyObject>(
         notification name: String, sender: AnyObject? = nil, owner: Owner,
         queue: DispatchQueue? = nil, expectsMainThread: Bool = false, scope: ObservationScope? = nil,
@@ -42,6 +45,8 @@ extension ObserverRegistry {
     ///   - file: the call site, for the journal; leave the default.
     ///   - line: the call site, for the journal; leave the default.
     ///   - function: the call site, for the journal; leave the default.
+    /// - Precondition: as for `observe(notification:)`, `name` is not one a
+    ///   `RecordingNotificationCenter` of this registry already records.
     public func post(
         notification name: String, sender: AnyObject? = nil, payload: (any Sendable)? = nil,
         file: String = #fileID, line: Int = #line, function: String = #function

@@ -25,10 +25,7 @@ extension ObserverRegistry {
         expectsMainThread: Bool, sender: AnyObject?, scope: ObservationScope?, callSite: CallSite,
         call: @escaping @Sendable (AnyObject, UnsafeRawPointer) -> Void
     ) -> RegistrationEntry {
-        precondition(
-            channel.payloadType == ObjectIdentifier(payload),
-            "\(channel.info) is observed with payload \(payload), but it carries another type"
-        )
+        channel.requirePayload(payload, "A callback is registered")
         // Not `queue === DispatchQueue.main`: on Linux every `DispatchQueue.main` is a new
         // wrapper object, so identity never matches (see `MainQueue`).
         let expectsMain = expectsMainThread || queue.map(MainQueue.isMain) == true

@@ -61,8 +61,28 @@ public final class ObserverRegistry: Sendable {
 
     /// The channel for (subject, key), created with `policy` if new. A channel keeps the
     /// policy it was created with.
-    func channel<Payload>(
-        subject: AnyObject?, key: String, policy: DeliveryPolicy, payload: Payload.Type
+    ///
+    /// A channel carries one payload type. Asking for the channel of (subject, key) with
+    /// another type than it was made with — a second `ObservableValue` of another value
+    /// type, or a `CallbackProperty`, on the same subject and key; a registry notification
+    /// name a `RecordingNotificationCenter` already records — is a programming error and
+    /// traps with a message naming both types and the key: the registry would otherwise
+    /// drop every post of one of them without a trace. Registering a callback of another
+    /// type traps with the same message.
+    func channel(
+        subject: AnyObject?, key: String, policy: DeliveryPolicy, payload: Any.Type
+    ) -> Channel {
+        let channel = channel(subject: subject, key: key, policy: policy, compatibleWith: payload)
+        // Checked after the lock: a trap must not leave it held for a crash handler.
+        channel.requirePayload(payload, "A value or callback is made")
+        return channel
+    }
+
+    /// The channel for (subject, key), created with `policy` and `payload` if new; an
+    /// existing one is returned whatever its payload type, for callers that choose
+    /// another key when it does not match (`RecordingNotificationCenter`).
+    func channel(
+        subject: AnyObject?, key: String, policy: DeliveryPolicy, compatibleWith payload: Any.Type
     ) -> Channel {
         state.withLock { state in
             let subjectRef = subject.map { state.identities.ref(for: $0) } ?? .any
@@ -72,7 +92,7 @@ public final class ObserverRegistry: Sendable {
             }
             let info = ChannelInfo(id: state.nextChannelID, subject: subjectRef, key: key, policy: policy)
             state.nextChannelID += 1
-            let channel = Channel(info: info, subject: subject, payloadType: ObjectIdentifier(Payload.self))
+            let channel = Channel(info: info, subject: subject, payload: payload)
             state.channels[channelKey] = channel
             recordSink?.define(info)
             return channel

@@ -241,7 +241,7 @@ public final class RecordingNotificationCenter: Sendable {
     /// its own notifications (`observe(notification:)`, whose payload is another type), the
     /// center records on `NotificationCenter:<name>` instead, so the two never mix payloads.
     private func channel(for key: String) -> Channel {
-        let channel = registry.channel(subject: nil, key: key, policy: .multicast, payload: Notification.self)
+        let channel = registry.channel(subject: nil, key: key, policy: .multicast, compatibleWith: Notification.self)
         if channel.payloadType == ObjectIdentifier(Notification.self) { return channel }
         return registry.channel(
             subject: nil, key: "NotificationCenter:" + key, policy: .multicast, payload: Notification.self
