@@ -2,12 +2,15 @@ import Synchronization
 
 /// One (subject, key) channel and its registrations, in registration order.
 ///
-/// Everything but `info`, `subject`, `payloadType` and `priorCount` is only touched under
-/// the registry's lock. Removing a registration empties its slot at once (O(1): each
+/// Everything but `info`, `subject`, `payloadType` and `priorCount` is guarded by two
+/// locks: it is changed only under both the registry's lock and the channel's own
+/// (`exclusive`, always taken second), and read under either. A post takes only the
+/// channel's lock, so threads posting on different channels never wait for each other. Removing a registration empties its slot at once (O(1): each
 /// entry knows its index), so the channel stops holding the registration and its
 /// callback — whatever the callback captured is freed as soon as no dispatch in flight
 /// still holds it. Empty slots are compacted away once they outnumber live entries, so
 /// removing n registrations costs O(n) in all, not O(n²).
+@usableFromInline
 final class Channel: @unchecked Sendable {
     let info: ChannelInfo
     /// The subject, held weakly; `nil` from the start for notification channels.
@@ -26,6 +29,12 @@ final class Channel: @unchecked Sendable {
     /// Live registrations that asked for prior notifications; read without the lock to
     /// skip the prior dispatch entirely when nobody wants it.
     let priorCount = Atomic<Int>(0)
+    /// The channel's own lock (see the type's comment).
+    private let lock = Protected<Void>(())
+
+    /// Whether any live registration asked for prior notifications.
+    @usableFromInline
+    var hasPriorObservers: Bool { priorCount.load(ordering: .relaxed) > 0 }
 
     init(info: ChannelInfo, subject: AnyObject?, payload: Any.Type) {
         self.info = info
@@ -46,7 +55,19 @@ final class Channel: @unchecked Sendable {
         )
     }
 
-    /// Adds a new registration at the end. Under the lock.
+    /// Runs `body` under the channel's lock: taken after the registry's lock when both
+    /// are needed, never the other way round; `body` must not call the registry.
+    @inline(__always)
+    func exclusive<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try lock.withLock { _ in try body() }
+    }
+
+    /// The entries to deliver a change to.
+    func snapshot() -> ContiguousArray<RegistrationEntry?> {
+        exclusive { entries }
+    }
+
+    /// Adds a new registration at the end. Under both locks.
     func append(_ entry: RegistrationEntry) {
         entry.index = entries.count
         entries.append(entry)
@@ -54,7 +75,7 @@ final class Channel: @unchecked Sendable {
         if entry.options.contains(.prior) { priorCount.add(1, ordering: .relaxed) }
     }
 
-    /// Empties `entry`'s slot. Under the lock. The caller keeps its own reference to the
+    /// Empties `entry`'s slot. Under both locks. The caller keeps its own reference to the
     /// entry and releases it after unlocking: the entry's callback may hold tokens whose
     /// release calls back into the registry.
     func remove(_ entry: RegistrationEntry) {
@@ -77,7 +98,8 @@ final class Channel: @unchecked Sendable {
     }
 
     /// Forgets every entry (for a channel being dropped) and returns the live ones, so
-    /// the caller releases them outside the lock. Breaks the entry → channel → entry
+    /// the caller releases them outside the locks. Takes the channel's lock itself; under
+    /// the registry's. Breaks the entry → channel → entry
     /// cycle that would otherwise keep both alive.
     func drain() -> [RegistrationEntry] {
         let live = liveEntries
@@ -85,9 +107,11 @@ final class Channel: @unchecked Sendable {
         // still be listed, marking it removed makes a later cancel a no-op instead of an
         // index into the emptied array.
         for entry in live { entry.removed.store(true, ordering: .releasing) }
-        entries = []
-        liveCount = 0
-        emptySlots = 0
+        exclusive {
+            entries = []
+            liveCount = 0
+            emptySlots = 0
+        }
         return live
     }
 

@@ -12,10 +12,10 @@ import Synchronization
 /// serialised, and each change carries the old value it actually replaced.
 public final class ObservableValue<Value: Sendable>: Sendable {
     /// A pthread mutex, not `Synchronization.Mutex`, so ThreadSanitizer sees the locking.
-    private let storage: Protected<Value>
-    let registry: ObserverRegistry
-    private let channel: Channel
-    private let isEqual: (@Sendable (Value, Value) -> Bool)?
+    @usableFromInline let storage: Protected<Value>
+    @usableFromInline let registry: ObserverRegistry
+    @usableFromInline let channel: Channel
+    @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
 
     /// Creates a value observed on the channel (`subject`, `key`).
     /// - Parameters:
@@ -53,8 +53,9 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     }
 
     /// The current value. Setting it posts a change (see `set(_:file:line:function:)`).
+    @inlinable
     public var value: Value {
-        get { storage.withLock { $0 } }
+        get { read() }
         // A setter cannot take `#fileID`/`#line` defaults: the change is recorded without
         // a call site rather than with this file's. Use `set(_:)` to record where.
         set { set(newValue, callSite: nil) }
@@ -67,39 +68,71 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     ///   - file: the call site, for the journal; leave the default.
     ///   - line: the call site, for the journal; leave the default.
     ///   - function: the call site, for the journal; leave the default.
+    @inlinable
     public func set(_ newValue: Value, file: String = #fileID, line: Int = #line, function: String = #function) {
         set(newValue, callSite: registry.hasSink ? CallSite(file: file, line: line, function: function) : nil)
     }
 
+    /// The post path, inlined into the caller's module where `Value` is concrete: the
+    /// registry's `post` is not generic, so a change runs no unspecialised generic code
+    /// (it used to spend half its instructions on generic metadata lookups).
+    @inlinable
     func set(_ newValue: Value, callSite: CallSite?) {
         let isEqual = self.isEqual
-        let describe: (ValueChange<Value>) -> (EventValue?, EventValue?) = { change in
-            (change.old.map { EventValue($0) }, change.new.map { EventValue($0) })
-        }
-        if channel.priorCount.load(ordering: .relaxed) > 0 {
-            registry.dispatch(
-                on: channel, isPrior: true, sender: nil, callSite: callSite,
-                produce: {
-                    let current = storage.withLock { $0 }
-                    return (ValueChange(old: current, new: newValue, isPrior: true), isEqual?(current, newValue) ?? false)
-                },
-                values: describe
-            )
+        if channel.hasPriorObservers {
+            var change = ValueChange<Value>(old: nil, new: newValue, isPrior: true)
+            withUnsafeMutablePointer(to: &change) { pointer in
+                registry.post(
+                    on: channel, isPrior: true, sender: nil, callSite: callSite, payload: UnsafeRawPointer(pointer),
+                    produce: {
+                        let current = read()
+                        pointer.pointee.old = current
+                        return isEqual?(current, newValue) ?? false
+                    },
+                    values: { Self.describe(pointer.pointee) },
+                    copy: { PayloadCopy(pointer.pointee) }
+                )
+            }
         }
         // The swap happens inside `produce`, which runs in the same critical section as
         // the recorded `changed` event: concurrent sets record a consistent old → new chain.
-        registry.dispatch(
-            on: channel, isPrior: false, sender: nil, callSite: callSite,
-            produce: {
-                let old = storage.withLock { value in
-                    let old = value
-                    value = newValue
-                    return old
-                }
-                return (ValueChange(old: old, new: newValue), isEqual?(old, newValue) ?? false)
-            },
-            values: describe
-        )
+        var change = ValueChange<Value>(old: nil, new: newValue)
+        withUnsafeMutablePointer(to: &change) { pointer in
+            registry.post(
+                on: channel, isPrior: false, sender: nil, callSite: callSite, payload: UnsafeRawPointer(pointer),
+                produce: {
+                    let old = exchange(newValue)
+                    pointer.pointee.old = old
+                    return isEqual?(old, newValue) ?? false
+                },
+                values: { Self.describe(pointer.pointee) },
+                copy: { PayloadCopy(pointer.pointee) }
+            )
+        }
+    }
+
+    /// The current value, under the value's own lock.
+    @inlinable
+    func read() -> Value {
+        storage.lock()
+        defer { storage.unlock() }
+        return storage.value
+    }
+
+    /// Stores `newValue` and returns the value it replaced, in one critical section.
+    @inlinable
+    func exchange(_ newValue: Value) -> Value {
+        storage.lock()
+        defer { storage.unlock() }
+        let old = storage.value
+        storage.value = newValue
+        return old
+    }
+
+    /// The event's old and new values (only with a sink).
+    @inlinable
+    static func describe(_ change: ValueChange<Value>) -> (EventValue?, EventValue?) {
+        (change.old.map { EventValue($0) }, change.new.map { EventValue($0) })
     }
 
     /// Registers `callback` for changes of this value, for `owner`.

@@ -98,9 +98,10 @@ public struct ObserverEvent: Sendable {
     public var waits: UInt64?
     /// For scope events: the scope.
     public var scope: ScopeInfo?
-    /// For `.changed`: the registry's number of this change, 1, 2, … per registry, in the
-    /// order the registry performed the changes (prior notifications are changes of their
-    /// own). For `.delivered` and `.skipped`: the number of the change being delivered,
+    /// For `.changed`: the registry's number of this change, 1, 2, … per registry, never
+    /// reused, increasing in the sink's order on one channel (prior notifications are
+    /// changes of their own; changes on different channels posted at the same moment may
+    /// reach the sink in either order, see `EventSink`). For `.delivered` and `.skipped`: the number of the change being delivered,
     /// also for deliveries queued to another queue, which may run long after later changes
     /// were posted. `nil` for deliveries of no change (an `initial` value, a delivery made
     /// by another dispatcher) and for every other kind.

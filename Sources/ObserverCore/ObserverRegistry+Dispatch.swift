@@ -16,93 +16,109 @@ extension ObserverRegistry {
         on channel: Channel, payload: Payload, unchanged: Bool, isPrior: Bool,
         sender: AnyObject?, callSite: CallSite?, values: (Payload) -> (EventValue?, EventValue?)
     ) {
-        dispatch(
-            on: channel, isPrior: isPrior, sender: sender, callSite: callSite,
-            produce: { (payload, unchanged) }, values: values
-        )
+        withUnsafePointer(to: payload) { pointer in
+            post(
+                on: channel, isPrior: isPrior, sender: sender, callSite: callSite, payload: UnsafeRawPointer(pointer),
+                produce: { unchanged }, values: { values(pointer.pointee) },
+                copy: { PayloadCopy(payload) }
+            )
+        }
     }
 
-    /// Delivers what `produce` makes to a snapshot of the channel's live registrations.
+    /// Delivers the payload at `payload` to a snapshot of the channel's live registrations.
+    ///
+    /// Not generic, so callers that know the payload's type (`ObservableValue.set`, inlined
+    /// into the app where its value type is concrete) run no unspecialised generic code: a
+    /// generic post paid a dozen metadata lookups and value-witness copies per change.
     ///
     /// With a sink, `produce` runs under the registry's lock, in the same critical
     /// section as the `changed` event: a value set from several threads at once then
     /// records its changes in exactly the order its old → new chain happened.
     /// - Parameters:
+    ///   - payload: where the payload is, of the channel's payload type; `produce` may
+    ///     write it, and it is read only after `produce` ran.
     ///   - produce: makes the payload and says whether old equals new
     ///     (`onlyWhenChanged` registrations are skipped then). Must not call the registry.
     ///   - isPrior: a notification before the change; only `prior` registrations get it.
     ///   - sender: the posting object, matched against registrations that filter by sender.
     ///   - values: the old and new values for the event, computed only with a sink.
-    func dispatch<Payload: Sendable>(
-        on channel: Channel, isPrior: Bool, sender: AnyObject?, callSite: CallSite?,
-        produce: () -> (Payload, Bool), values: (Payload) -> (EventValue?, EventValue?)
+    ///   - copy: a copy of the produced payload, made only for deliveries queued to
+    ///     another queue (once per post, shared by its queued deliveries).
+    @usableFromInline
+    func post(
+        on channel: Channel, isPrior: Bool, sender: AnyObject?, callSite: CallSite?, payload: UnsafeRawPointer,
+        produce: () -> Bool, values: () -> (EventValue?, EventValue?), copy: () -> PayloadCopy
     ) {
         if isPrior && channel.priorCount.load(ordering: .relaxed) == 0 { return }
-        // Every channel is made for one payload type and its makers post only that type
-        // (`channel(subject:key:policy:payload:)` refuses a second one), so checking it
-        // again here would only cost a metadata lookup per post in release builds.
-        assert(channel.payloadType == ObjectIdentifier(Payload.self), "\(channel.info) posted with \(Payload.self)")
         let snapshot: ContiguousArray<RegistrationEntry?>
-        let payload: Payload
         let unchanged: Bool
-        var changeDepth = 0
+        let depth: Int
         // 0 (no number) without a sink: nothing is recorded then.
-        var changeNumber: UInt64 = 0
-        // With a sink: the thread's context, and whether it is on the main queue, asked
-        // once for the change and all its deliveries.
-        var context: ThreadContext?
-        var onMainQueue: UInt8 = 0
-        if let sink {
-            (snapshot, payload, unchanged) = state.withLock { state in
-                let (payload, unchanged) = produce()
-                let (old, new) = values(payload)
-                changeNumber = state.takeChangeNumber()
-                if let recordSink {
-                    let thread = ThreadContext.current
-                    context = thread
-                    (changeDepth, onMainQueue) = recordChanged(
-                        recordSink, context: thread, channel: channel, old: old, new: new, isPrior: isPrior,
-                        callSite: callSite, change: changeNumber
-                    )
-                    return (channel.entries, payload, unchanged)
-                }
-                emit(sink, .changed) {
-                    $0.channel = channel.info
-                    $0.old = old
-                    $0.new = new
-                    $0.isPrior = isPrior
-                    $0.liveCount = channel.liveCount
-                    $0.callSite = callSite
-                    $0.changeNumber = changeNumber
-                    changeDepth = $0.depth
-                }
-                return (channel.entries, payload, unchanged)
-            }
+        let change: UInt64
+        // `hasSink`, not `if let sink`: copying the optional existential costs ~250
+        // instructions per post, paid even without a sink.
+        if hasSink {
+            (snapshot, unchanged, depth, change) = recordChange(
+                on: channel, isPrior: isPrior, callSite: callSite, produce: produce, values: values
+            )
         } else {
-            (payload, unchanged) = produce()
-            snapshot = state.withLock { _ in channel.entries }
+            unchanged = produce()
+            // The channel's lock only: posts on different channels do not serialise.
+            snapshot = channel.snapshot()
+            depth = 0
+            change = 0
         }
-        let depth = changeDepth
-        let change = changeNumber
-        let savedMainQueue = context?.mainQueue ?? 0
-        context?.mainQueue = onMainQueue
-        defer { context?.mainQueue = savedMainQueue }
-        let dead = withUnsafePointer(to: payload) { pointer in
-            deliver(
-                snapshot, payload: UnsafeRawPointer(pointer), unchanged: unchanged, isPrior: isPrior, sender: sender,
-                depth: depth, change: change
-            ) { entry in
-                // A queued delivery needs its own copy of the payload, and carries the
-                // change's number: by the time it runs, later changes may have been posted.
-                entry.queue?.async { [self] in
-                    guard let owner = self.ownerForQueuedDelivery(entry, depth: depth, change: change) else { return }
-                    withUnsafePointer(to: payload) { pointer in
-                        self.invoke(entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth, change: change)
-                    }
+        let dead = deliver(
+            snapshot, payload: payload, unchanged: unchanged, isPrior: isPrior, sender: sender,
+            depth: depth, change: change
+        ) { entry in
+            // A queued delivery needs its own copy of the payload, and carries the
+            // change's number: by the time it runs, later changes may have been posted.
+            let held = copy()
+            entry.queue?.async { [self] in
+                guard let owner = self.ownerForQueuedDelivery(entry, depth: depth, change: change) else { return }
+                held.withPointer { pointer in
+                    self.invoke(entry, owner: owner, payload: pointer, depth: depth, change: change)
                 }
             }
         }
         if !dead.isEmpty { removeDeallocated(dead) }
+    }
+
+    /// With a sink: produces the change and records it (numbered) in one critical section
+    /// of the channel's lock (not the registry's: posts on other channels go on meanwhile),
+    /// and takes the snapshot to deliver to. Returns the snapshot, whether old equals new,
+    /// the change's depth and its number.
+    @inline(never)
+    func recordChange(
+        on channel: Channel, isPrior: Bool, callSite: CallSite?,
+        produce: () -> Bool, values: () -> (EventValue?, EventValue?)
+    ) -> (ContiguousArray<RegistrationEntry?>, Bool, Int, UInt64) {
+        guard let sink else { preconditionFailure("recordChange without a sink") }
+        return channel.exclusive {
+            let unchanged = produce()
+            let (old, new) = values()
+            let number = takeChangeNumber()
+            if let recordSink {
+                let depth = recordChanged(
+                    recordSink, context: ThreadContext.current, channel: channel, old: old, new: new, isPrior: isPrior,
+                    callSite: callSite, change: number
+                )
+                return (channel.entries, unchanged, depth, number)
+            }
+            var depth = 0
+            emit(sink, .changed) {
+                $0.channel = channel.info
+                $0.old = old
+                $0.new = new
+                $0.isPrior = isPrior
+                $0.liveCount = channel.liveCount
+                $0.callSite = callSite
+                $0.changeNumber = number
+                depth = $0.depth
+            }
+            return (channel.entries, unchanged, depth, number)
+        }
     }
 
     /// The owner a queued delivery may still be made to, or `nil` if the registration
@@ -144,16 +160,12 @@ extension ObserverRegistry {
         }
         let context = ThreadContext.current
         let savedDepth = context.depth
-        let savedMainQueue = context.mainQueue
-        let onMainQueue = context.isOnMainQueue
         context.depth = depth + 1
-        // The callback's code may change queues (`DispatchQueue.main.sync`): it asks anew.
-        context.mainQueue = 0
+        let onMainQueue = MainQueue.isCurrent
         let clock = CallbackClock(context)
         entry.call(owner, payload)
         let (end, duration, cpu, waits) = clock.finish(context)
         context.depth = savedDepth
-        context.mainQueue = savedMainQueue
         if let recordSink, initial == nil {
             recordDelivered(
                 recordSink, context: context, entry: entry, depth: depth, onMainQueue: onMainQueue, end: end,

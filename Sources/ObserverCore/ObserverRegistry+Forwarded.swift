@@ -3,15 +3,15 @@
 /// registrations and records their posts and deliveries, but never calls them itself.
 extension ObserverRegistry {
     /// Records a post on `channel` (a `changed` event with `value` as its new value), under
-    /// the lock like a dispatch, so it is ordered with the registrations around it. `value`
+    /// the channel's lock like a dispatch, so it is ordered with the registrations around it. `value`
     /// runs before the lock is taken: it may ask the registry to name objects.
     func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite) {
         guard let sink else { return }
         let text = value()
-        state.withLock { state in
-            let number = state.takeChangeNumber()
+        channel.exclusive {
+            let number = takeChangeNumber()
             if let recordSink {
-                _ = recordChanged(
+                recordChanged(
                     recordSink, context: ThreadContext.current, channel: channel, old: nil, new: EventValue(text),
                     isPrior: false, callSite: callSite, change: number
                 )

@@ -1,16 +1,15 @@
 /// The registry's side of `RecordSink`: its frequent actions written as `EventRecord`s,
 /// with no `ObserverEvent` built and nothing reference-counted per event.
 extension ObserverRegistry {
-    /// Writes the `changed` record of a dispatch; under the lock. Returns the change's
-    /// depth and whether the thread is on the main queue (1: no, 2: yes), which the
-    /// dispatch's deliveries reuse instead of asking dispatch again.
-    @inline(__always)
+    /// Writes the `changed` record of a post; under the channel's lock. Returns the
+    /// change's depth.
+    @inline(__always) @discardableResult
     func recordChanged(
         _ sink: any RecordSink, context: ThreadContext, channel: Channel, old: consuming EventValue?,
         new: consuming EventValue?,
         isPrior: Bool, callSite: CallSite?, change: UInt64
-    ) -> (depth: Int, mainQueue: UInt8) {
-        let onMainQueue = context.isOnMainQueue
+    ) -> Int {
+        let onMainQueue = MainQueue.isCurrent
         var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
         if isPrior { flags.insert(.prior) }
@@ -23,7 +22,7 @@ extension ObserverRegistry {
             ),
             old: old, new: new, callSite: callSite
         )
-        return (depth, onMainQueue ? 2 : 1)
+        return depth
     }
 
     /// Writes the `delivered` record of a callback that ran.
@@ -47,7 +46,7 @@ extension ObserverRegistry {
     /// Writes the `skipped` record of a registration not called for a change.
     func recordSkipped(_ sink: any RecordSink, entry: RegistrationEntry, reason: SkipReason, depth: Int, change: UInt64) {
         let context = ThreadContext.current
-        var flags: EventRecord.Flags = context.isOnMainQueue ? .mainQueue : []
+        var flags: EventRecord.Flags = MainQueue.isCurrent ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
         sink.record(
             EventRecord(

@@ -47,25 +47,29 @@ extension ObserverRegistry {
                 if occupant.owner == nil {
                     removeLocked(occupant, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
                 } else {
-                    retireLocked(occupant, reason: .replaced, state: &state, garbage: &garbage)
                     replaced = occupant
                 }
             }
-            channel.append(entry)
             state.registrations[info.id] = entry
             state.byOwner[ownerRef.id, default: []].insert(info.id)
-            if let sink {
-                recordSink?.define(info)
-                if let replaced {
-                    emit(sink, .replaced) {
-                        $0.channel = channel.info
-                        $0.registration = info
-                        $0.replaced = replaced.info
-                    }
-                } else {
-                    emit(sink, .registered) {
-                        $0.channel = channel.info
-                        $0.registration = info
+            // The channel's lock around the change and its event: a post on the channel
+            // is recorded before or after it, as it was delivered.
+            channel.exclusive {
+                if let replaced { retireLocked(replaced, reason: .replaced, state: &state, garbage: &garbage) }
+                channel.append(entry)
+                if let sink {
+                    recordSink?.define(info)
+                    if let replaced {
+                        emit(sink, .replaced) {
+                            $0.channel = channel.info
+                            $0.registration = info
+                            $0.replaced = replaced.info
+                        }
+                    } else {
+                        emit(sink, .registered) {
+                            $0.channel = channel.info
+                            $0.registration = info
+                        }
                     }
                 }
             }

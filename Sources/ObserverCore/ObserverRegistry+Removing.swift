@@ -6,7 +6,7 @@ import Synchronization
 
 extension ObserverRegistry {
     /// Marks `entry` removed and forgets it, without an event (shared by removal and
-    /// replacement). Under the lock.
+    /// replacement). Under the registry's lock and the entry's channel's.
     func retireLocked(
         _ entry: RegistrationEntry, reason: RemovalReason, state: inout State, garbage: inout [RegistrationEntry]
     ) {
@@ -31,13 +31,17 @@ extension ObserverRegistry {
         state: inout State, garbage: inout [RegistrationEntry]
     ) -> Bool {
         guard !entry.isRemoved else { return false }
-        retireLocked(entry, reason: reason, state: &state, garbage: &garbage)
-        if let sink {
-            emit(sink, .removed) {
-                $0.channel = entry.channel.info
-                $0.registration = entry.info
-                $0.removalReason = reason
-                $0.callSite = callSite
+        // The event in the same critical section of the channel's lock as the removal: a
+        // post on the channel is recorded before or after it, as it was delivered.
+        entry.channel.exclusive {
+            retireLocked(entry, reason: reason, state: &state, garbage: &garbage)
+            if let sink {
+                emit(sink, .removed) {
+                    $0.channel = entry.channel.info
+                    $0.registration = entry.info
+                    $0.removalReason = reason
+                    $0.callSite = callSite
+                }
             }
         }
         return true

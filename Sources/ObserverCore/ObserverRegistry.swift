@@ -5,7 +5,9 @@ import Synchronization
 /// their owner weakly and their callback strongly, removal with the reason kept.
 ///
 /// Thread-safe: every method may be called from any thread. A dispatch takes a snapshot
-/// of the channel's registrations under the lock and calls them outside it, so a callback
+/// of the channel's registrations under the channel's own lock (posts on different
+/// channels do not wait for each other; registering and removing also take the
+/// registry's lock) and calls them outside it, so a callback
 /// may register, remove (itself included) or post without deadlock. A registration
 /// removed during a dispatch is not called afterwards in that dispatch; one added during
 /// a dispatch does not receive the change in flight.
@@ -21,16 +23,17 @@ public final class ObserverRegistry: Sendable {
         var nextChannelID: UInt64 = 1
         var nextRegistrationID: UInt64 = 1
         var nextScopeID: UInt64 = 1
-        /// The number the next `changed` event gets (`ObserverEvent.changeNumber`); only
-        /// counted with a sink, under the lock, so numbers follow the sink's order.
-        var nextChangeNumber: UInt64 = 1
     }
 
     let state = Protected(State())
     let sink: (any EventSink)?
     /// `sink != nil`, read on every delivery: testing the optional existential itself
     /// copies it (a retain, a release and two witness calls) each time.
-    let hasSink: Bool
+    @usableFromInline let hasSink: Bool
+    /// The number the next `changed` event gets (`ObserverEvent.changeNumber`); only
+    /// counted with a sink. Taken under the channel's lock, so on one channel numbers
+    /// follow the sink's order.
+    let nextChangeNumber = Atomic<UInt64>(1)
     /// `sink` when it takes compact records (the journal's buffer): changes, deliveries
     /// and skips then go to it as `EventRecord`s, with no `ObserverEvent` built.
     let recordSink: (any RecordSink)?
@@ -51,7 +54,7 @@ public final class ObserverRegistry: Sendable {
         let context = ThreadContext.current
         var event = ObserverEvent(
             kind: kind, time: monotonicNanoseconds(), thread: context.number,
-            isMainThread: context.isMain, depth: context.depth, isMainQueue: context.isOnMainQueue
+            isMainThread: context.isMain, depth: context.depth, isMainQueue: MainQueue.isCurrent
         )
         fill(&event)
         sink.record(event)
@@ -125,10 +128,9 @@ public final class ObserverRegistry: Sendable {
     }
 }
 
-extension ObserverRegistry.State {
-    /// Numbers a change (`ObserverEvent.changeNumber`). Under the lock.
-    mutating func takeChangeNumber() -> UInt64 {
-        defer { nextChangeNumber &+= 1 }
-        return nextChangeNumber
+extension ObserverRegistry {
+    /// Numbers a change (`ObserverEvent.changeNumber`). Under the channel's lock.
+    func takeChangeNumber() -> UInt64 {
+        nextChangeNumber.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 }

@@ -13,7 +13,6 @@ final class ThreadContext {
     /// per recorded event); only the owning thread ever touches them.
     private struct Mutable {
         var depth = 0
-        var mainQueue: UInt8 = 0
         var usage = ThreadUsage(cpuNanoseconds: 0, voluntarySwitches: nil)
         var usageTime: UInt64 = 0
     }
@@ -29,14 +28,6 @@ final class ThreadContext {
         get { mutable.pointee.depth }
         set { mutable.pointee.depth = newValue }
     }
-    /// Whether the thread is on the main queue, as found by the dispatch running on it
-    /// (0: not known here, ask; 1: no; 2: yes). A dispatch asks once and lets its own
-    /// deliveries use the answer; it is cleared while a callback runs, whose code may run
-    /// on another queue (`DispatchQueue.main.sync`), and restored after.
-    var mainQueue: UInt8 {
-        get { mutable.pointee.mainQueue }
-        set { mutable.pointee.mainQueue = newValue }
-    }
     /// The thread's usage at `usageTime` (monotonic ns; 0: never read): the reference a
     /// callback's CPU time and waits are measured from (see `CallbackClock`).
     var usage: ThreadUsage {
@@ -46,14 +37,6 @@ final class ThreadContext {
     var usageTime: UInt64 {
         get { mutable.pointee.usageTime }
         set { mutable.pointee.usageTime = newValue }
-    }
-
-    /// Whether the calling code runs on the main queue: the dispatch's answer if it has
-    /// one, else `MainQueue.isCurrent`.
-    @inline(__always)
-    var isOnMainQueue: Bool {
-        if mainQueue != 0 { return mainQueue == 2 }
-        return MainQueue.isCurrent
     }
 
     private init(number: UInt64, isMain: Bool) {

@@ -12,7 +12,7 @@ enum Benchmark {
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == "--help" || arguments.first == "-h" {
-            print("usage: RegistryBenchmark [--profile fanout|closures|register|counting|sink [N]] [--notification-center]")
+            print("usage: RegistryBenchmark [--profile fanout|closures|register|counting|sink [N [POSTS]]] [--notification-center] [--threads [POSTS]]")
             print("Without arguments: the registry's fan-out, register/remove and sink benchmarks.")
             return
         }
@@ -25,17 +25,26 @@ enum Benchmark {
             }
             return
         }
+        if arguments.first == "--threads" {
+            Threads.run(posts: arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000)
+            return
+        }
         if arguments.first == "--profile" {
             // One loop alone, for a profiler (perf, valgrind --tool=callgrind).
             let what = arguments.dropFirst().first ?? "fanout"
             let size = arguments.dropFirst(2).first.flatMap { Int($0) }
+            // An explicit post count makes instruction counts comparable: the difference
+            // between two counts, divided by the difference in posts (times 3 rounds), is the
+            // cost of one post without the setup.
+            let posts = arguments.dropFirst(3).first.flatMap { Int($0) }
             switch what {
-            case "fanout": print("registry fan-out: \(millions(FanOut.race([FanOut.registry(fanOut: size ?? 100)], deliveriesPerPost: size ?? 100, rounds: 3)[0]))")
+            case "fanout": print("registry fan-out: \(millions(FanOut.race([FanOut.registry(fanOut: size ?? 100, posts: posts)], deliveriesPerPost: size ?? 100, rounds: 3)[0]))")
             case "closures": print("closures fan-out: \(millions(FanOut.race([FanOut.closures(fanOut: size ?? 100)], deliveriesPerPost: size ?? 100, rounds: 3)[0]))")
             case "register": print("register+remove: \(RegisterRemove.registry(count: size ?? 100_000)) s")
             case "counting": print("counting sink: \(millions(FanOut.race([FanOut.registry(fanOut: 100, sink: CountingSink(), posts: 2_000)], deliveriesPerPost: 100, rounds: 3)[0]))")
+            case "threadsink": print("discarding sink, 1 thread: \(millions(Threads.rate(threads: 1, posts: posts ?? 100_000, sink: Threads.DiscardingSink(), rounds: 3)))")
             case "sink": print("in-memory sink: \(millions(FanOut.race([FanOut.registry(fanOut: 100, sink: InMemoryEventSink(), posts: 2_000)], deliveriesPerPost: 100, rounds: 3)[0]))")
-            default: print("usage: RegistryBenchmark [--notification-center | --profile fanout|closures|register|counting|sink [N]]")
+            default: print("usage: RegistryBenchmark [--notification-center | --profile fanout|closures|register|counting|sink [N [POSTS]]]")
             }
             return
         }
