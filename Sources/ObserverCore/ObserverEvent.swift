@@ -85,8 +85,7 @@ public struct ObserverEvent: Sendable {
     /// For `.delivered`: how long the callback ran, in nanoseconds (wall clock).
     public var duration: UInt64?
     /// For `.delivered`: the CPU time the delivering thread spent in the callback, in
-    /// nanoseconds (the thread CPU clock, `CLOCK_THREAD_CPUTIME_ID`; read through
-    /// `getrusage(RUSAGE_THREAD)` on Linux, to the microsecond); unlike `duration`, time
+    /// nanoseconds (the thread CPU clock, `CLOCK_THREAD_CPUTIME_ID`); unlike `duration`, time
     /// the thread was preempted or waiting does not count. Read only around callbacks of
     /// 50 µs or more (it costs a system call): for a faster one it is `duration`, an
     /// upper bound.

@@ -85,42 +85,39 @@ struct ThreadUsage {
     var cpuNanoseconds: UInt64
     var voluntarySwitches: UInt64?
 
-    /// The calling thread's usage now.
+    /// The calling thread's usage now: its CPU clock (`CLOCK_THREAD_CPUTIME_ID`) and, on
+    /// Linux, its voluntary switches (`getrusage(RUSAGE_THREAD)`).
     ///
-    /// On Linux one `getrusage(RUSAGE_THREAD)` gives both: its user + system time is the
-    /// thread CPU clock (`CLOCK_THREAD_CPUTIME_ID`, both are the task's exec runtime) to
-    /// the microsecond, and a second system call per reading (the thread CPU clock is not
-    /// in the vDSO: about 450 ns each here) would take recording over its 1 µs per event.
-    @inline(__always)
+    /// Not `getrusage`'s user + system time for the CPU: Linux adds the running slice to
+    /// it only at the next tick or switch, so a reading taken while the thread has run
+    /// for a few milliseconds lags by that much, and a sleeping callback measured from it
+    /// was seen using milliseconds of CPU. The thread CPU clock includes the running
+    /// slice. Two system calls per reading: `CallbackClock` reads rarely.
+    @inline(never)
     static var current: ThreadUsage {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        let cpu = UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
         #if os(Linux)
         var usage = rusage()
         // RUSAGE_THREAD (1) is a GNU extension Swift's Glibc module does not import.
         if getrusage(__rusage_who_t(1), &usage) == 0 {
-            let micros = Int64(usage.ru_utime.tv_sec) &* 1_000_000 &+ Int64(usage.ru_utime.tv_usec)
-                &+ Int64(usage.ru_stime.tv_sec) &* 1_000_000 &+ Int64(usage.ru_stime.tv_usec)
-            return ThreadUsage(
-                cpuNanoseconds: UInt64(clamping: micros) &* 1_000, voluntarySwitches: UInt64(clamping: usage.ru_nvcsw)
-            )
+            return ThreadUsage(cpuNanoseconds: cpu, voluntarySwitches: UInt64(clamping: usage.ru_nvcsw))
         }
         #endif
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return ThreadUsage(
-            cpuNanoseconds: UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec), voluntarySwitches: nil
-        )
+        return ThreadUsage(cpuNanoseconds: cpu, voluntarySwitches: nil)
     }
 }
 
 /// Times one callback: wall time always, and CPU time and waits without a system call
 /// per callback.
 ///
-/// The thread CPU clock is a system call on Linux (`getrusage` or
-/// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`, about 450 ns each on the project's machine,
+/// The thread CPU clock is a system call on Linux (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`,
+/// and `getrusage` for the waits: about 450 ns each on the project's machine,
 /// against about 40 ns for the vDSO's monotonic clock): reading it before and after
 /// every callback cost more than all the rest of recording. So:
 /// - the thread's usage is read at the start of a callback only when the thread's last
-///   reading is older than `referenceNanoseconds` (at most one system call per 20 µs of
+///   reading is older than `referenceNanoseconds` (at most one reading per 20 µs of
 ///   a busy thread's time; a thread that was idle always reads afresh);
 /// - after the callback it is read again only if the callback ran `slowNanoseconds` or
 ///   longer: its CPU time and waits are then the differences from the reference (which
