@@ -12,8 +12,8 @@ public import Dispatch
 /// Thread-safe. The slot holds its callback strongly and its owner weakly; when the
 /// owner is deallocated the slot empties itself.
 public final class CallbackProperty<Payload: Sendable>: Sendable {
-    private let registry: ObserverRegistry
-    private let channel: Channel
+    @usableFromInline let registry: ObserverRegistry
+    @usableFromInline let channel: Channel
 
     /// Creates an empty slot on the channel (`subject`, `key`).
     /// - Parameters:
@@ -70,12 +70,17 @@ public final class CallbackProperty<Payload: Sendable>: Sendable {
     ///   - file: the call site, for the journal; leave the default.
     ///   - line: the call site, for the journal; leave the default.
     ///   - function: the call site, for the journal; leave the default.
+    @inlinable
     public func call(_ payload: Payload, file: String = #fileID, line: Int = #line, function: String = #function) {
-        let callSite = registry.sink == nil ? nil : CallSite(file: file, line: line, function: function)
-        registry.dispatch(
-            on: channel, payload: payload, unchanged: false, isPrior: false, sender: nil,
-            callSite: callSite, values: { (nil, EventValue($0)) }
-        )
+        // Inlined where `Payload` is concrete, and the registry's `post` is not generic: a
+        // call runs no unspecialised generic code (see `ObservableValue.set`).
+        let callSite = registry.hasSink ? CallSite(file: file, line: line, function: function) : nil
+        withUnsafePointer(to: payload) { pointer in
+            registry.post(
+                on: channel, isPrior: false, sender: nil, callSite: callSite, payload: UnsafeRawPointer(pointer),
+                produce: { false }, values: { (nil, EventValue(payload)) }, copy: { PayloadCopy(payload) }
+            )
+        }
     }
 
     /// Empties the slot (reason `explicit`); reports `removeUnregistered` if it was empty.
