@@ -82,6 +82,9 @@ extension ObserverRegistry {
                 }
             }
         }
+        // The loop is over: its main-queue answer must not serve a later delivery of this
+        // change from a queue (see `ThreadContext.queueChange`).
+        if hasSink { ThreadContext.current.queueChange = 0 }
         if !dead.isEmpty { removeDeallocated(dead) }
     }
 
@@ -168,11 +171,18 @@ extension ObserverRegistry {
         let context = ThreadContext.current
         let savedDepth = context.depth
         context.depth = depth + 1
-        let onMainQueue = MainQueue.isCurrent
+        let onMainQueue = context.isOnMainQueue(delivering: change)
+        // The callback may run code on another queue: nothing in it reuses this answer.
+        let savedQueueChange = context.queueChange
+        let savedOnMainQueue = context.onMainQueue
+        context.queueChange = 0
         let clock = CallbackClock(context)
         entry.call(owner, payload)
         let (end, duration, cpu, waits) = clock.finish(context)
         context.depth = savedDepth
+        // A post inside the callback may have put its own answer in.
+        context.queueChange = savedQueueChange
+        context.onMainQueue = savedOnMainQueue
         if let recordSink, case .none = initial {
             recordDelivered(
                 recordSink, context: context, entry: entry, depth: depth, onMainQueue: onMainQueue, end: end,

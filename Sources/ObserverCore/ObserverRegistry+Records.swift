@@ -10,6 +10,8 @@ extension ObserverRegistry {
         isPrior: Bool, callSite: CallSite?, change: UInt64
     ) -> Int {
         let onMainQueue = MainQueue.isCurrent
+        context.queueChange = change
+        context.onMainQueue = onMainQueue
         var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
         if isPrior { flags.insert(.prior) }
@@ -46,7 +48,7 @@ extension ObserverRegistry {
     /// Writes the `skipped` record of a registration not called for a change.
     func recordSkipped(_ sink: any RecordSink, entry: RegistrationEntry, reason: SkipReason, depth: Int, change: UInt64) {
         let context = ThreadContext.current
-        var flags: EventRecord.Flags = MainQueue.isCurrent ? .mainQueue : []
+        var flags: EventRecord.Flags = context.isOnMainQueue(delivering: change) ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
         sink.record(
             EventRecord(
