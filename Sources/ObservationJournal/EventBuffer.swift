@@ -11,7 +11,59 @@ struct GapRecord: Sendable {
     var dropped: Int
 }
 
-/// What the writer takes from the buffer in one go, and commits in one transaction.
+/// Events as the buffer keeps them: one `EventRecord` per event, in sequence order; what
+/// a record does not hold is in side lists, in the same order (the values and call site
+/// of each `changed` record; the `ObserverEvent` of each `.event` record), and the
+/// channels and registrations the records name, defined once each.
+struct PendingEvents {
+    var records: [EventRecord] = []
+    var changes: [ChangeDetail] = []
+    var events: [ObserverEvent] = []
+    var channels: [ChannelInfo] = []
+    var registrations: [RegistrationInfo] = []
+
+    /// What a `changed` record does not hold.
+    struct ChangeDetail {
+        var old: EventValue?
+        var new: EventValue?
+        var callSite: CallSite?
+    }
+
+    init() {}
+
+    init(capacity: Int) {
+        records.reserveCapacity(capacity)
+    }
+
+    var count: Int { records.count }
+    var isEmpty: Bool { records.isEmpty }
+
+    /// Empties the lists, keeping their storage. Definitions too: the writer has taken them.
+    mutating func removeAll() {
+        records.removeAll(keepingCapacity: true)
+        changes.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: true)
+        channels.removeAll(keepingCapacity: true)
+        registrations.removeAll(keepingCapacity: true)
+    }
+}
+
+/// What the writer takes from the buffer in one go: records, turned into an `EventBatch`
+/// on the writer thread (`RecordDecoder`).
+struct RecordBatch {
+    /// The sequence number of the first record; the others follow without gaps.
+    var firstSeq: Int64
+    var pending: PendingEvents
+    /// Dropped events, numbered right after the records.
+    var gap: GapRecord?
+    /// Whether this is the session's last batch.
+    var endsSession: Bool
+
+    /// The highest sequence number in the batch (`firstSeq - 1` if it is empty).
+    var lastSeq: Int64 { firstSeq + Int64(pending.count) - 1 + (gap == nil ? 0 : 1) }
+}
+
+/// What the writer commits in one transaction.
 struct EventBatch {
     /// The sequence number of `events[0]`; the others follow without gaps.
     var firstSeq: Int64
@@ -30,14 +82,15 @@ struct EventBatch {
 /// bounded in-memory buffer, which the writer thread drains.
 ///
 /// The calling thread only takes a lock, assigns the next sequence number and appends the
-/// event (rows are built on the writer thread). State-changing events arrive while the
+/// event's fixed-size record (the registry writes records for its frequent actions: see
+/// `RecordSink`); events and rows are built on the writer thread. State-changing events arrive while the
 /// registry holds its own lock, so their numbers follow the registry's order; numbers
 /// are gap-free because each accepted event takes the next one under this buffer's lock.
 ///
 /// The writer is woken only when it sleeps with nothing to do, or when enough events for
 /// a good batch have gathered while it waits for more, so a busy app pays for a wake-up
 /// once per batch, not once per event.
-final class EventBuffer: EventSink, @unchecked Sendable {
+final class EventBuffer: RecordSink, @unchecked Sendable {
     enum Phase: Equatable {
         /// Events are accepted.
         case recording
@@ -72,23 +125,87 @@ final class EventBuffer: EventSink, @unchecked Sendable {
     let batchThreshold: Int
     let gatherNanoseconds: UInt64
 
-    // Guarded by `monitor`.
-    private var pending: [ObserverEvent] = []
-    private var gap: GapRecord?
-    private var nextSeq: Int64 = 1
-    private var firstPendingSeq: Int64 = 1
-    private var committedSeq: Int64 = 0
-    private var phase = Phase.recording
-    private var writerState = WriterState.working
-    private var urgentRequests = 0
-    private var roomWaiters = 0
-    private var counts = RecordingCounters()
-    private var error: JournalError?
-    /// Set between a failure and the end of the error callback: `flush()` and `close()` on
-    /// other threads wait for it, so they return only after the app was told.
-    private var announcing = false
-    /// The writer thread, whose own calls (from the error callback) must never wait.
-    private var writerThread: pthread_t?
+    /// The state guarded by `monitor`, kept behind a pointer: a class's stored properties
+    /// are checked for exclusive access at run time on every use (a call into the
+    /// runtime each), a large share of a producer's hand-over, while the monitor already
+    /// makes every access exclusive. The properties below are views of its fields.
+    private struct Guarded {
+        var pending: PendingEvents = PendingEvents()
+        var gap: GapRecord? = nil
+        var nextSeq: Int64 = 1
+        var firstPendingSeq: Int64 = 1
+        var committedSeq: Int64 = 0
+        var phase: Phase = .recording
+        var writerState: WriterState = .working
+        var urgentRequests: Int = 0
+        var roomWaiters: Int = 0
+        var counts: RecordingCounters = RecordingCounters()
+        var error: JournalError? = nil
+        /// Set between a failure and the end of the error callback: `flush()` and `close()`
+        /// on other threads wait for it, so they return only after the app was told.
+        var announcing: Bool = false
+        /// The writer thread, whose own calls (from the error callback) must never wait.
+        var writerThread: pthread_t? = nil
+    }
+
+    private let guarded: UnsafeMutablePointer<Guarded> = {
+        let pointer = UnsafeMutablePointer<Guarded>.allocate(capacity: 1)
+        pointer.initialize(to: Guarded())
+        return pointer
+    }()
+
+    private var pending: PendingEvents {
+        _read { yield guarded.pointee.pending }
+        _modify { yield &guarded.pointee.pending }
+    }
+    private var gap: GapRecord? {
+        _read { yield guarded.pointee.gap }
+        _modify { yield &guarded.pointee.gap }
+    }
+    private var nextSeq: Int64 {
+        _read { yield guarded.pointee.nextSeq }
+        _modify { yield &guarded.pointee.nextSeq }
+    }
+    private var firstPendingSeq: Int64 {
+        _read { yield guarded.pointee.firstPendingSeq }
+        _modify { yield &guarded.pointee.firstPendingSeq }
+    }
+    private var committedSeq: Int64 {
+        _read { yield guarded.pointee.committedSeq }
+        _modify { yield &guarded.pointee.committedSeq }
+    }
+    private var phase: Phase {
+        _read { yield guarded.pointee.phase }
+        _modify { yield &guarded.pointee.phase }
+    }
+    private var writerState: WriterState {
+        _read { yield guarded.pointee.writerState }
+        _modify { yield &guarded.pointee.writerState }
+    }
+    private var urgentRequests: Int {
+        _read { yield guarded.pointee.urgentRequests }
+        _modify { yield &guarded.pointee.urgentRequests }
+    }
+    private var roomWaiters: Int {
+        _read { yield guarded.pointee.roomWaiters }
+        _modify { yield &guarded.pointee.roomWaiters }
+    }
+    private var counts: RecordingCounters {
+        _read { yield guarded.pointee.counts }
+        _modify { yield &guarded.pointee.counts }
+    }
+    private var error: JournalError? {
+        _read { yield guarded.pointee.error }
+        _modify { yield &guarded.pointee.error }
+    }
+    private var announcing: Bool {
+        _read { yield guarded.pointee.announcing }
+        _modify { yield &guarded.pointee.announcing }
+    }
+    private var writerThread: pthread_t? {
+        _read { yield guarded.pointee.writerThread }
+        _modify { yield &guarded.pointee.writerThread }
+    }
 
     init(capacity: Int, policy: Journal.BufferFullPolicy, gatherMilliseconds: Int) {
         self.capacity = max(1, capacity)
@@ -98,7 +215,12 @@ final class EventBuffer: EventSink, @unchecked Sendable {
         work = monitor.makeCondition()
         room = monitor.makeCondition()
         progress = monitor.makeCondition()
-        pending.reserveCapacity(self.capacity)
+        pending = PendingEvents(capacity: self.capacity)
+    }
+
+    deinit {
+        guarded.deinitialize(count: 1)
+        guarded.deallocate()
     }
 
     // MARK: - Producers (any thread)
@@ -106,10 +228,48 @@ final class EventBuffer: EventSink, @unchecked Sendable {
     func record(_ event: ObserverEvent) {
         monitor.lock()
         defer { monitor.unlock() }
+        let record = EventRecord(
+            kind: .event, flags: event.isMainThread ? .mainThread : [], time: event.time, thread: event.thread,
+            channel: 0, depth: 0
+        )
+        if accept(record) { pending.events.append(event) }
+    }
+
+    func record(_ record: EventRecord) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        _ = accept(record)
+    }
+
+    func recordChange(
+        _ record: EventRecord, old: consuming EventValue?, new: consuming EventValue?, callSite: consuming CallSite?
+    ) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        if accept(record) { pending.changes.append(PendingEvents.ChangeDetail(old: old, new: new, callSite: callSite)) }
+    }
+
+    func define(_ info: ChannelInfo) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        // Never dropped: a record naming the channel may be kept when its neighbours are not.
+        if phase == .recording { pending.channels.append(info) }
+    }
+
+    func define(_ info: RegistrationInfo) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        if phase == .recording { pending.registrations.append(info) }
+    }
+
+    /// Under the lock: numbers `record` and appends it, waiting for room or dropping it
+    /// as the policy says. Returns whether it was kept (its side parts must be appended).
+    @inline(__always)
+    private func accept(_ record: EventRecord) -> Bool {
         if phase == .recording && pending.count >= capacity {
             if policy == .drop {
-                drop(event)
-                return
+                drop(record)
+                return false
             }
             roomWaiters += 1
             while phase == .recording && pending.count >= capacity {
@@ -120,25 +280,27 @@ final class EventBuffer: EventSink, @unchecked Sendable {
         }
         switch phase {
         case .recording:
-            pending.append(event)
+            pending.records.append(record)
             nextSeq += 1
             counts.accepted += 1
             if writerState == .idle || (writerState == .gathering && pending.count >= batchThreshold) {
                 wakeWriter()
             }
+            return true
         case .failed:
             nextSeq += 1
             counts.accepted += 1
             counts.unwritten += 1
+            return false
         case .closing, .closed:
-            break
+            return false
         }
     }
 
     /// Under the lock: counts a dropped event into the open gap, opening one if needed.
-    private func drop(_ event: ObserverEvent) {
+    private func drop(_ record: EventRecord) {
         if gap == nil {
-            gap = GapRecord(seq: nextSeq, time: event.time, thread: event.thread, isMainThread: event.isMainThread, dropped: 0)
+            gap = GapRecord(seq: nextSeq, time: record.time, thread: record.thread, isMainThread: record.isMainThread, dropped: 0)
             nextSeq += 1
         }
         gap?.dropped += 1
@@ -221,7 +383,7 @@ final class EventBuffer: EventSink, @unchecked Sendable {
     /// Waits for work and takes everything buffered; `nil` when the session is over.
     /// - Parameter spare: an empty array with capacity, swapped in as the new buffer so
     ///   producers never wait for an allocation.
-    func takeBatch(swapping spare: inout [ObserverEvent]) -> EventBatch? {
+    func takeBatch(swapping spare: inout PendingEvents) -> RecordBatch? {
         monitor.lock()
         defer { monitor.unlock() }
         while phase == .recording && pending.isEmpty && gap == nil {
@@ -236,8 +398,8 @@ final class EventBuffer: EventSink, @unchecked Sendable {
         writerState = .working
         guard phase == .recording || phase == .closing else { return nil }
         swap(&pending, &spare)
-        let batch = EventBatch(firstSeq: firstPendingSeq, events: spare, gap: gap, endsSession: phase == .closing)
-        spare = []
+        let batch = RecordBatch(firstSeq: firstPendingSeq, pending: spare, gap: gap, endsSession: phase == .closing)
+        spare = PendingEvents()
         firstPendingSeq = nextSeq
         gap = nil
         if roomWaiters > 0 { monitor.broadcast(room) }
@@ -245,11 +407,11 @@ final class EventBuffer: EventSink, @unchecked Sendable {
     }
 
     /// The writer committed `batch`.
-    func committed(_ batch: EventBatch) {
+    func committed(_ batch: RecordBatch) {
         monitor.lock()
         defer { monitor.unlock() }
         committedSeq = batch.lastSeq
-        counts.written += batch.events.count
+        counts.written += batch.pending.count
         if batch.endsSession { phase = .closed }
         monitor.broadcast(progress)
     }
@@ -257,11 +419,11 @@ final class EventBuffer: EventSink, @unchecked Sendable {
     /// The writer could not commit `batch`: recording stops; the batch and everything
     /// still buffered are counted as unwritten. The writer then tells the app and calls
     /// `announced()`.
-    func failed(_ batch: EventBatch, error: JournalError) {
+    func failed(_ batch: RecordBatch, error: JournalError) {
         monitor.lock()
         defer { monitor.unlock() }
-        counts.unwritten += batch.events.count + pending.count
-        pending = []
+        counts.unwritten += batch.pending.count + pending.count
+        pending = PendingEvents()
         gap = nil
         firstPendingSeq = nextSeq
         phase = .failed

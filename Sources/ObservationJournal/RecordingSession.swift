@@ -86,13 +86,21 @@ public final class RecordingSession: Sendable {
         onError: (@Sendable (JournalError) -> Void)?
     ) {
         buffer.writerStarted()
-        var spare: [ObserverEvent] = []
-        spare.reserveCapacity(buffer.capacity)
+        var spare = PendingEvents(capacity: buffer.capacity)
+        var decoder = RecordDecoder()
+        var events: [ObserverEvent] = []
         defer { handle.writer = nil }
         // No local reference to the writer: setting `handle.writer` to nil must free it.
         while var batch = buffer.takeBatch(swapping: &spare), handle.writer != nil {
             do {
-                try handle.writer?.write(batch)
+                decoder.decode(batch.pending, into: &events)
+                let eventBatch = EventBatch(
+                    firstSeq: batch.firstSeq, events: events, gap: batch.gap, endsSession: batch.endsSession
+                )
+                events = []
+                try handle.writer?.write(eventBatch)
+                events = eventBatch.events
+                events.removeAll(keepingCapacity: true)
             } catch {
                 handle.writer = nil
                 let failure = JournalFile.classify(error, path: path)
@@ -107,8 +115,8 @@ public final class RecordingSession: Sendable {
                 return
             }
             buffer.committed(batch)
-            batch.events.removeAll(keepingCapacity: true)
-            spare = batch.events
+            batch.pending.removeAll()
+            spare = batch.pending
         }
     }
 }

@@ -85,13 +85,15 @@ public struct ObserverEvent: Sendable {
     /// For `.delivered`: how long the callback ran, in nanoseconds (wall clock).
     public var duration: UInt64?
     /// For `.delivered`: the CPU time the delivering thread spent in the callback, in
-    /// nanoseconds (the thread CPU clock, `CLOCK_THREAD_CPUTIME_ID`; read through
-    /// `getrusage(RUSAGE_THREAD)` on Linux, to the microsecond); unlike `duration`, time
-    /// the thread was preempted or waiting does not count.
+    /// nanoseconds (the thread CPU clock, `CLOCK_THREAD_CPUTIME_ID`); unlike `duration`, time
+    /// the thread was preempted or waiting does not count. Read only around callbacks of
+    /// 50 µs or more (it costs a system call): for a faster one it is `duration`, an
+    /// upper bound.
     public var cpuDuration: UInt64?
     /// For `.delivered`: how many times the callback's thread gave up the CPU voluntarily
     /// while it ran (sleep, lock, I/O); `nil` where the system does not count it per
-    /// thread (it does on Linux).
+    /// thread (it does on Linux), and for callbacks under 50 µs (not counted: see
+    /// `cpuDuration`).
     public var waits: UInt64?
     /// For scope events: the scope.
     public var scope: ScopeInfo?

@@ -82,6 +82,9 @@ extension ObserverRegistry {
                 }
             }
         }
+        // The loop is over: its main-queue answer must not serve a later delivery of this
+        // change from a queue (see `ThreadContext.queueChange`).
+        if hasSink { ThreadContext.current.queueChange = 0 }
         if !dead.isEmpty { removeDeallocated(dead) }
     }
 
@@ -94,6 +97,20 @@ extension ObserverRegistry {
         on channel: Channel, isPrior: Bool, callSite: CallSite?,
         produce: () -> Bool, values: () -> (EventValue?, EventValue?)
     ) -> (ContiguousArray<RegistrationEntry?>, Bool, Int, UInt64) {
+        // The record sink first: binding `sink` copies an optional `any EventSink` (about
+        // 1,000 instructions through its value witnesses), a class reference is a retain.
+        if let recordSink {
+            return channel.exclusive {
+                let unchanged = produce()
+                let (old, new) = values()
+                let number = takeChangeNumber()
+                let depth = recordChanged(
+                    recordSink, context: ThreadContext.current, channel: channel, old: old, new: new, isPrior: isPrior,
+                    callSite: callSite, change: number
+                )
+                return (channel.entries, unchanged, depth, number)
+            }
+        }
         guard let sink else { preconditionFailure("recordChange without a sink") }
         return channel.exclusive {
             let unchanged = produce()
@@ -147,36 +164,49 @@ extension ObserverRegistry {
         _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?,
         change: UInt64
     ) {
-        guard let sink else {
+        guard hasSink else {
             entry.call(owner, payload)
             return
         }
         let context = ThreadContext.current
         let savedDepth = context.depth
         context.depth = depth + 1
-        let onMainQueue = MainQueue.isCurrent
-        let usageStart = ThreadUsage.current
-        let start = monotonicNanoseconds()
+        let onMainQueue = context.isOnMainQueue(delivering: change)
+        // The callback may run code on another queue: nothing in it reuses this answer.
+        let savedQueueChange = context.queueChange
+        let savedOnMainQueue = context.onMainQueue
+        context.queueChange = 0
+        let clock = CallbackClock(context)
         entry.call(owner, payload)
-        let end = monotonicNanoseconds()
-        let usageEnd = ThreadUsage.current
+        let (end, duration, cpu, waits) = clock.finish(context)
         context.depth = savedDepth
+        // A post inside the callback may have put its own answer in.
+        context.queueChange = savedQueueChange
+        context.onMainQueue = savedOnMainQueue
+        if let recordSink, case .none = initial {
+            recordDelivered(
+                recordSink, context: context, entry: entry, depth: depth, onMainQueue: onMainQueue, end: end,
+                duration: duration, cpu: cpu, waits: waits, change: change
+            )
+            return
+        }
         // The most frequent event: built in one initialisation (filling a default event
         // field by field copied it several times), stamped with the call's end.
         var event = ObserverEvent(
             kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
             channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
-            duration: end &- start, cpuDuration: usageEnd.cpuNanoseconds &- usageStart.cpuNanoseconds,
-            isMainQueue: onMainQueue, changeNumber: change == 0 ? nil : change
+            duration: duration, cpuDuration: cpu, isMainQueue: onMainQueue, changeNumber: change == 0 ? nil : change
         )
-        if let before = usageStart.voluntarySwitches, let after = usageEnd.voluntarySwitches {
-            event.waits = after &- before
-        }
-        sink.record(event)
+        event.waits = waits
+        sink?.record(event)
     }
 
     @inline(never)
     func reportSkip(_ entry: RegistrationEntry, _ reason: SkipReason, depth: Int, change: UInt64) {
+        if let recordSink {
+            recordSkipped(recordSink, entry: entry, reason: reason, depth: depth, change: change)
+            return
+        }
         guard let sink else { return }
         emit(sink, .skipped) {
             $0.channel = entry.channel.info

@@ -10,6 +10,13 @@ extension ObserverRegistry {
         let text = value()
         channel.exclusive {
             let number = takeChangeNumber()
+            if let recordSink {
+                recordChanged(
+                    recordSink, context: ThreadContext.current, channel: channel, old: nil, new: EventValue(text),
+                    isPrior: false, callSite: callSite, change: number
+                )
+                return
+            }
             emit(sink, .changed) {
                 $0.channel = channel.info
                 $0.new = EventValue(text)

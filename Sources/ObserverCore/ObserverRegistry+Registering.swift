@@ -58,6 +58,7 @@ extension ObserverRegistry {
                 if let replaced { retireLocked(replaced, reason: .replaced, state: &state, garbage: &garbage) }
                 channel.append(entry)
                 if let sink {
+                    recordSink?.define(info)
                     if let replaced {
                         emit(sink, .replaced) {
                             $0.channel = channel.info

@@ -34,12 +34,16 @@ public final class ObserverRegistry: Sendable {
     /// counted with a sink. Taken under the channel's lock, so on one channel numbers
     /// follow the sink's order.
     let nextChangeNumber = Atomic<UInt64>(1)
+    /// `sink` when it takes compact records (the journal's buffer): changes, deliveries
+    /// and skips then go to it as `EventRecord`s, with no `ObserverEvent` built.
+    let recordSink: (any RecordSink)?
 
     /// Creates a registry.
     /// - Parameter sink: receives every action as an event; `nil` (the default) costs nothing.
     public init(sink: (any EventSink)? = nil) {
         self.sink = sink
         self.hasSink = sink != nil
+        self.recordSink = sink as? any RecordSink
     }
 
     // MARK: - Events
@@ -93,6 +97,7 @@ public final class ObserverRegistry: Sendable {
             state.nextChannelID += 1
             let channel = Channel(info: info, subject: subject, payload: payload)
             state.channels[channelKey] = channel
+            recordSink?.define(info)
             return channel
         }
     }

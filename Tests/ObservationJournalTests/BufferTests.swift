@@ -14,10 +14,10 @@ import TestSupport
     @Test func fullBufferDropsIntoOneNumberedGap() throws {
         let buffer = EventBuffer(capacity: 4, policy: .drop, gatherMilliseconds: 0)
         for time in 1...10 { buffer.record(event(7, at: UInt64(time))) }
-        var spare: [ObserverEvent] = []
+        var spare = PendingEvents()
         let first = try #require(buffer.takeBatch(swapping: &spare))
         #expect(first.firstSeq == 1)
-        #expect(first.events.map(\.time) == [1, 2, 3, 4])
+        #expect(first.pending.records.map(\.time) == [1, 2, 3, 4])
         let gap = try #require(first.gap)
         #expect(gap.seq == 5 && gap.dropped == 6 && gap.time == 5 && gap.thread == 7)
         #expect(first.lastSeq == 5)
@@ -25,7 +25,7 @@ import TestSupport
         for time in 11...12 { buffer.record(event(7, at: UInt64(time))) }
         let second = try #require(buffer.takeBatch(swapping: &spare))
         #expect(second.firstSeq == 6)
-        #expect(second.events.map(\.time) == [11, 12])
+        #expect(second.pending.records.map(\.time) == [11, 12])
         #expect(second.gap == nil)
         #expect(buffer.counters == RecordingCounters(accepted: 6, written: 0, dropped: 6, unwritten: 0))
         buffer.committed(first)
@@ -65,6 +65,55 @@ import TestSupport
             SELECT count(*) FROM events a JOIN events b ON b.session_id = a.session_id AND b.seq = a.seq + 1
             WHERE a.kind = (SELECT code FROM event_kinds WHERE name = 'gap') AND b.kind = a.kind
             """) == 0)
+    }
+
+    /// The registry's compact records come back as the events they stand for, on the
+    /// writer's side, with the channels and registrations they name; a record dropped
+    /// for room takes its values with it, but definitions are never dropped, so a kept
+    /// record after a drop still names its registration.
+    @Test func recordsDecodeIntoEventsAndDefinitionsSurviveDrops() throws {
+        let buffer = EventBuffer(capacity: 2, policy: .drop, gatherMilliseconds: 0)
+        let subject = ObjectRef(id: 1, typeName: "Player")
+        let channel = ChannelInfo(id: 3, subject: subject, key: "volume", policy: .multicast)
+        buffer.define(channel)
+        let change = EventRecord(
+            kind: .changed, flags: [.mainThread, .prior], time: 10, thread: 1, channel: 3, depth: 0, liveCount: 1,
+            changeNumber: 1
+        )
+        buffer.recordChange(change, old: EventValue(4), new: EventValue(5), callSite: nil)
+        // Full from here on: the registration made now is still defined, its event dropped.
+        buffer.record(EventRecord(kind: .skipped, flags: [], time: 11, thread: 2, channel: 3, depth: 0))
+        let registration = RegistrationInfo(
+            id: 9, channelID: 3, owner: ObjectRef(id: 2, typeName: "Meter"),
+            callSite: CallSite(file: "App/Meter.swift", line: 12, function: "start()"), options: []
+        )
+        buffer.define(registration)
+        buffer.recordChange(change, old: nil, new: EventValue(6), callSite: nil)
+        var spare = PendingEvents()
+        let first = try #require(buffer.takeBatch(swapping: &spare))
+        #expect(first.pending.records.map(\.time) == [10, 11])
+        #expect(first.gap?.dropped == 1)
+
+        let delivery = EventRecord(
+            kind: .delivered, flags: [.mainQueue, .countedWaits], time: 20, thread: 2, channel: 3, depth: 1,
+            registration: 9, duration: 70_000, cpu: 60_000, waits: 2, changeNumber: 1
+        )
+        buffer.record(delivery)
+        let second = try #require(buffer.takeBatch(swapping: &spare))
+        var decoder = RecordDecoder()
+        var events: [ObserverEvent] = []
+        decoder.decode(first.pending, into: &events)
+        decoder.decode(second.pending, into: &events)
+        #expect(events.map(\.kind) == [.changed, .skipped, .delivered])
+        #expect(events[0].channel == channel)
+        #expect(events[0].old?.description == "4" && events[0].new?.description == "5")
+        #expect(events[0].isPrior && events[0].isMainThread && !events[0].isMainQueue)
+        #expect(events[0].liveCount == 1 && events[0].changeNumber == 1)
+        #expect(events[1].changeNumber == nil && events[1].registration == nil)
+        #expect(events[2].registration == registration)
+        #expect(events[2].isMainQueue && !events[2].isMainThread && events[2].depth == 1)
+        #expect(events[2].duration == 70_000 && events[2].cpuDuration == 60_000 && events[2].waits == 2)
+        #expect(events[2].changeNumber == 1)
     }
 
     /// The default policy waits for room: a tiny buffer loses nothing.

@@ -1,0 +1,101 @@
+/// One frequent registry action — a change, a delivery, a skip — as a fixed-size record of
+/// ids and numbers, for a sink that takes records (`RecordSink`: the journal's buffer).
+///
+/// Why not an `ObserverEvent`: building one (608 bytes, with the channel's and the
+/// registration's strings and references copied in) and copying it into a buffer was
+/// about three quarters of what recording cost the app's thread per event. A record is
+/// plain data (no references: copying it is a `memcpy`); what its ids name — channels and
+/// registrations — the sink was told once, when they were made (`RecordSink.define`).
+package struct EventRecord: Sendable {
+    /// Which action; the fields each one uses are listed.
+    package enum Kind: UInt8, Sendable {
+        /// `channel`, `liveCount`, `isPrior`, `depth`, `changeNumber`; the values and the
+        /// call site are handed over beside the record.
+        case changed
+        /// `channel`, `registration`, `depth`, `duration`, `cpu`, `waits`, `changeNumber`.
+        case delivered
+        /// `channel`, `registration`, `depth`, `skipReason`, `changeNumber`.
+        case skipped
+        /// Not made by the registry: a sink's mark for an `ObserverEvent` it keeps beside
+        /// its records (the rare actions), so that one list of records says the order.
+        case event
+    }
+
+    /// Yes/no facts of the record.
+    package struct Flags: OptionSet, Sendable {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// The action ran on the main thread.
+        package static let mainThread = Flags(rawValue: 1)
+        /// The action ran on the main queue (see `ObserverEvent.isMainQueue`).
+        package static let mainQueue = Flags(rawValue: 2)
+        /// A notification before the change.
+        package static let prior = Flags(rawValue: 4)
+        /// `waits` was counted (the callback was slow enough to read the thread's usage).
+        package static let countedWaits = Flags(rawValue: 8)
+    }
+
+    package var kind: Kind
+    package var flags: Flags
+    package var skipReason: SkipReason?
+    package var depth: Int32
+    /// `CLOCK_MONOTONIC` in nanoseconds.
+    package var time: UInt64
+    /// The registry's thread number.
+    package var thread: UInt64
+    package var channel: UInt64
+    package var registration: UInt64
+    package var liveCount: UInt64
+    package var duration: UInt64
+    package var cpu: UInt64
+    package var waits: UInt64
+    /// The registry's number of the change (`ObserverEvent.changeNumber`); 0 for none.
+    package var changeNumber: UInt64
+
+    package init(
+        kind: Kind, flags: Flags, time: UInt64, thread: UInt64, channel: UInt64, depth: Int32,
+        registration: UInt64 = 0, liveCount: UInt64 = 0, skipReason: SkipReason? = nil,
+        duration: UInt64 = 0, cpu: UInt64 = 0, waits: UInt64 = 0, changeNumber: UInt64 = 0
+    ) {
+        self.changeNumber = changeNumber
+        self.kind = kind
+        self.flags = flags
+        self.skipReason = skipReason
+        self.depth = depth
+        self.time = time
+        self.thread = thread
+        self.channel = channel
+        self.registration = registration
+        self.liveCount = liveCount
+        self.duration = duration
+        self.cpu = cpu
+        self.waits = waits
+    }
+
+    /// Whether the action ran on the main thread.
+    package var isMainThread: Bool { flags.contains(.mainThread) }
+}
+
+/// A sink that takes the registry's frequent actions as `EventRecord`s (the journal's
+/// buffer). The registry still hands it the rare ones (registrations, removals, scopes)
+/// as `ObserverEvent`s through `record(_:)`.
+///
+/// The same contract as `EventSink`: called synchronously, quick, never calling back
+/// into the registry. `define` and `recordChange` are called under the registry's lock.
+/// A class: the registry reads it for every event, and copying a class reference is a
+/// retain, where copying an `any EventSink` goes through its value witnesses.
+package protocol RecordSink: AnyObject, EventSink {
+    /// A channel was made; later records name it by `info.id`. Called once per channel,
+    /// before any record names it.
+    func define(_ info: ChannelInfo)
+    /// A registration was made; later records name it by `info.id`. Called once per
+    /// registration, before any record names it (and before its `registered` event).
+    func define(_ info: RegistrationInfo)
+    /// A `changed` record, with its values and call site (kept as given: turned into text
+    /// on the sink's own thread, never on the app's).
+    func recordChange(
+        _ record: EventRecord, old: consuming EventValue?, new: consuming EventValue?, callSite: consuming CallSite?
+    )
+    /// A `delivered` or `skipped` record.
+    func record(_ record: EventRecord)
+}

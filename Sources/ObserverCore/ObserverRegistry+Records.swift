@@ -1,0 +1,61 @@
+/// The registry's side of `RecordSink`: its frequent actions written as `EventRecord`s,
+/// with no `ObserverEvent` built and nothing reference-counted per event.
+extension ObserverRegistry {
+    /// Writes the `changed` record of a post; under the channel's lock. Returns the
+    /// change's depth.
+    @inline(__always) @discardableResult
+    func recordChanged(
+        _ sink: any RecordSink, context: ThreadContext, channel: Channel, old: consuming EventValue?,
+        new: consuming EventValue?,
+        isPrior: Bool, callSite: CallSite?, change: UInt64
+    ) -> Int {
+        let onMainQueue = MainQueue.isCurrent
+        context.queueChange = change
+        context.onMainQueue = onMainQueue
+        var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
+        if context.isMain { flags.insert(.mainThread) }
+        if isPrior { flags.insert(.prior) }
+        let depth = context.depth
+        sink.recordChange(
+            EventRecord(
+                kind: .changed, flags: flags, time: monotonicNanoseconds(), thread: context.number,
+                channel: channel.info.id, depth: Int32(clamping: depth), liveCount: UInt64(channel.liveCount),
+                changeNumber: change
+            ),
+            old: old, new: new, callSite: callSite
+        )
+        return depth
+    }
+
+    /// Writes the `delivered` record of a callback that ran.
+    @inline(__always)
+    func recordDelivered(
+        _ sink: any RecordSink, context: ThreadContext, entry: RegistrationEntry, depth: Int, onMainQueue: Bool,
+        end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?, change: UInt64
+    ) {
+        var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
+        if context.isMain { flags.insert(.mainThread) }
+        if waits != nil { flags.insert(.countedWaits) }
+        sink.record(
+            EventRecord(
+                kind: .delivered, flags: flags, time: end, thread: context.number, channel: entry.info.channelID,
+                depth: Int32(clamping: depth), registration: entry.info.id, duration: duration, cpu: cpu,
+                waits: waits ?? 0, changeNumber: change
+            )
+        )
+    }
+
+    /// Writes the `skipped` record of a registration not called for a change.
+    func recordSkipped(_ sink: any RecordSink, entry: RegistrationEntry, reason: SkipReason, depth: Int, change: UInt64) {
+        let context = ThreadContext.current
+        var flags: EventRecord.Flags = context.isOnMainQueue(delivering: change) ? .mainQueue : []
+        if context.isMain { flags.insert(.mainThread) }
+        sink.record(
+            EventRecord(
+                kind: .skipped, flags: flags, time: monotonicNanoseconds(), thread: context.number,
+                channel: entry.info.channelID, depth: Int32(clamping: depth), registration: entry.info.id,
+                skipReason: reason, changeNumber: change
+            )
+        )
+    }
+}
