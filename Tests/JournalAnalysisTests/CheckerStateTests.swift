@@ -36,7 +36,7 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
         for _ in 0..<owners {
             let owner = try s.object("Label")
             let registration = try s.register(channel, owner: owner, at: "Label.swift:10")
-            try s.remove(registration, reason: "tokenReleased")
+            try s.remove(registration, reason: .tokenReleased)
             if deallocated { try s.deallocate(owner, autoRemove: false) }
         }
         try s.post(channel, new: "1", at: "Player.swift:40")

@@ -1,6 +1,7 @@
 import Foundation
 import JournalFixtures
 import Testing
+import TestSupport
 
 /// A journal as release 0.1 wrote it (schema 1: event kinds as text, no main-queue or CPU
 /// columns), built at test time from migration 0001 only, so the fixture is reviewable
@@ -45,8 +46,8 @@ import Testing
     }
 
     @Test func schemaOneJournalIsReadAsItIsAndMigratesWithoutChangingAnything() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("migrate")
+        let directory = scratch.url
         let old = try showcase(at: 1, in: directory)
         let current = try showcase(at: 4, in: directory)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: old))

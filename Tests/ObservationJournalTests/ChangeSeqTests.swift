@@ -2,12 +2,13 @@ import Foundation
 @testable import ObservationJournal
 import ObserverCore
 import Testing
+import TestSupport
 
 /// The writer turns the registry's change numbers into `events.change_seq`: the seq of the
 /// `changed` row a delivery or skip belongs to, so readers need not infer it.
 @Suite struct ChangeSeqTests {
     @Test func deliveriesAndSkipsNameTheirChangesRow() throws {
-        let scratch = Scratch()
+        let scratch = try ScratchDirectory()
         let path = scratch.path()
         _ = try Journal.open(path: path)
         let writer = try SessionWriter(

@@ -24,8 +24,8 @@ enum TimelineCommand {
     }
     static let kind = ListOption<EventKind>.named(
         "kind", value: "kind", help: "Only events of this kind (repeatable, or comma-separated): "
-            + EventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".",
-        names: EventKind.allCases.map(\.rawValue), lookup: EventKind.init(rawValue:)
+            + EventKind.names.joined(separator: ", ") + ".",
+        names: EventKind.names, lookup: EventKind.init(name:)
     )
     static let from = ValueOption.integer("from", value: "seq", help: "Start at this sequence number.")
     static let to = ValueOption.integer("to", value: "seq", help: "Stop after this sequence number.")
