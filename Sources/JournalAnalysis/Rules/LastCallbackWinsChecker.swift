@@ -5,7 +5,7 @@ extension Rule {
 
 /// OJ001: on a single-slot channel, a live owner's callback replaced by another owner's,
 /// or by the same owner's from another call site (its first callback is lost just the
-/// same: the seed bug of shared/seeds/004).
+/// same: the music-player demo app's bug).
 ///
 /// Not a victim (a hand-over, see `Rule.explanation`): a registration whose declared
 /// scope had ended when it was replaced; a same-owner re-assignment from the same call
@@ -25,7 +25,7 @@ final class LastCallbackWinsChecker: RuleChecker {
             was alive.
 
             The same owner assigning the slot again from another call site loses its first
-            callback just the same (the seed bug of shared/seeds/004: a screen assigning the
+            callback just the same (the music-player demo app's bug: a screen assigning the
             player's callback in two places); the finding then names the owner and both call
             sites. `replay --what-if multicast` lists the replaced registration (with its call
             site) as having missed those changes.
