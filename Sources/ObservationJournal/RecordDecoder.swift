@@ -4,10 +4,18 @@ import ObserverCore
 /// app's thread only wrote ids and numbers (`EventRecord`); the channels and
 /// registrations they name were defined once each, in the same or an earlier batch.
 ///
+/// A registration's definition is kept only while it lives: its removal (or replacement)
+/// event has the writer note its row, so a later record naming it (a queued delivery's
+/// skip) needs only its id and its owner's, which the record carries. Memory follows the
+/// live registrations, not the session's history.
+///
 /// Owned by the writer thread.
 struct RecordDecoder {
     private var channels: [UInt64: ChannelInfo] = [:]
     private var registrations: [UInt64: RegistrationInfo] = [:]
+
+    /// How many registration definitions are held (tests: bounded by live registrations).
+    var heldRegistrations: Int { registrations.count }
 
     /// Appends the events of `pending`, in order, to `events`.
     mutating func decode(_ pending: PendingEvents, into events: inout [ObserverEvent]) {
@@ -19,8 +27,16 @@ struct RecordDecoder {
         for record in pending.records {
             switch record.kind {
             case .event:
-                events.append(pending.events[nextEvent])
+                let event = pending.events[nextEvent]
                 nextEvent += 1
+                // The event carries the ended registration's full definition, so the
+                // writer has its row once this event is written.
+                switch event.kind {
+                case .removed: if let id = event.registration?.id { registrations[id] = nil }
+                case .replaced: if let id = event.replaced?.id { registrations[id] = nil }
+                default: break
+                }
+                events.append(event)
             case .changed:
                 let detail = pending.changes[nextChange]
                 nextChange += 1
@@ -33,7 +49,7 @@ struct RecordDecoder {
             case .delivered:
                 var event = ObserverEvent(
                     kind: .delivered, time: record.time, thread: record.thread, isMainThread: record.isMainThread,
-                    channel: channels[record.channel], registration: registrations[record.registration],
+                    channel: channels[record.channel], registration: registration(record),
                     depth: Int(record.depth), duration: record.duration, cpuDuration: record.cpu,
                     isMainQueue: record.flags.contains(.mainQueue), changeNumber: Self.number(record.changeNumber)
                 )
@@ -42,12 +58,24 @@ struct RecordDecoder {
             case .skipped:
                 events.append(ObserverEvent(
                     kind: .skipped, time: record.time, thread: record.thread, isMainThread: record.isMainThread,
-                    channel: channels[record.channel], registration: registrations[record.registration],
+                    channel: channels[record.channel], registration: registration(record),
                     skipReason: record.skipReason, depth: Int(record.depth), isMainQueue: record.flags.contains(.mainQueue),
                     changeNumber: Self.number(record.changeNumber)
                 ))
             }
         }
+    }
+
+    /// The registration a delivery or skip names: its definition while it lives; after it
+    /// ended, its id, channel and owner (all its row needs; the writer wrote the rest when
+    /// the registration ended).
+    private func registration(_ record: EventRecord) -> RegistrationInfo? {
+        if let info = registrations[record.registration] { return info }
+        guard record.registration != 0 else { return nil }
+        return RegistrationInfo(
+            id: record.registration, channelID: record.channel, owner: ObjectRef(id: record.owner, typeName: ""),
+            callSite: CallSite(file: "", line: 0, function: ""), options: []
+        )
     }
 
     /// A record's change number as the event has it: 0 means none (an initial value, a

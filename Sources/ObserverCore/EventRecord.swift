@@ -45,6 +45,10 @@ package struct EventRecord: Sendable {
     package var thread: UInt64
     package var channel: UInt64
     package var registration: UInt64
+    /// The owner of `registration` (deliveries, skips): a delivery's row needs only the
+    /// registration's id and its owner's, so the writer need not keep the definitions of
+    /// registrations that ended (a long session makes them without end).
+    package var owner: UInt64
     package var liveCount: UInt64
     package var duration: UInt64
     package var cpu: UInt64
@@ -54,7 +58,7 @@ package struct EventRecord: Sendable {
 
     package init(
         kind: Kind, flags: Flags, time: UInt64, thread: UInt64, channel: UInt64, depth: Int32,
-        registration: UInt64 = 0, liveCount: UInt64 = 0, skipReason: SkipReason? = nil,
+        registration: UInt64 = 0, owner: UInt64 = 0, liveCount: UInt64 = 0, skipReason: SkipReason? = nil,
         duration: UInt64 = 0, cpu: UInt64 = 0, waits: UInt64 = 0, changeNumber: UInt64 = 0
     ) {
         self.changeNumber = changeNumber
@@ -66,6 +70,7 @@ package struct EventRecord: Sendable {
         self.thread = thread
         self.channel = channel
         self.registration = registration
+        self.owner = owner
         self.liveCount = liveCount
         self.duration = duration
         self.cpu = cpu

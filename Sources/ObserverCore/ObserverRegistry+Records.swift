@@ -39,7 +39,7 @@ extension ObserverRegistry {
         sink.record(
             EventRecord(
                 kind: .delivered, flags: flags, time: end, thread: context.number, channel: entry.info.channelID,
-                depth: Int32(clamping: depth), registration: entry.info.id, duration: duration, cpu: cpu,
+                depth: Int32(clamping: depth), registration: entry.info.id, owner: entry.info.owner.id, duration: duration, cpu: cpu,
                 waits: waits ?? 0, changeNumber: change
             )
         )
@@ -54,7 +54,7 @@ extension ObserverRegistry {
             EventRecord(
                 kind: .skipped, flags: flags, time: monotonicNanoseconds(), thread: context.number,
                 channel: entry.info.channelID, depth: Int32(clamping: depth), registration: entry.info.id,
-                skipReason: reason, changeNumber: change
+                owner: entry.info.owner.id, skipReason: reason, changeNumber: change
             )
         )
     }

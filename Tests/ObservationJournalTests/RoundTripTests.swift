@@ -145,4 +145,33 @@ extension RoundTripTests {
         try FileManager.default.moveItem(atPath: path, toPath: path + ".moved")
         #expect(try rows(path + ".moved", "SELECT k.name FROM events e JOIN event_kinds k ON k.code = e.kind ORDER BY e.seq") == ["scopeBegan", "scopeEnded"])
     }
+
+    /// A queued delivery skipped after its registration was removed names the registration
+    /// and its owner, although the writer no longer holds the ended registration's
+    /// definition (it keeps those of live registrations only, so memory does not grow with
+    /// the session's history).
+    @Test func aSkipAfterRemovalNamesItsRegistrationAndOwner() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.path()
+        let recording = try Journal.open(path: path).startSession(label: "late skip")
+        let player = Player()
+        let screen = Screen("late")
+        let volume = ObservableValue(0, subject: player, key: "volume", registry: recording.registry)
+        let queue = DispatchQueue(label: "test.late-skip")
+        let token = volume.observe(owner: screen, queue: queue) { _, _ in }
+        queue.suspend()
+        volume.value = 6
+        token.cancel()
+        queue.resume()
+        queue.sync {}
+        recording.close()
+        #expect(try rows(path, """
+            SELECT e.seq, k.name, e.registration_id, e.owner_id, COALESCE(e.reason, ''), COALESCE(e.change_seq, '')
+            FROM events e JOIN event_kinds k ON k.code = e.kind ORDER BY e.seq
+            """) == [
+            "1|registered|1|2||", "2|changed|NULL|NULL||", "3|removed|1|2|tokenCancelled|",
+            "4|skipped|1|2|removedBeforeDelivery|2",
+        ])
+        withExtendedLifetime(screen) {}
+    }
 }
