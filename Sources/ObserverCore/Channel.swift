@@ -59,7 +59,12 @@ final class Channel: @unchecked Sendable {
     /// are needed, never the other way round; `body` must not call the registry.
     @inline(__always)
     func exclusive<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try lock.withLock { _ in try body() }
+        // lock()/unlock(), not withLock: an inout access to the zero-sized `Void` value sits
+        // at the mutex pointer's address, and ThreadSanitizer reports it as a race with the
+        // unlocked read of that (immutable) pointer by the next thread taking the lock.
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 
     /// The entries to deliver a change to.
