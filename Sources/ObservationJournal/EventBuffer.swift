@@ -125,87 +125,25 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     let batchThreshold: Int
     let gatherNanoseconds: UInt64
 
-    /// The state guarded by `monitor`, kept behind a pointer: a class's stored properties
-    /// are checked for exclusive access at run time on every use (a call into the
-    /// runtime each), a large share of a producer's hand-over, while the monitor already
-    /// makes every access exclusive. The properties below are views of its fields.
-    private struct Guarded {
-        var pending: PendingEvents = PendingEvents()
-        var gap: GapRecord? = nil
-        var nextSeq: Int64 = 1
-        var firstPendingSeq: Int64 = 1
-        var committedSeq: Int64 = 0
-        var phase: Phase = .recording
-        var writerState: WriterState = .working
-        var urgentRequests: Int = 0
-        var roomWaiters: Int = 0
-        var counts: RecordingCounters = RecordingCounters()
-        var error: JournalError? = nil
-        /// Set between a failure and the end of the error callback: `flush()` and `close()`
-        /// on other threads wait for it, so they return only after the app was told.
-        var announcing: Bool = false
-        /// The writer thread, whose own calls (from the error callback) must never wait.
-        var writerThread: pthread_t? = nil
-    }
-
-    private let guarded: UnsafeMutablePointer<Guarded> = {
-        let pointer = UnsafeMutablePointer<Guarded>.allocate(capacity: 1)
-        pointer.initialize(to: Guarded())
-        return pointer
-    }()
-
-    private var pending: PendingEvents {
-        _read { yield guarded.pointee.pending }
-        _modify { yield &guarded.pointee.pending }
-    }
-    private var gap: GapRecord? {
-        _read { yield guarded.pointee.gap }
-        _modify { yield &guarded.pointee.gap }
-    }
-    private var nextSeq: Int64 {
-        _read { yield guarded.pointee.nextSeq }
-        _modify { yield &guarded.pointee.nextSeq }
-    }
-    private var firstPendingSeq: Int64 {
-        _read { yield guarded.pointee.firstPendingSeq }
-        _modify { yield &guarded.pointee.firstPendingSeq }
-    }
-    private var committedSeq: Int64 {
-        _read { yield guarded.pointee.committedSeq }
-        _modify { yield &guarded.pointee.committedSeq }
-    }
-    private var phase: Phase {
-        _read { yield guarded.pointee.phase }
-        _modify { yield &guarded.pointee.phase }
-    }
-    private var writerState: WriterState {
-        _read { yield guarded.pointee.writerState }
-        _modify { yield &guarded.pointee.writerState }
-    }
-    private var urgentRequests: Int {
-        _read { yield guarded.pointee.urgentRequests }
-        _modify { yield &guarded.pointee.urgentRequests }
-    }
-    private var roomWaiters: Int {
-        _read { yield guarded.pointee.roomWaiters }
-        _modify { yield &guarded.pointee.roomWaiters }
-    }
-    private var counts: RecordingCounters {
-        _read { yield guarded.pointee.counts }
-        _modify { yield &guarded.pointee.counts }
-    }
-    private var error: JournalError? {
-        _read { yield guarded.pointee.error }
-        _modify { yield &guarded.pointee.error }
-    }
-    private var announcing: Bool {
-        _read { yield guarded.pointee.announcing }
-        _modify { yield &guarded.pointee.announcing }
-    }
-    private var writerThread: pthread_t? {
-        _read { yield guarded.pointee.writerThread }
-        _modify { yield &guarded.pointee.writerThread }
-    }
+    // The state guarded by `monitor`. `@exclusivity(unchecked)` as in `Protected`: the
+    // monitor already makes every access exclusive, and the run-time check (a call into
+    // the runtime per access) was a large share of a producer's hand-over.
+    @exclusivity(unchecked) private var pending = PendingEvents()
+    @exclusivity(unchecked) private var gap: GapRecord? = nil
+    @exclusivity(unchecked) private var nextSeq: Int64 = 1
+    @exclusivity(unchecked) private var firstPendingSeq: Int64 = 1
+    @exclusivity(unchecked) private var committedSeq: Int64 = 0
+    @exclusivity(unchecked) private var phase: Phase = .recording
+    @exclusivity(unchecked) private var writerState: WriterState = .working
+    @exclusivity(unchecked) private var urgentRequests = 0
+    @exclusivity(unchecked) private var roomWaiters = 0
+    @exclusivity(unchecked) private var counts = RecordingCounters()
+    @exclusivity(unchecked) private var error: JournalError? = nil
+    /// Set between a failure and the end of the error callback: `flush()` and `close()`
+    /// on other threads wait for it, so they return only after the app was told.
+    @exclusivity(unchecked) private var announcing = false
+    /// The writer thread, whose own calls (from the error callback) must never wait.
+    @exclusivity(unchecked) private var writerThread: pthread_t? = nil
 
     init(capacity: Int, policy: Journal.BufferFullPolicy, gatherMilliseconds: Int) {
         self.capacity = max(1, capacity)
@@ -216,11 +154,6 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         room = monitor.makeCondition()
         progress = monitor.makeCondition()
         pending = PendingEvents(capacity: self.capacity)
-    }
-
-    deinit {
-        guarded.deinitialize(count: 1)
-        guarded.deallocate()
     }
 
     // MARK: - Producers (any thread)
