@@ -1,5 +1,6 @@
 import SystemShim
 import Foundation
+import JournalFixtures
 import ObservationJournal
 import ObserverCore
 
@@ -158,30 +159,6 @@ enum JournalBenchmark {
         FileHandle.standardError.write(Data("JournalBenchmark: \(message)\n\(usage)\n".utf8))
         exit(64)
     }
-}
-
-/// The median and range of one figure over rounds.
-struct Spread {
-    var median: Double
-    var min: Double
-    var max: Double
-
-    init(_ values: [Double]) {
-        precondition(!values.isEmpty, "no rounds measured")
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-        min = sorted[0]
-        max = sorted[sorted.count - 1]
-    }
-
-    func text(_ format: (Double) -> String) -> String {
-        "\(format(median)) (\(format(min))–\(format(max)))"
-    }
-}
-
-func ratios(_ numerators: [Double], _ denominators: [Double]) -> [Double] {
-    zip(numerators, denominators).map { $0 / $1 }
 }
 
 func rate(_ value: Double) -> String { String(format: "%.0f", value) }

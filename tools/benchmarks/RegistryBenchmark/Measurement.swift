@@ -1,4 +1,5 @@
 import Foundation
+import JournalFixtures
 import SystemShim
 
 /// Timing helpers. The machine is shared and noisy, so every comparison is a ratio between
@@ -25,32 +26,6 @@ enum Measurement {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
-}
-
-/// The median and range of one figure over rounds.
-struct Spread {
-    var median: Double
-    var min: Double
-    var max: Double
-
-    init(_ values: [Double]) {
-        precondition(!values.isEmpty, "no rounds measured")
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-        min = sorted[0]
-        max = sorted[sorted.count - 1]
-    }
-
-    /// "8.60 (7.91–9.42)" with `format` applied to each number.
-    func text(_ format: (Double) -> String) -> String {
-        "\(format(median)) (\(format(min))–\(format(max)))"
-    }
-}
-
-/// Per-round ratios of two series measured in the same rounds.
-func ratios(_ numerators: [Double], _ denominators: [Double]) -> [Double] {
-    zip(numerators, denominators).map { $0 / $1 }
 }
 
 /// Formats 12_345_678 as "12.35M".
