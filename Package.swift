@@ -49,7 +49,7 @@ let package = Package(
         ),
         // Child processes and the soak of the reliability harnesses (RELIABILITY.md).
         .executableTarget(
-            name: "JournalStress", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis", "SystemShim"],
+            name: "JournalStress", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis", "JournalFixtures", "SystemShim"],
             path: "tools/harnesses/JournalStress", swiftSettings: strict
         ),
         .executableTarget(
@@ -143,6 +143,7 @@ let package = Package(
             name: "ObservationJournalTests",
             dependencies: [
                 "ObservationJournal", "ObserverCore", "JournalCrashHelper", "JournalStress", "MigrationsCompiler", "TestSupport",
+                "JournalFixtures",
             ],
             swiftSettings: strict
         ),

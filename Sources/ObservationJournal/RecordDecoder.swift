@@ -16,6 +16,7 @@ struct RecordDecoder {
 
     /// How many registration definitions are held (tests: bounded by live registrations).
     var heldRegistrations: Int { registrations.count }
+    var heldChannels: Int { channels.count }
 
     /// Appends the events of `pending`, in order, to `events`.
     mutating func decode(_ pending: PendingEvents, into events: inout [ObserverEvent]) {

@@ -1,10 +1,13 @@
 import Foundation
+import JournalFixtures
 import Synchronization
 
 /// The process's resident memory (RSS), sampled on a thread of its own.
 enum ResidentMemory {
     struct Sample {
         var seconds: Double
+        /// The work done so far (events), as the sampler's `progress` read it.
+        var work: Int
         var bytes: Int
     }
 
@@ -18,10 +21,13 @@ enum ResidentMemory {
 
     final class Sampler: Sendable {
         private let interval: Double
+        private let progress: @Sendable () -> Int
         private let state = Mutex<(samples: [Sample], running: Bool)>(([], false))
 
-        init(every interval: Double) {
+        /// Samples every `interval` seconds, each with the work `progress` reports.
+        init(every interval: Double, progress: @escaping @Sendable () -> Int) {
             self.interval = interval
+            self.progress = progress
         }
 
         func start() {
@@ -29,7 +35,7 @@ enum ResidentMemory {
             let begin = Date()
             Thread { [self] in
                 while state.withLock({ $0.running }) {
-                    let sample = Sample(seconds: Date().timeIntervalSince(begin), bytes: current())
+                    let sample = Sample(seconds: Date().timeIntervalSince(begin), work: progress(), bytes: current())
                     state.withLock { $0.samples.append(sample) }
                     Thread.sleep(forTimeInterval: interval)
                 }
@@ -44,17 +50,14 @@ enum ResidentMemory {
         }
     }
 
-    /// Whether RSS stayed flat: after the first quarter (warm-up: buffers, caches and
-    /// statements reach their size), the highest sample of the last half is at most 10%
-    /// (and 8 MiB) above the highest sample of the second quarter.
-    static func growth(_ samples: [Sample]) -> (flat: Bool, description: String) {
-        guard samples.count >= 8 else { return (true, "too few samples (\(samples.count))") }
-        let quarter = samples.count / 4
-        let early = samples[quarter..<(2 * quarter)].map(\.bytes).max()!
-        let late = samples[(2 * quarter)...].map(\.bytes).max()!
-        let first = samples[0].bytes
+    /// Whether RSS stayed flat while the work went on (`MemoryTrend`: the second half of
+    /// the work, by events rather than seconds, must not show a rising line), with the
+    /// figures it decided on and, for context, the first sample and the highest.
+    static func growth(_ samples: [Sample], unit: String) -> (flat: Bool, description: String) {
+        let trend = MemoryTrend(samples.map { MemoryTrend.Sample(work: Double($0.work), bytes: $0.bytes) })
         let mib = { (bytes: Int) in String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
-        let flat = late <= early + max(early / 10, 8 << 20)
-        return (flat, "start \(mib(first)), after warm-up \(mib(early)), end max \(mib(late)), \(samples.count) samples")
+        let first = samples.first.map { mib($0.bytes) } ?? "-"
+        let peak = samples.map(\.bytes).max().map(mib) ?? "-"
+        return (trend.flat, "start \(first), max \(peak); \(trend.description(unit: unit))")
     }
 }

@@ -55,6 +55,10 @@ struct Soak {
 
     final class Subject {}
     final class Owner {}
+    /// The workload's changes so far, shared by its threads.
+    final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
 
     let settings: Settings
 
@@ -79,13 +83,22 @@ struct Soak {
         let deadline = Date().addingTimeInterval(settings.seconds)
         let shared = ObservableValue(0, subject: sharedSubject, key: "shared", registry: registry)
         let tallies = Mutex<[Tally]>([])
-        let memory = ResidentMemory.Sampler(every: max(0.05, settings.seconds / 60))
+        // Memory is judged against work: the recorder's events, or without one the
+        // workload's own changes (the registry has no event counter).
+        let changes = Counter()
+        let progress: @Sendable () -> Int
+        if settings.registryOnly {
+            progress = { changes.value.load(ordering: .relaxed) }
+        } else {
+            progress = { recording.counters.accepted }
+        }
+        let memory = ResidentMemory.Sampler(every: max(0.05, settings.seconds / 60), progress: progress)
         memory.start()
         let group = DispatchGroup()
         for worker in 0..<settings.threads {
             group.enter()
             Thread {
-                let tally = Self.work(worker, registry: registry, shared: shared, until: deadline)
+                let tally = Self.work(worker, registry: registry, shared: shared, changes: changes, until: deadline)
                 tallies.withLock { $0.append(tally) }
                 group.leave()
             }.start()
@@ -95,7 +108,7 @@ struct Soak {
         recording.close()
         let tally = tallies.withLock { $0 }.reduce(Tally(), +)
         if settings.registryOnly {
-            let growth = ResidentMemory.growth(samples)
+            let growth = ResidentMemory.growth(samples, unit: "changes")
             print("soak, registry only: \(settings.threads) threads, \(settings.seconds) s: \(tally.changes) changes, \(tally.deliveries) deliveries; registry \(registry.statistics); RSS \(growth.description)")
             return growth.flat
         }
@@ -106,7 +119,9 @@ struct Soak {
 
     /// One thread's work: rounds of registering, posting and removing in every way the
     /// registry offers, until the deadline.
-    static func work(_ worker: Int, registry: ObserverRegistry, shared: ObservableValue<Int>, until deadline: Date) -> Tally {
+    static func work(
+        _ worker: Int, registry: ObserverRegistry, shared: ObservableValue<Int>, changes: Counter, until deadline: Date
+    ) -> Tally {
         var tally = Tally()
         let delivered = Atomic<Int>(0)
         let count: @Sendable () -> Void = { delivered.add(1, ordering: .relaxed) }
@@ -118,6 +133,7 @@ struct Soak {
         var round = 0
         while Date() < deadline {
             round += 1
+            let changesBefore = tally.changes
             let subject = Subject()
             let value = ObservableValue(0, subject: subject, key: "value", registry: registry)
             let slot = CallbackProperty<Int>(subject: subject, key: "progress", registry: registry)
@@ -144,6 +160,7 @@ struct Soak {
             // redundant change the workload did not mean.
             shared.value = worker + round * 1_000
             tally.changes += 1
+            changes.value.add(tally.changes - changesBefore, ordering: .relaxed)
             // Every way a registration ends: cancelled (and once more, on purpose),
             // all of an owner's removed, removal of a channel's, owner deallocated.
             tokens[0].cancel()
@@ -217,7 +234,7 @@ struct Soak {
         expect(unexpected.isEmpty, "unexpected findings: \(unexpected.prefix(5).map(\.message))")
         let removals = findings.filter { $0.rule == .removeUnregistered }.map(\.count).reduce(0, +)
         expect(removals == tally.doubleRemovals, "remove-unregistered counts \(removals), workload \(tally.doubleRemovals)")
-        let growth = ResidentMemory.growth(samples)
+        let growth = ResidentMemory.growth(samples, unit: "events")
         expect(growth.flat, "memory grew: \(growth.description)")
 
         let rate = Double(total) / settings.seconds
