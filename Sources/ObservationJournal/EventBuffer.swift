@@ -21,6 +21,8 @@ struct PendingEvents {
     var events: [ObserverEvent] = []
     var channels: [ChannelInfo] = []
     var registrations: [RegistrationInfo] = []
+    /// Channels deallocated: no later record names them (`RecordSink.channelEnded`).
+    var endedChannels: [UInt64] = []
 
     /// What a `changed` record does not hold.
     struct ChangeDetail {
@@ -45,6 +47,7 @@ struct PendingEvents {
         events.removeAll(keepingCapacity: true)
         channels.removeAll(keepingCapacity: true)
         registrations.removeAll(keepingCapacity: true)
+        endedChannels.removeAll(keepingCapacity: true)
     }
 }
 
@@ -193,6 +196,12 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         monitor.lock()
         defer { monitor.unlock() }
         if phase == .recording { pending.registrations.append(info) }
+    }
+
+    func channelEnded(_ id: UInt64) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        if phase == .recording { pending.endedChannels.append(id) }
     }
 
     /// Under the lock: numbers `record` and appends it, waiting for room or dropping it

@@ -7,7 +7,8 @@ import ObserverCore
 /// A registration's definition is kept only while it lives: its removal (or replacement)
 /// event has the writer note its row, so a later record naming it (a queued delivery's
 /// skip) needs only its id and its owner's, which the record carries. Memory follows the
-/// live registrations, not the session's history.
+/// live registrations, not the session's history. A channel's definition is kept until the
+/// channel is deallocated (`RecordSink.channelEnded`, after every record naming it).
 ///
 /// Owned by the writer thread.
 struct RecordDecoder {
@@ -16,7 +17,23 @@ struct RecordDecoder {
 
     /// How many registration definitions are held (tests: bounded by live registrations).
     var heldRegistrations: Int { registrations.count }
+    /// How many channel definitions are held (tests: bounded by live channels).
     var heldChannels: Int { channels.count }
+    /// The channels that ended in the batch last decoded: the writer forgets them once it
+    /// has written the batch.
+    private(set) var endedChannels: [UInt64] = []
+
+    /// The registration a delivery or skip of an ended registration names: its id, channel
+    /// and owner, and none of its definition (`isEnded`).
+    static let endedCallSite = CallSite(file: "", line: 0, function: "")
+
+    /// Whether `info` stands for a registration that had ended before the record naming it
+    /// was decoded: its row was written (with its removal) when it ended, and nothing else
+    /// about it is known now, so it must not be noted again (its empty call site and type
+    /// name would become rows of their own).
+    static func isEnded(_ info: RegistrationInfo) -> Bool {
+        info.owner.typeName.isEmpty && info.callSite == endedCallSite
+    }
 
     /// Appends the events of `pending`, in order, to `events`.
     mutating func decode(_ pending: PendingEvents, into events: inout [ObserverEvent]) {
@@ -65,6 +82,12 @@ struct RecordDecoder {
                 ))
             }
         }
+        // After every record of the batch: a record may name a channel that ended later in
+        // the same batch, never one that ended in an earlier one.
+        endedChannels.removeAll(keepingCapacity: true)
+        for id in pending.endedChannels where channels.removeValue(forKey: id) != nil {
+            endedChannels.append(id)
+        }
     }
 
     /// The registration a delivery or skip names: its definition while it lives; after it
@@ -75,7 +98,7 @@ struct RecordDecoder {
         guard record.registration != 0 else { return nil }
         return RegistrationInfo(
             id: record.registration, channelID: record.channel, owner: ObjectRef(id: record.owner, typeName: ""),
-            callSite: CallSite(file: "", line: 0, function: ""), options: []
+            callSite: Self.endedCallSite, options: []
         )
     }
 

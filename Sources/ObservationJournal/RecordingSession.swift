@@ -99,6 +99,7 @@ public final class RecordingSession: Sendable {
                 )
                 events = []
                 try handle.writer?.write(eventBatch)
+                handle.writer?.forgetChannels(decoder.endedChannels)
                 events = eventBatch.events
                 events.removeAll(keepingCapacity: true)
             } catch {

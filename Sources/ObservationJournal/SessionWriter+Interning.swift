@@ -5,18 +5,36 @@ import ObserverCore
 /// registrations, each written the first time an event names it so event rows hold ids.
 extension SessionWriter {
     // MARK: - First sight of objects, channels, scopes, registrations
+    //
+    // Only live ones are kept (see `SessionWriter`). A note of one not kept inserts its row
+    // with ON CONFLICT DO NOTHING: a row written before it was forgotten stays as first
+    // written (first_seq, definition), and the strings the note interns are those that row
+    // already names. One is kept only when its row is new (`database.changes`), so a late
+    // event naming one already ended does not bring it back.
 
-    func note(_ object: ObjectRef, seq: Int64) throws(SQLiteError) {
-        guard object.id != 0, objects.insert(object.id).inserted else { return }
+    /// Notes `object`; with `retain`, one more live registration or channel names it.
+    func note(_ object: ObjectRef, seq: Int64, retain: Bool = false) throws(SQLiteError) {
+        guard object.id != 0 else { return }
+        if objects[object.id] != nil {
+            if retain { objects[object.id, default: 0] += 1 }
+            return
+        }
         try insertObject.bind(sessionID, at: 1)
         try insertObject.bind(Int64(object.id), at: 2)
         try insertObject.bind(try intern(object.typeName), at: 3)
         try insertObject.bind(seq, at: 4)
         try insertObject.run()
+        if retain { objects[object.id] = 1 }
+    }
+
+    /// One live registration or channel fewer names `object`.
+    func release(_ object: UInt64) {
+        guard let count = objects[object] else { return }
+        objects[object] = count > 1 ? count - 1 : nil
     }
 
     func note(_ channel: ChannelInfo, seq: Int64) throws(SQLiteError) {
-        guard channels.insert(channel.id).inserted else { return }
+        guard channels[channel.id] == nil else { return }
         try note(channel.subject, seq: seq)
         try insertChannel.bind(sessionID, at: 1)
         try insertChannel.bind(Int64(channel.id), at: 2)
@@ -25,19 +43,33 @@ extension SessionWriter {
         try insertChannel.bind(Self.journal(channel.policy).name, at: 5)
         try insertChannel.bind(seq, at: 6)
         try insertChannel.run()
+        if database.changes > 0 {
+            channels[channel.id] = channel.subject.id
+            try note(channel.subject, seq: seq, retain: true)
+        }
+    }
+
+    /// Forgets channels that were deallocated (`RecordDecoder.endedChannels`).
+    func forgetChannels(_ ids: [UInt64]) {
+        for id in ids {
+            if let subject = channels.removeValue(forKey: id) { release(subject) }
+        }
     }
 
     func note(_ scope: ScopeInfo, beganAt seq: Int64?) throws(SQLiteError) {
-        guard scopes.insert(scope.id).inserted else { return }
+        guard !scopes.contains(scope.id) else { return }
         try insertScope.bind(sessionID, at: 1)
         try insertScope.bind(Int64(scope.id), at: 2)
         try insertScope.bind(try intern(scope.name), at: 3)
         try insertScope.bind(seq, at: 4)
         try insertScope.run()
+        if database.changes > 0 { scopes.insert(scope.id) }
     }
 
     func note(_ registration: RegistrationInfo, seq: Int64) throws(SQLiteError) {
-        guard registrations.insert(registration.id).inserted else { return }
+        // An ended registration named by a late delivery or skip: its row was written when
+        // it ended.
+        guard registrations[registration.id] == nil, !RecordDecoder.isEnded(registration) else { return }
         try note(registration.owner, seq: seq)
         if let sender = registration.sender { try note(sender, seq: seq) }
         if let scope = registration.scope { try note(scope, beganAt: nil) }
@@ -54,6 +86,10 @@ extension SessionWriter {
         try statement.bind(registration.scope.map { Int64($0.id) }, at: 10)
         try statement.bind(seq, at: 11)
         try statement.run()
+        guard database.changes > 0 else { return }
+        registrations[registration.id] = (registration.owner.id, registration.sender?.id)
+        try note(registration.owner, seq: seq, retain: true)
+        if let sender = registration.sender { try note(sender, seq: seq, retain: true) }
     }
 
     func remove(_ registration: UInt64, reason: JournalRemovalReason, seq: Int64) throws(SQLiteError) {
@@ -62,6 +98,11 @@ extension SessionWriter {
         try markRemoved.bind(sessionID, at: 3)
         try markRemoved.bind(Int64(registration), at: 4)
         try markRemoved.run()
+        // Its removal is written: later events name it by id only.
+        if let ended = registrations.removeValue(forKey: registration) {
+            release(ended.owner)
+            if let sender = ended.sender { release(sender) }
+        }
     }
 
     func deallocated(_ object: UInt64, seq: Int64) throws(SQLiteError) {

@@ -116,6 +116,7 @@ extension SessionWriter {
                 try markScopeEnded.bind(sessionID, at: 2)
                 try markScopeEnded.bind(Int64(scope.id), at: 3)
                 try markScopeEnded.run()
+                scopes.remove(scope.id)
             }
         }
         if let scope = event.scope { row.scope = Int64(scope.id) }

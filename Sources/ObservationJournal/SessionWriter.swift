@@ -9,6 +9,9 @@ import ObserverCore
 /// registrations the first time an event names them, so each event row holds only ids.
 /// Keeps what it has written in memory to avoid a query per event; when a transaction
 /// fails, recording stops, so that memory never disagrees with a file still written to.
+/// Of objects, channels, scopes and registrations it keeps only the live ones (see
+/// `SessionWriter+Interning`): memory follows the app's live state, not the session's
+/// history; strings and call sites are few and kept.
 ///
 /// Used by one thread at a time: created by `Journal.startSession`, then handed to the
 /// writer thread.
@@ -22,9 +25,16 @@ final class SessionWriter: @unchecked Sendable {
 
     var strings: [String: Int64] = [:]
     var callSites: [CallSite: Int64] = [:]
-    var objects = Set<UInt64>()
-    var channels = Set<UInt64>()
-    var registrations = Set<UInt64>()
+    /// Objects with a row, by how many live registrations (as owner or sender) and live
+    /// channels (as subject) name them; an object none names is forgotten.
+    var objects: [UInt64: Int] = [:]
+    /// Live channels with a row, with their subjects' ids; forgotten when the channel is
+    /// deallocated (`forgetChannels`).
+    var channels: [UInt64: UInt64] = [:]
+    /// Live registrations with a row, with their owners' and senders' ids; forgotten when
+    /// their removal (or replacement) is written.
+    var registrations: [UInt64: (owner: UInt64, sender: UInt64?)] = [:]
+    /// Scopes with a row that have not ended; forgotten when their end is written.
     var scopes = Set<UInt64>()
     /// The seqs of the latest `changed` rows by the registry's change number, for the
     /// `change_seq` of their deliveries: a ring of `recentChanges` slots, so memory stays

@@ -31,16 +31,24 @@ final class Channel: @unchecked Sendable {
     let priorCount = Atomic<Int>(0)
     /// The channel's own lock (see the type's comment).
     private let lock = Protected<Void>(())
+    /// Told when the channel is deallocated, so it can forget the channel's definition:
+    /// entries hold their channel, so no record can name it after that.
+    private let recordSink: (any RecordSink)?
 
     /// Whether any live registration asked for prior notifications.
     @usableFromInline
     var hasPriorObservers: Bool { priorCount.load(ordering: .relaxed) > 0 }
 
-    init(info: ChannelInfo, subject: AnyObject?, payload: Any.Type) {
+    init(info: ChannelInfo, subject: AnyObject?, payload: Any.Type, recordSink: (any RecordSink)? = nil) {
         self.info = info
         self.subject = subject
         self.hasSubject = subject != nil
         self.payload = payload
+        self.recordSink = recordSink
+    }
+
+    deinit {
+        recordSink?.channelEnded(info.id)
     }
 
     /// Traps unless `type` is the channel's payload type: a value of another type posted

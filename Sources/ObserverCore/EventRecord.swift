@@ -103,4 +103,14 @@ package protocol RecordSink: AnyObject, EventSink {
     )
     /// A `delivered` or `skipped` record.
     func record(_ record: EventRecord)
+    /// A channel was deallocated: no later record or event names it, so the sink can
+    /// forget its definition (memory then follows live channels, not history). Called
+    /// once per channel defined, on whichever thread released it last (possibly under the
+    /// registry's lock, as `define` is).
+    func channelEnded(_ id: UInt64)
+}
+
+extension RecordSink {
+    /// Sinks that keep nothing per channel have nothing to forget.
+    package func channelEnded(_ id: UInt64) {}
 }

@@ -95,7 +95,7 @@ public final class ObserverRegistry: Sendable {
             }
             let info = ChannelInfo(id: state.nextChannelID, subject: subjectRef, key: key, policy: policy)
             state.nextChannelID += 1
-            let channel = Channel(info: info, subject: subject, payload: payload)
+            let channel = Channel(info: info, subject: subject, payload: payload, recordSink: recordSink)
             state.channels[channelKey] = channel
             recordSink?.define(info)
             return channel
