@@ -158,12 +158,12 @@ final class LastCallbackWinsChecker: RuleChecker {
         active[channel] = still.isEmpty ? nil : still
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         // Hand-overs of a delegate between screens: a victim that went away before the
         // channel changed missed nothing; one that took the slot back later (a screen
         // re-taking the delegate when it is shown again) left the changes in between to
         // the screen in front. A callback replaced by its own owner's stays reported.
-        (ended + active.values.joined()).sorted { $0.replacedSeq < $1.replacedSeq }.map { victim in
+        (ended + active.values.joined()).sorted { $0.replacedSeq < $1.replacedSeq }.forEach { victim in
             let channel = context.channel(victim.channelID)
             let owner = context.owner(victim.registration.ownerID)
             let site = context.site(victim.registration.callSiteID)
@@ -195,12 +195,12 @@ final class LastCallbackWinsChecker: RuleChecker {
             let message = victim.bySameOwner
                 ? "\(owner) assigned \(channel) from two call sites; its callback from \(site) was replaced by its own from \(replacerSite) at seq \(victim.replacedSeq) and missed \(plural(victim.missed, "change"))."
                 : "\(assignerCount) owners assigned \(channel); \(owner) (\(site)) was replaced at seq \(victim.replacedSeq) while alive and missed \(plural(victim.missed, "change"))."
-            return Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: message,
                 evidence: evidence, seqs: seqs, callSites: [site, replacerSite], owners: [owner, replacer],
                 channel: channel, count: victim.missed
-            )
+            ))
         }
     }
 }

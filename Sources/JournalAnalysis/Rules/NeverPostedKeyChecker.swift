@@ -122,8 +122,7 @@ final class NeverPostedKeyChecker: RuleChecker {
         return hints
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
-        var findings: [Finding] = []
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let hints = typoHints()
         for (key, entry) in observed.sorted(by: { $0.key < $1.key }) where posted[key] == nil {
             let first = entry.first
@@ -140,14 +139,14 @@ final class NeverPostedKeyChecker: RuleChecker {
             if let (match, distance) = near, let post = posted[match] {
                 evidence.append("seq \(post.firstSeq): \(context.channel(post.channelID)) was posted (\(times(post.count)) in all)")
                 seqs.append(post.firstSeq)
-                findings.append(Finding(
+                emit(Finding(
                     rule: Self.rule, severity: .warning, sessionID: context.session.id,
                     message: "\(owner) observed \(channel) (\(site)), which was never posted; \(subject) posted \(quoted(match.key)), \(plural(distance, "edit")) away: a typo?",
                     evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
                     count: entry.registrations
                 ))
             } else {
-                findings.append(Finding(
+                emit(Finding(
                     rule: Self.rule, severity: .info, sessionID: context.session.id,
                     message: "\(owner) observed \(channel) (\(site)), which was never posted in this session.",
                     evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
@@ -155,6 +154,5 @@ final class NeverPostedKeyChecker: RuleChecker {
                 ))
             }
         }
-        return findings
     }
 }

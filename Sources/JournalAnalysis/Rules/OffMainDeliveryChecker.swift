@@ -48,15 +48,15 @@ final class OffMainDeliveryChecker: RuleChecker {
         groups[id] = Group(registration: row, firstSeq: event.seq, threads: [event.thread])
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
-        groups.values.sorted { $0.firstSeq < $1.firstSeq }.map { group in
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        groups.values.sorted { $0.firstSeq < $1.firstSeq }.forEach { group in
             let row = group.registration
             let owner = context.owner(row.ownerID)
             let channel = context.channel(row.channelID)
             let site = context.site(row.callSiteID)
             let threads = group.threads.map(String.init).joined(separator: ", ")
             let asked = row.queue.map { "asked for queue \(quoted($0, limit: 60))" } ?? "declared it expects the main thread"
-            return Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner)'s callback on \(channel) (\(site)) expects the main thread but ran \(times(group.count)) on thread \(threads) (first at seq \(group.firstSeq)).",
                 evidence: [
@@ -65,7 +65,7 @@ final class OffMainDeliveryChecker: RuleChecker {
                 ],
                 seqs: [row.registeredSeq, group.firstSeq], callSites: [site], owners: [owner], channel: channel,
                 count: group.count
-            )
+            ))
         }
     }
 }

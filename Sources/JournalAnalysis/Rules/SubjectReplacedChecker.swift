@@ -30,16 +30,15 @@ final class SubjectReplacedChecker: RuleChecker {
         fix: "Observe the new subject when it replaces the old one (re-register where the reference is swapped), or observe a longer-lived object that forwards the changes."
     )
 
-    func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         var stranded: [RegistrationRow] = []
         var channelsOfOwner: [Int64: Set<Int64>] = [:]
         try context.reader.forEachRegistration(session: context.session.id) { _, row in
             channelsOfOwner[row.ownerID, default: []].insert(row.channelID)
             if row.removal == .subjectDeallocated { stranded.append(row) }
         }
-        guard !stranded.isEmpty else { return [] }
+        guard !stranded.isEmpty else { return }
         let catalog = context.catalog
-        var findings: [Finding] = []
         var reported: Set<[Int64]> = []
         for row in stranded {
             guard let channel = catalog.channels[row.channelID], channel.subjectID != 0,
@@ -67,7 +66,7 @@ final class SubjectReplacedChecker: RuleChecker {
             let new = context.owner(successor.subjectID)
             let newChannel = context.channel(successorID)
             let deallocSeq = subject.deallocSeq ?? row.removedSeq ?? row.registeredSeq
-            findings.append(Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner) observed \(context.channel(row.channelID)) (\(site)), whose subject \(old) was deallocated while \(owner) lived on; \(new), a new \(subject.type) with key \(quoted(channel.key)), appeared at seq \(newSubject.firstSeq) and \(owner) never registered on it.",
                 evidence: [
@@ -80,6 +79,5 @@ final class SubjectReplacedChecker: RuleChecker {
                 channel: context.channel(row.channelID)
             ))
         }
-        return findings
     }
 }
