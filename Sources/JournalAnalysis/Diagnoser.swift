@@ -59,5 +59,7 @@ package enum Diagnoser {
         while let checker = unfinished.popLast() {
             try checker.finish(context) { spool.append($0.qualifyingCallSites(qualified)) }
         }
+        // A name that could not be read answered `nil`: the verdicts may be wrong.
+        if let failure = context.catalog.failure { throw failure }
     }
 }

@@ -23,8 +23,10 @@ final class OffMainDeliveryChecker: RuleChecker {
         fix: "Register with queue: .main, or post the change from the main thread."
     )
 
+    /// One per registration ever called off main, so kept small: the registration's row
+    /// (owner, channel, call site, queue) is read back from the table when it is reported.
     struct Group {
-        var registration: RegistrationRow
+        var registrationID: Int64
         var firstSeq: Int64
         var threads: [Int64]
         var count = 1
@@ -45,12 +47,13 @@ final class OffMainDeliveryChecker: RuleChecker {
             return
         }
         guard let row = try context.registration(id), row.expectsMain else { return }
-        groups[id] = Group(registration: row, firstSeq: event.seq, threads: [event.thread])
+        groups[id] = Group(registrationID: id, firstSeq: event.seq, threads: [event.thread])
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        groups.values.sorted { $0.firstSeq < $1.firstSeq }.forEach { group in
-            let row = group.registration
+        for group in groups.values.sorted(by: { $0.firstSeq < $1.firstSeq }) {
+            // The row the group was made from (it exists: the group was made from it).
+            guard let row = try context.registration(group.registrationID) else { continue }
             let owner = context.owner(row.ownerID)
             let channel = context.channel(row.channelID)
             let site = context.site(row.callSiteID)
