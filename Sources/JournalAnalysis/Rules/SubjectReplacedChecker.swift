@@ -31,14 +31,29 @@ final class SubjectReplacedChecker: RuleChecker {
     )
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        let catalog = context.catalog
+        // Two passes over the table, so that what is held follows the stranded
+        // registrations that have a successor, not every registration and owner the session
+        // had: those first, then the channels of their owners only.
         var stranded: [RegistrationRow] = []
-        var channelsOfOwner: [Int64: Set<Int64>] = [:]
         try context.reader.forEachRegistration(session: context.session.id) { _, row in
-            channelsOfOwner[row.ownerID, default: []].insert(row.channelID)
-            if row.removal == .subjectDeallocated { stranded.append(row) }
+            guard row.removal == .subjectDeallocated, let channel = catalog.channels[row.channelID], channel.subjectID != 0,
+                  let subject = catalog.objects[channel.subjectID]
+            else { return }
+            let hasSuccessor = catalog.channels.contains { _, other in
+                guard other.key == channel.key, other.subjectID != 0, other.subjectID != channel.subjectID,
+                      let object = catalog.objects[other.subjectID]
+                else { return false }
+                return object.type == subject.type && object.firstSeq > row.registeredSeq
+            }
+            if hasSuccessor { stranded.append(row) }
         }
         guard !stranded.isEmpty else { return }
-        let catalog = context.catalog
+        let owners = Set(stranded.map(\.ownerID))
+        var channelsOfOwner: [Int64: Set<Int64>] = [:]
+        try context.reader.forEachRegistration(session: context.session.id) { _, row in
+            if owners.contains(row.ownerID) { channelsOfOwner[row.ownerID, default: []].insert(row.channelID) }
+        }
         var reported: Set<[Int64]> = []
         for row in stranded {
             guard let channel = catalog.channels[row.channelID], channel.subjectID != 0,
