@@ -59,11 +59,25 @@ final class LastCallbackWinsChecker: RuleChecker {
         case assignedAgain(seq: Int64)
     }
 
+    /// What a finding says of a registration: a reported victim is held until the
+    /// session ends (a long session has thousands), so not its whole row.
+    struct Callback {
+        var ownerID: Int64
+        var callSiteID: Int64
+        var registeredSeq: Int64
+
+        init(_ row: RegistrationRow) {
+            ownerID = row.ownerID
+            callSiteID = row.callSiteID
+            registeredSeq = row.registeredSeq
+        }
+    }
+
     struct Victim {
         var channelID: Int64
-        var registration: RegistrationRow
+        var registration: Callback
         var replacedSeq: Int64
-        var replacer: RegistrationRow?
+        var replacer: Callback?
         var missed = 0
         /// The first changes it missed, for the evidence (`replay --what-if` shows them all).
         var missedSeqs: [Int64] = []
@@ -113,7 +127,9 @@ final class LastCallbackWinsChecker: RuleChecker {
                   !context.catalog.isDeallocated(old.ownerID, at: event.seq),
                   !scopeEnded(old.scopeID, by: event.seq, context)
             else { return }
-            active[channel, default: []].append(Victim(channelID: channel, registration: old, replacedSeq: event.seq, replacer: new))
+            active[channel, default: []].append(Victim(
+                channelID: channel, registration: Callback(old), replacedSeq: event.seq, replacer: Callback(new)
+            ))
         case .changed:
             guard !event.isPrior, let channel = event.channelID, active[channel] != nil else { return }
             end(on: channel, ending: { victim in
