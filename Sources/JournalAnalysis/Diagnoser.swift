@@ -4,6 +4,21 @@ package enum Diagnoser {
     package static func diagnose(
         _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions = DiagnosisOptions()
     ) throws(AnalysisError) -> [Finding] {
+        let spool = FindingSpool()
+        try diagnose(reader, session: session, options: options, into: spool)
+        var findings: [Finding] = []
+        try spool.drain { findings.append($0) }
+        return findings
+    }
+
+    /// Adds the findings of `session` to `spool` as the next group: `spool.drain` hands
+    /// them out ordered by first sequence number, then rule code, without holding them in
+    /// memory (a long session has tens of thousands).
+    package static func diagnose(
+        _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions = DiagnosisOptions(),
+        into spool: FindingSpool
+    ) throws(AnalysisError) {
+        spool.nextGroup()
         // A session with no rows has no names and no events to read: a journal may hold
         // hundreds of thousands of them, and `diagnose --all` must not query each.
         let isEmpty = session.eventCount == 0 && session.registrationCount == 0
@@ -34,19 +49,17 @@ package enum Diagnoser {
         for done in tracker.finish() {
             for checker in checkers { checker.completed(done, context) }
         }
-        var findings: [Finding] = []
+        // Messages say `File.swift:42`; the structured call sites say `Module/File.swift:42`,
+        // the spelling of the SQL views and exports, which fingerprints are made of.
+        let qualified = context.catalog.qualifiedCallSites()
         // Each checker is released once its findings are made: its groups (one per
         // registration for some rules) need not stay alive beside every finding.
         var unfinished = Array(checkers.reversed())
         checkers = []
-        while let checker = unfinished.popLast() { findings += try checker.finish(context) }
-        // Messages say `File.swift:42`; the structured call sites say `Module/File.swift:42`,
-        // the spelling of the SQL views and exports, which fingerprints are made of.
-        let qualified = context.catalog.qualifiedCallSites()
-        // In place: a long session has tens of thousands of findings, and a mapped or
-        // sorted copy would hold them twice at the peak.
-        for index in findings.indices { findings[index] = findings[index].qualifyingCallSites(qualified) }
-        findings.sort { ($0.firstSeq, $0.rule.code) < ($1.firstSeq, $1.rule.code) }
-        return findings
+        while let checker = unfinished.popLast() {
+            try checker.finish(context) { spool.append($0.qualifyingCallSites(qualified)) }
+        }
+        // A name that could not be read answered `nil`: the verdicts may be wrong.
+        if let failure = context.catalog.failure { throw failure }
     }
 }

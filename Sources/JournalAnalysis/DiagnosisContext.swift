@@ -55,8 +55,9 @@ final class DiagnosisContext {
 /// One rule's state machine over a session's events.
 ///
 /// `observe` sees every event in order, with `context.live` as it was before the event;
-/// `completed` sees each change with the deliveries attributed to it; `finish` returns
-/// the findings. Checkers keep only what their rule needs (live state and per-channel or
+/// `completed` sees each change with the deliveries attributed to it; `finish` hands
+/// the findings to `emit` one at a time (a long session's findings are spooled, never
+/// held together). Checkers keep only what their rule needs (live state and per-channel or
 /// per-registration counters), never the events themselves.
 protocol RuleChecker: AnyObject {
     /// The rule this checker decides: code, name, severities and documentation, declared
@@ -66,7 +67,7 @@ protocol RuleChecker: AnyObject {
     init()
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError)
     func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext)
-    func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding]
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError)
 }
 
 extension RuleChecker {

@@ -2,10 +2,12 @@ import JournalStore
 
 /// The names a session's events refer to by id: objects, channels, call sites, scopes.
 ///
-/// Loaded once per session. Its size follows the number of distinct objects, channels
-/// and call sites, never the number of events; registrations are not kept here (see
-/// `LiveRegistry`), because a long session makes and drops them continually.
-package struct JournalCatalog: Sendable {
+/// Channels and call sites are loaded once per session (their number follows the code's,
+/// not the events'); objects and scopes, which a long session creates continually, are
+/// read by id on demand into a bounded cache (`CatalogTable`), so the catalog's size does
+/// not follow the session's history. Registrations are not kept here (see
+/// `LiveRegistry`). Not thread-safe: it reads through its `JournalReader`.
+package struct JournalCatalog {
     package struct Object: Sendable, Equatable {
         package var type: String
         package var firstSeq: Int64
@@ -40,14 +42,24 @@ package struct JournalCatalog: Sendable {
     }
 
     package var sessionID: Int64
-    package var objects: [Int64: Object] = [:]
+    package var objects: CatalogTable<Object>
     package var channels: [Int64: Channel] = [:]
     package var callSites: [Int64: CallSite] = [:]
-    package var scopes: [Int64: Scope] = [:]
+    package var scopes: CatalogTable<Scope>
 
+    /// An empty catalog (a session with no rows).
     package init(sessionID: Int64) {
-        self.sessionID = sessionID
+        self.init(sessionID: sessionID, objects: CatalogTable(load: nil), scopes: CatalogTable(load: nil))
     }
+
+    init(sessionID: Int64, objects: CatalogTable<Object>, scopes: CatalogTable<Scope>) {
+        self.sessionID = sessionID
+        self.objects = objects
+        self.scopes = scopes
+    }
+
+    /// The first failed read of an object or scope, if any (a lookup answers `nil` then).
+    package var failure: AnalysisError? { objects.failure ?? scopes.failure }
 
     // MARK: - Names as people read them
 

@@ -136,21 +136,40 @@ package final class JournalReader {
 
     // MARK: - Names
 
-    /// The objects, channels, call sites and scopes of a session.
+    /// The objects, channels, call sites and scopes of a session: channels and call sites
+    /// read now, objects and scopes by id when asked for (see `CatalogTable`).
     package func catalog(session: Int64) throws(AnalysisError) -> JournalCatalog {
-        var catalog = JournalCatalog(sessionID: session)
-        // Sized up front: growing a table of tens of thousands of objects doubles it, and
-        // the old and new tables are both alive at the peak.
-        let objects = try scalar("SELECT count(*) FROM objects WHERE session_id = ?1", [.int(session)]) ?? 0
-        catalog.objects.reserveCapacity(Int(clamping: objects))
-        let scopes = try scalar("SELECT count(*) FROM scopes WHERE session_id = ?1", [.int(session)]) ?? 0
-        catalog.scopes.reserveCapacity(Int(clamping: scopes))
-        try query("""
-            SELECT o.id, s.value, o.first_seq, o.dealloc_seq FROM objects o JOIN strings s ON s.id = o.type_id
-            WHERE o.session_id = ?1
-            """, [.int(session)]) { row in
-            catalog.objects[row.int(0)] = .init(type: row.text(1), firstSeq: row.int(2), deallocSeq: row.optionalInt(3))
+        var typeNames: [Int64: String] = [:]
+        let objects = CatalogTable<JournalCatalog.Object> { id throws(AnalysisError) in
+            var found: (typeID: Int64, firstSeq: Int64, deallocSeq: Int64?)?
+            try self.query("SELECT type_id, first_seq, dealloc_seq FROM objects WHERE session_id = ?1 AND id = ?2",
+                           [.int(session), .int(id)]) { row in
+                found = (row.int(0), row.int(1), row.optionalInt(2))
+            }
+            guard let found else { return nil }
+            // Type names are few (the app's classes): each read once, shared by its objects.
+            let type: String
+            if let known = typeNames[found.typeID] {
+                type = known
+            } else {
+                var name = ""
+                try self.query("SELECT value FROM strings WHERE id = ?1", [.int(found.typeID)]) { name = $0.text(0) }
+                typeNames[found.typeID] = name
+                type = name
+            }
+            return .init(type: type, firstSeq: found.firstSeq, deallocSeq: found.deallocSeq)
         }
+        let scopes = CatalogTable<JournalCatalog.Scope>(capacity: 4096) { id throws(AnalysisError) in
+            var found: JournalCatalog.Scope?
+            try self.query("""
+                SELECT s.value, sc.began_seq, sc.ended_seq FROM scopes sc JOIN strings s ON s.id = sc.name_id
+                WHERE sc.session_id = ?1 AND sc.id = ?2
+                """, [.int(session), .int(id)]) { row in
+                found = .init(name: row.text(0), beganSeq: row.optionalInt(1), endedSeq: row.optionalInt(2))
+            }
+            return found
+        }
+        var catalog = JournalCatalog(sessionID: session, objects: objects, scopes: scopes)
         try query("""
             SELECT c.id, c.subject_id, s.value, c.policy, c.first_seq FROM channels c JOIN strings s ON s.id = c.key_id
             WHERE c.session_id = ?1
@@ -160,12 +179,6 @@ package final class JournalReader {
             )
         }
         catalog.callSites = try allCallSites()
-        try query("""
-            SELECT sc.id, s.value, sc.began_seq, sc.ended_seq FROM scopes sc JOIN strings s ON s.id = sc.name_id
-            WHERE sc.session_id = ?1
-            """, [.int(session)]) { row in
-            catalog.scopes[row.int(0)] = .init(name: row.text(1), beganSeq: row.optionalInt(2), endedSeq: row.optionalInt(3))
-        }
         return catalog
     }
 
@@ -259,12 +272,24 @@ package final class JournalReader {
     func kind(_ row: SQLiteStatement, _ index: Int32) -> (kind: EventKind?, text: String) {
         if integerKinds {
             let code = row.int(index)
-            let kind = EventKind(code: code)
-            return (kind, kind?.name ?? "kind#\(code)")
+            // From tables made once: the vocabulary's generic lookups cost ~700 instructions
+            // a row, a tenth of decoding it.
+            if code >= 0, code < Self.kindsByCode.count { return Self.kindsByCode[Int(code)] }
+            return (nil, "kind#\(code)")
         }
         let text = row.text(index)
         return (EventKind(name: text), text)
     }
+
+    /// Each known kind with its name, by code.
+    private static let kindsByCode: [(kind: EventKind?, text: String)] = {
+        let all = EventKind.allCases
+        let top = all.map { Int($0.code) }.max() ?? -1
+        return (0...max(top, 0)).map { code in
+            let kind = EventKind(code: Int64(code))
+            return (kind, kind?.name ?? "kind#\(code)")
+        }
+    }()
 
     func event(from row: SQLiteStatement) -> EventRow {
         func column(_ column: EventColumn) -> Int32 { column.rawValue }

@@ -66,11 +66,10 @@ package enum Exporter {
         case .deliveries:
             for session in sessions { try exportDeliveries(reader, session: session.id, table: table) }
         case .findings:
-            for session in sessions {
-                for finding in try Diagnoser.diagnose(reader, session: session, options: options) {
-                    table.row(findingCells(finding))
-                }
-            }
+            // Spooled, not held: a long session's findings grow with its history.
+            let spool = FindingSpool()
+            for session in sessions { try Diagnoser.diagnose(reader, session: session, options: options, into: spool) }
+            try spool.drain { table.row(findingCells($0)) }
         }
         try output.flush()
     }

@@ -40,11 +40,10 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
         groups[id] = Group(registrationID: id, ownerID: owner, channelID: event.channelID, firstSeq: event.seq, deallocSeq: deallocSeq)
     }
 
-    func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
-        var findings: [Finding] = []
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for group in groups.values.sorted(by: { $0.firstSeq < $1.firstSeq }) {
             let (owner, channel, site) = try context.callback(group.registrationID, owner: group.ownerID, channel: group.channelID)
-            findings.append(Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner)'s callback on \(channel) (\(site)) ran \(times(group.count)) after \(owner) was deallocated at seq \(group.deallocSeq) (first at seq \(group.firstSeq)).",
                 evidence: [
@@ -55,6 +54,5 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
                 count: group.count
             ))
         }
-        return findings
     }
 }

@@ -72,12 +72,12 @@ final class DuplicateRegistrationChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
-        duplicates.map { pair in
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        duplicates.forEach { pair in
             let owner = context.owner(pair.first.ownerID)
             let channel = context.channel(pair.first.channelID)
             let site = context.site(pair.first.callSiteID)
-            return Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner) registered \(channel) twice from \(site) (seq \(pair.first.registeredSeq) and seq \(pair.second.registeredSeq)); its callback ran twice for \(plural(pair.doubled, "change")).",
                 evidence: [
@@ -87,7 +87,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
                 ],
                 seqs: [pair.first.registeredSeq, pair.second.registeredSeq], callSites: [site], owners: [owner],
                 channel: channel, count: pair.doubled
-            )
+            ))
         }
     }
 }

@@ -80,13 +80,13 @@ final class FeedbackLoopChecker: RuleChecker {
         return chain
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
-        groups.sorted { $0.value.firstSeq < $1.value.firstSeq }.map { channelID, group in
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        groups.sorted { $0.value.firstSeq < $1.value.firstSeq }.forEach { channelID, group in
             let channel = context.channel(channelID)
             let chain = group.chain.map { $0 < 0 ? "?" : context.channel($0) }.joined(separator: " → ")
             let site = group.siteID.map { context.site($0) }
             let posted = site.map { ", posted at \($0)" } ?? ""
-            return Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "\(channel) was changed again from inside its own delivery \(times(group.count)), up to depth \(group.maxDepth) (chain \(chain); first at seq \(group.firstSeq)\(posted)).",
                 evidence: [
@@ -94,7 +94,7 @@ final class FeedbackLoopChecker: RuleChecker {
                     "chain: \(chain)",
                 ],
                 seqs: [group.firstSeq], callSites: site.map { [$0] } ?? [], channel: channel, count: group.count
-            )
+            ))
         }
     }
 }

@@ -59,11 +59,25 @@ final class LastCallbackWinsChecker: RuleChecker {
         case assignedAgain(seq: Int64)
     }
 
+    /// What a finding says of a registration: a reported victim is held until the
+    /// session ends (a long session has thousands), so not its whole row.
+    struct Callback {
+        var ownerID: Int64
+        var callSiteID: Int64
+        var registeredSeq: Int64
+
+        init(_ row: RegistrationRow) {
+            ownerID = row.ownerID
+            callSiteID = row.callSiteID
+            registeredSeq = row.registeredSeq
+        }
+    }
+
     struct Victim {
         var channelID: Int64
-        var registration: RegistrationRow
+        var registration: Callback
         var replacedSeq: Int64
-        var replacer: RegistrationRow?
+        var replacer: Callback?
         var missed = 0
         /// The first changes it missed, for the evidence (`replay --what-if` shows them all).
         var missedSeqs: [Int64] = []
@@ -113,7 +127,9 @@ final class LastCallbackWinsChecker: RuleChecker {
                   !context.catalog.isDeallocated(old.ownerID, at: event.seq),
                   !scopeEnded(old.scopeID, by: event.seq, context)
             else { return }
-            active[channel, default: []].append(Victim(channelID: channel, registration: old, replacedSeq: event.seq, replacer: new))
+            active[channel, default: []].append(Victim(
+                channelID: channel, registration: Callback(old), replacedSeq: event.seq, replacer: Callback(new)
+            ))
         case .changed:
             guard !event.isPrior, let channel = event.channelID, active[channel] != nil else { return }
             end(on: channel, ending: { victim in
@@ -158,12 +174,20 @@ final class LastCallbackWinsChecker: RuleChecker {
         active[channel] = still.isEmpty ? nil : still
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         // Hand-overs of a delegate between screens: a victim that went away before the
         // channel changed missed nothing; one that took the slot back later (a screen
         // re-taking the delegate when it is shown again) left the changes in between to
         // the screen in front. A callback replaced by its own owner's stays reported.
-        (ended + active.values.joined()).sorted { $0.replacedSeq < $1.replacedSeq }.map { victim in
+        // Sorted in place: a long session reports thousands, and a concatenated, sorted
+        // copy held them three times at the diagnosis's peak. (Stable: the order is the
+        // concatenation's, as before.)
+        var victims = ended
+        ended = []
+        for list in active.values { victims += list }
+        active = [:]
+        victims.sort { $0.replacedSeq < $1.replacedSeq }
+        victims.forEach { victim in
             let channel = context.channel(victim.channelID)
             let owner = context.owner(victim.registration.ownerID)
             let site = context.site(victim.registration.callSiteID)
@@ -195,12 +219,12 @@ final class LastCallbackWinsChecker: RuleChecker {
             let message = victim.bySameOwner
                 ? "\(owner) assigned \(channel) from two call sites; its callback from \(site) was replaced by its own from \(replacerSite) at seq \(victim.replacedSeq) and missed \(plural(victim.missed, "change"))."
                 : "\(assignerCount) owners assigned \(channel); \(owner) (\(site)) was replaced at seq \(victim.replacedSeq) while alive and missed \(plural(victim.missed, "change"))."
-            return Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: message,
                 evidence: evidence, seqs: seqs, callSites: [site, replacerSite], owners: [owner, replacer],
                 channel: channel, count: victim.missed
-            )
+            ))
         }
     }
 }

@@ -61,8 +61,7 @@ final class LeakedRegistrationChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
-        var findings: [Finding] = []
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for entry in outlived.values.sorted(by: { $0.registration.id < $1.registration.id }) {
             let row = entry.registration
             // Never reached after the scope and its owner is gone: the registry drops it
@@ -89,7 +88,7 @@ final class LeakedRegistrationChecker: RuleChecker {
                 evidence.append("seq \(removed): removed at last")
                 seqs.append(removed)
             }
-            findings.append(Finding(
+            emit(Finding(
                 rule: Self.rule, severity: .warning, sessionID: context.session.id,
                 message: "\(owner)'s registration on \(channel) (\(site)) outlived scope \(quoted(scope, limit: 60)) (ended at seq \(entry.scopeEndedSeq)) and \(tail).",
                 evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
@@ -98,7 +97,7 @@ final class LeakedRegistrationChecker: RuleChecker {
         }
         // Still registered at the end of a cleanly ended session, owner alive: often
         // intended, so only `info`, grouped by call site and channel.
-        guard context.session.cleanEnd else { return findings }
+        guard context.session.cleanEnd else { return }
         struct Key: Hashable { var site: Int64; var channel: Int64 }
         var groups: [Key: [RegistrationRow]] = [:]
         for row in context.live.registrations.values where outlived[row.id] == nil {
@@ -114,13 +113,12 @@ final class LeakedRegistrationChecker: RuleChecker {
             let message = rows.count == 1
                 ? "\(owners[0])'s registration on \(channel) (\(site)) was still registered when the session ended."
                 : "\(rows.count) registrations on \(channel) from \(site) were still registered when the session ended."
-            findings.append(Finding(
+            emit(Finding(
                 rule: Self.rule, severity: .info, sessionID: context.session.id, message: message,
                 evidence: rows.prefix(5).map { "seq \($0.registeredSeq): \(context.owner($0.ownerID)) registered at \(site), never removed" },
                 seqs: rows.prefix(5).map(\.registeredSeq), callSites: [site], owners: Array(owners.prefix(5)),
                 channel: channel, count: rows.count
             ))
         }
-        return findings
     }
 }

@@ -49,10 +49,11 @@ final class NeverPostedKeyChecker: RuleChecker {
         var observers: Set<Observer> = []
 
         /// One more registration, on `channel` of `subject`, by `owner`.
-        mutating func add(channel: Int64, subject: Int64, owner: Int64) {
+        /// `keepObserver`: whether the key has a neighbour its observers may be compared with.
+        mutating func add(channel: Int64, subject: Int64, owner: Int64, keepObserver: Bool) {
             registrations += 1
             channels.insert(channel)
-            observers.insert(Observer(subject: subject, owner: owner))
+            if keepObserver { observers.insert(Observer(subject: subject, owner: owner)) }
         }
     }
 
@@ -64,6 +65,25 @@ final class NeverPostedKeyChecker: RuleChecker {
 
     private var observed: [TypedKey: Observed] = [:]
     private var posted: [TypedKey: Posted] = [:]
+    /// Per typed key, whether another channel's key of the same type is within the typo
+    /// hints' reach (two edits): only then are its observers ever compared (`typoHints`),
+    /// so only then are they kept — one entry per owner that ever registered would grow
+    /// with the session's history.
+    private var hasNeighbour: [TypedKey: Bool] = [:]
+    /// Every channel's typed key, computed on first need (channels are loaded whole).
+    private var channelKeys: Set<TypedKey>?
+
+    private func neighbours(_ key: TypedKey, _ context: DiagnosisContext) -> Bool {
+        if let known = hasNeighbour[key] { return known }
+        if channelKeys == nil {
+            channelKeys = Set(context.catalog.channels.keys.compactMap { typedKey($0, context) })
+        }
+        let found = channelKeys!.contains { other in
+            other != key && other.type == key.type && editDistance(key.key, other.key, limit: 2) != nil
+        }
+        hasNeighbour[key] = found
+        return found
+    }
 
     private func typedKey(_ channelID: Int64, _ context: DiagnosisContext) -> TypedKey? {
         guard let channel = context.catalog.channels[channelID] else { return nil }
@@ -79,7 +99,10 @@ final class NeverPostedKeyChecker: RuleChecker {
                 guard let row = try context.registration(event.registrationID) else { return }
                 observed[key] = Observed(first: row)
             }
-            observed[key]?.add(channel: channel, subject: context.catalog.channels[channel]?.subjectID ?? 0, owner: event.ownerID ?? 0)
+            observed[key]?.add(
+                channel: channel, subject: context.catalog.channels[channel]?.subjectID ?? 0, owner: event.ownerID ?? 0,
+                keepObserver: neighbours(key, context)
+            )
         case .changed:
             guard let channel = event.channelID, let key = typedKey(channel, context) else { return }
             posted[key, default: Posted(firstSeq: event.seq, channelID: channel)].count += 1
@@ -122,8 +145,7 @@ final class NeverPostedKeyChecker: RuleChecker {
         return hints
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
-        var findings: [Finding] = []
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let hints = typoHints()
         for (key, entry) in observed.sorted(by: { $0.key < $1.key }) where posted[key] == nil {
             let first = entry.first
@@ -140,14 +162,14 @@ final class NeverPostedKeyChecker: RuleChecker {
             if let (match, distance) = near, let post = posted[match] {
                 evidence.append("seq \(post.firstSeq): \(context.channel(post.channelID)) was posted (\(times(post.count)) in all)")
                 seqs.append(post.firstSeq)
-                findings.append(Finding(
+                emit(Finding(
                     rule: Self.rule, severity: .warning, sessionID: context.session.id,
                     message: "\(owner) observed \(channel) (\(site)), which was never posted; \(subject) posted \(quoted(match.key)), \(plural(distance, "edit")) away: a typo?",
                     evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
                     count: entry.registrations
                 ))
             } else {
-                findings.append(Finding(
+                emit(Finding(
                     rule: Self.rule, severity: .info, sessionID: context.session.id,
                     message: "\(owner) observed \(channel) (\(site)), which was never posted in this session.",
                     evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
@@ -155,6 +177,5 @@ final class NeverPostedKeyChecker: RuleChecker {
                 ))
             }
         }
-        return findings
     }
 }

@@ -23,8 +23,10 @@ final class OffMainDeliveryChecker: RuleChecker {
         fix: "Register with queue: .main, or post the change from the main thread."
     )
 
+    /// One per registration ever called off main, so kept small: the registration's row
+    /// (owner, channel, call site, queue) is read back from the table when it is reported.
     struct Group {
-        var registration: RegistrationRow
+        var registrationID: Int64
         var firstSeq: Int64
         var threads: [Int64]
         var count = 1
@@ -45,18 +47,19 @@ final class OffMainDeliveryChecker: RuleChecker {
             return
         }
         guard let row = try context.registration(id), row.expectsMain else { return }
-        groups[id] = Group(registration: row, firstSeq: event.seq, threads: [event.thread])
+        groups[id] = Group(registrationID: id, firstSeq: event.seq, threads: [event.thread])
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
-        groups.values.sorted { $0.firstSeq < $1.firstSeq }.map { group in
-            let row = group.registration
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        for group in groups.values.sorted(by: { $0.firstSeq < $1.firstSeq }) {
+            // The row the group was made from (it exists: the group was made from it).
+            guard let row = try context.registration(group.registrationID) else { continue }
             let owner = context.owner(row.ownerID)
             let channel = context.channel(row.channelID)
             let site = context.site(row.callSiteID)
             let threads = group.threads.map(String.init).joined(separator: ", ")
             let asked = row.queue.map { "asked for queue \(quoted($0, limit: 60))" } ?? "declared it expects the main thread"
-            return Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner)'s callback on \(channel) (\(site)) expects the main thread but ran \(times(group.count)) on thread \(threads) (first at seq \(group.firstSeq)).",
                 evidence: [
@@ -65,7 +68,7 @@ final class OffMainDeliveryChecker: RuleChecker {
                 ],
                 seqs: [row.registeredSeq, group.firstSeq], callSites: [site], owners: [owner], channel: channel,
                 count: group.count
-            )
+            ))
         }
     }
 }

@@ -42,18 +42,18 @@ final class RedundantChangeChecker: RuleChecker {
         groups[channel, default: Group(first: event)].add(delivered: delivered, site: event.callSiteID)
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
-        groups.values.sorted { $0.first.seq < $1.first.seq }.map { group in
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        groups.values.sorted { $0.first.seq < $1.first.seq }.forEach { group in
             let channel = context.channel(group.first.channelID)
             let sites = group.sites.map { context.site($0) }
             let posted = sites.first.map { ", posted at \($0)" } ?? ""
-            return Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "\(channel) was set to the value it already had \(times(group.changes)) (\(quoted(group.first.oldValue)) → \(quoted(group.first.newValue))) and these changes were delivered \(times(group.deliveries)) (first at seq \(group.first.seq)\(posted)).",
                 evidence: ["seq \(group.first.seq): \(quoted(group.first.oldValue)) → \(quoted(group.first.newValue))\(posted)"]
                     + ["\(plural(group.changes, "unchanged change")) delivered \(times(group.deliveries)) in all"],
                 seqs: [group.first.seq], callSites: sites, channel: channel, count: group.changes
-            )
+            ))
         }
     }
 }

@@ -138,8 +138,8 @@ final class RemoveUnregisteredChecker: RuleChecker {
         return ("\(what) was ever observed\(subject): check the key's spelling", [], [])
     }
 
-    func finish(_ context: DiagnosisContext) -> [Finding] {
-        groups.values.sorted { $0.first.seq < $1.first.seq }.map { group in
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        groups.values.sorted { $0.first.seq < $1.first.seq }.forEach { group in
             let site = context.site(group.first.callSiteID)
             let siteInFunction = context.siteInFunction(group.first.callSiteID)
             let owner = context.catalog.objectName(group.first.ownerID)
@@ -149,12 +149,12 @@ final class RemoveUnregisteredChecker: RuleChecker {
             if group.count > 1 {
                 evidence.append("requested \(times(group.count)) in all: seqs " + group.seqs.prefix(Self.listedSeqs).map(String.init).joined(separator: ", ") + (group.count > Self.listedSeqs ? ", …" : ""))
             }
-            return Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "Removal at \(siteInFunction)\(repeated) matched no live registration: \(group.explanation).",
                 evidence: evidence, seqs: Array(group.seqs.prefix(Self.listedSeqs)), callSites: [site], owners: owner.map { [$0] } ?? [],
                 channel: context.catalog.channelName(group.first.channelID), count: group.count
-            )
+            ))
         }
     }
 }

@@ -133,8 +133,7 @@ final class SilentChangeChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
-        var findings: [Finding] = []
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for (channelID, group) in groups.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
             let channel = context.channel(channelID)
             var evidence = ["seq \(group.firstSeq): first change that reached nobody"]
@@ -149,12 +148,11 @@ final class SilentChangeChecker: RuleChecker {
                 ownerNames.append(owner)
                 sites.append(site)
             }
-            findings.append(Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "\(channel) changed \(times(group.count)) with nobody to tell, although \(plural(group.atFirst.owners, "owner")) had registered on it and never asked to stop (first at seq \(group.firstSeq)).",
                 evidence: evidence, seqs: seqs, callSites: sites, owners: ownerNames, channel: channel, count: group.count
             ))
         }
-        return findings
     }
 }

@@ -92,8 +92,7 @@ final class SlowCallbackChecker: RuleChecker {
         groups[key]?.add(event, duration: duration)
     }
 
-    func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
-        var findings: [Finding] = []
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let budget = milliseconds(context.options.slowCallbackBudgetNs)
         for (key, group) in groups.sorted(by: { ($0.value.firstSeq, $0.key) < ($1.value.firstSeq, $1.key) }) {
             let (owner, channel, site) = try context.callback(abs(key), owner: group.ownerID, channel: group.channelID)
@@ -122,8 +121,7 @@ final class SlowCallbackChecker: RuleChecker {
                     count: group.count
                 )
             }
-            findings.append(finding)
+            emit(finding)
         }
-        return findings
     }
 }

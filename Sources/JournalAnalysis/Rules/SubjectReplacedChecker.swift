@@ -30,16 +30,30 @@ final class SubjectReplacedChecker: RuleChecker {
         fix: "Observe the new subject when it replaces the old one (re-register where the reference is swapped), or observe a longer-lived object that forwards the changes."
     )
 
-    func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        let catalog = context.catalog
+        // Two passes over the table, so that what is held follows the stranded
+        // registrations that have a successor, not every registration and owner the session
+        // had: those first, then the channels of their owners only.
         var stranded: [RegistrationRow] = []
+        try context.reader.forEachRegistration(session: context.session.id) { _, row in
+            guard row.removal == .subjectDeallocated, let channel = catalog.channels[row.channelID], channel.subjectID != 0,
+                  let subject = catalog.objects[channel.subjectID]
+            else { return }
+            let hasSuccessor = catalog.channels.contains { _, other in
+                guard other.key == channel.key, other.subjectID != 0, other.subjectID != channel.subjectID,
+                      let object = catalog.objects[other.subjectID]
+                else { return false }
+                return object.type == subject.type && object.firstSeq > row.registeredSeq
+            }
+            if hasSuccessor { stranded.append(row) }
+        }
+        guard !stranded.isEmpty else { return }
+        let owners = Set(stranded.map(\.ownerID))
         var channelsOfOwner: [Int64: Set<Int64>] = [:]
         try context.reader.forEachRegistration(session: context.session.id) { _, row in
-            channelsOfOwner[row.ownerID, default: []].insert(row.channelID)
-            if row.removal == .subjectDeallocated { stranded.append(row) }
+            if owners.contains(row.ownerID) { channelsOfOwner[row.ownerID, default: []].insert(row.channelID) }
         }
-        guard !stranded.isEmpty else { return [] }
-        let catalog = context.catalog
-        var findings: [Finding] = []
         var reported: Set<[Int64]> = []
         for row in stranded {
             guard let channel = catalog.channels[row.channelID], channel.subjectID != 0,
@@ -67,7 +81,7 @@ final class SubjectReplacedChecker: RuleChecker {
             let new = context.owner(successor.subjectID)
             let newChannel = context.channel(successorID)
             let deallocSeq = subject.deallocSeq ?? row.removedSeq ?? row.registeredSeq
-            findings.append(Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner) observed \(context.channel(row.channelID)) (\(site)), whose subject \(old) was deallocated while \(owner) lived on; \(new), a new \(subject.type) with key \(quoted(channel.key)), appeared at seq \(newSubject.firstSeq) and \(owner) never registered on it.",
                 evidence: [
@@ -80,6 +94,5 @@ final class SubjectReplacedChecker: RuleChecker {
                 channel: context.channel(row.channelID)
             ))
         }
-        return findings
     }
 }

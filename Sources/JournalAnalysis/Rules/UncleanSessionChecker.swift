@@ -17,16 +17,17 @@ final class UncleanSessionChecker: RuleChecker {
         fix: "Close the journal (close() or the session's end) before the process exits; if it crashed, read the last events shown."
     )
 
-    func finish(_ context: DiagnosisContext) throws(AnalysisError) -> [Finding] {
+    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let session = context.session
-        guard !session.cleanEnd else { return [] }
+        guard !session.cleanEnd else { return }
         let last = try context.reader.lastEvents(session: session.id, count: 5)
         guard let final = last.last else {
-            return [Finding(
+            emit(Finding(
                 rule: Self.rule, sessionID: session.id,
                 message: "Session \(session.id) (\(quoted(session.label, limit: 60))) did not end cleanly and recorded no events.",
                 count: 0
-            )]
+            ))
+            return
         }
         let evidence = last.map { event in
             var line = "seq \(event.seq): \(event.kindText)"
@@ -36,10 +37,10 @@ final class UncleanSessionChecker: RuleChecker {
         }
         var what = final.kindText
         if let channel = context.catalog.channelName(final.channelID) { what += " \(channel)" }
-        return [Finding(
+        emit(Finding(
             rule: Self.rule, sessionID: session.id,
             message: "Session \(session.id) (\(quoted(session.label, limit: 60))) did not end cleanly; its last recorded event is seq \(final.seq) (\(what)).",
             evidence: evidence, seqs: last.map(\.seq), count: 1
-        )]
+        ))
     }
 }

@@ -202,13 +202,20 @@ enum DiagnoseCommand {
                 if all.isEmpty { throw .noSessions(path: reader.path) }
                 return all
             }
-            var findings: [Finding] = []
+            // Spooled, then printed in order: a long session's findings are never all in
+            // memory, and a journal that fails half-way prints nothing.
+            let spool = FindingSpool()
             for session in sessions {
-                findings += configuration.apply(
-                    try analysing { () throws(AnalysisError) in try Diagnoser.diagnose(reader, session: session, options: options) }
-                )
+                try analysing { () throws(AnalysisError) in
+                    try Diagnoser.diagnose(reader, session: session, options: options, into: spool)
+                }
             }
-            output.add(journal: paths[0], sessions: sessions.map(\.id), findings: findings)
+            output.begin(journal: paths[0], sessions: sessions.map(\.id))
+            try analysing { () throws(AnalysisError) in
+                try spool.drain { finding in
+                    for kept in configuration.apply([finding]) { output.add(kept, journal: paths[0]) }
+                }
+            }
             return
         }
         let journals = JournalInputs.expand(paths)

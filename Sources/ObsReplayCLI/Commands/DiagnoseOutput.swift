@@ -79,33 +79,41 @@ final class DiagnoseOutput {
 
     /// One journal's sessions and findings (configuration applied).
     func add(journal: String, sessions: [Int64], findings: [Finding]) {
+        begin(journal: journal, sessions: sessions)
+        for finding in findings { add(finding, journal: journal) }
+    }
+
+    /// A journal whose findings (`add(_:journal:)`) follow, streamed.
+    func begin(journal: String, sessions: [Int64]) {
         start()
         journals += 1
         lastJournal = journal
         sessionCount += sessions.count
         if !manyJournals { sessionIDs = sessions }
-        for finding in findings {
-            let item = JournalFinding(journal: journal, finding: finding)
-            total += 1
-            if keepBaseline, firsts[finding.fingerprint] == nil { firsts[finding.fingerprint] = finding }
-            let new = isNew(finding)
-            switch mode {
-            case .grouped: if new { grouper.add(item) }
-            case .groupedJSON: grouper.add(item)
-            case .json: writeJSON(item)
-            default: break
-            }
-            guard new else { continue }
-            fresh += 1
-            counts[finding.severity, default: 0] += 1
-            if let threshold, finding.severity >= threshold { failing = true }
-            switch mode {
-            case .text: printText(item)
-            case .short: context.line(ShortFormat.lines([item], locator: locator)[0])
-            case .github: context.out.write(GitHubAnnotations.lines([item], locator: locator)[0] + "\n")
-            case .sarif: writeSARIF(item)
-            default: break
-            }
+    }
+
+    /// One finding of the journal begun last (configuration applied).
+    func add(_ finding: Finding, journal: String) {
+        let item = JournalFinding(journal: journal, finding: finding)
+        total += 1
+        if keepBaseline, firsts[finding.fingerprint] == nil { firsts[finding.fingerprint] = finding }
+        let new = isNew(finding)
+        switch mode {
+        case .grouped: if new { grouper.add(item) }
+        case .groupedJSON: grouper.add(item)
+        case .json: writeJSON(item)
+        default: break
+        }
+        guard new else { return }
+        fresh += 1
+        counts[finding.severity, default: 0] += 1
+        if let threshold, finding.severity >= threshold { failing = true }
+        switch mode {
+        case .text: printText(item)
+        case .short: context.line(ShortFormat.lines([item], locator: locator)[0])
+        case .github: context.out.write(GitHubAnnotations.lines([item], locator: locator)[0] + "\n")
+        case .sarif: writeSARIF(item)
+        default: break
         }
     }
 

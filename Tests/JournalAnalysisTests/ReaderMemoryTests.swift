@@ -1,0 +1,84 @@
+import Foundation
+@testable import JournalAnalysis
+import JournalFixtures
+import Testing
+
+// Readers' memory follows what is live, not the session's history (issue 14): findings
+// are spooled, catalog objects and scopes are read on demand into a bounded cache.
+// Asserted on what they hold and hand back, not on memory.
+
+/// The temporary directory's entries named like the spool's files.
+private func spoolFiles() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+        .filter { $0.hasPrefix("obsreplay-findings-\(getpid())-") }
+}
+
+@Test func spoolHandsFindingsBackBySessionSeqAndCodeThroughItsFileIntact() throws {
+    // A 1-byte buffer: every finding goes through the temporary file.
+    let spool = FindingSpool(bufferLimit: 1)
+    func finding(_ rule: Rule, session: Int64, seqs: [Int64], message: String) -> Finding {
+        Finding(
+            rule: rule, sessionID: session, message: message, evidence: ["line 1", "línea 2 ✓"], seqs: seqs,
+            callSites: ["App/A.swift:1", "App/B.swift:2"], owners: ["Screen#3"], channel: message == "c" ? nil : "Player#1.rate",
+            count: Int(seqs.count)
+        )
+    }
+    spool.nextGroup()
+    spool.append(finding(.slowCallback, session: 1, seqs: [9, 12], message: "a"))
+    spool.append(finding(.lastCallbackWins, session: 1, seqs: [9], message: "b"))
+    spool.append(finding(.lastCallbackWins, session: 1, seqs: [3, 40], message: "c"))
+    spool.append(finding(.lastCallbackWins, session: 1, seqs: [9, 10], message: "d"))
+    spool.nextGroup()
+    spool.append(finding(.offMainDelivery, session: 2, seqs: [1], message: "e"))
+    #expect(spool.count == 5)
+    #expect(try spoolFiles().isEmpty)
+    var out: [Finding] = []
+    try spool.drain { out.append($0) }
+    #expect(out.map(\.message) == ["c", "b", "d", "a", "e"])
+    #expect(out[0] == finding(.lastCallbackWins, session: 1, seqs: [3, 40], message: "c"))
+    #expect(out[4] == finding(.offMainDelivery, session: 2, seqs: [1], message: "e"))
+    #expect(spool.count == 0)
+}
+
+@Test func diagnosisThroughTheSpoolFileEqualsTheInMemoryOne() throws {
+    let (reader, session) = try journal { s in
+        let player = try s.object("Player")
+        let slot = try s.channel(player, "delegate", singleSlot: true)
+        for index in 0..<30 {
+            try s.register(slot, owner: try s.object("Screen"), at: "Screen.swift:\(index + 1)")
+            try s.post(slot, new: "\(index)", at: "Player.swift:40")
+        }
+    }
+    defer { try? FileManager.default.removeItem(atPath: (reader.path as NSString).deletingLastPathComponent) }
+    let expected = try Diagnoser.diagnose(reader, session: session)
+    #expect(expected.count(where: { $0.rule == .lastCallbackWins }) == 29)
+    let spool = FindingSpool(bufferLimit: 64)
+    try Diagnoser.diagnose(reader, session: session, into: spool)
+    var spooled: [Finding] = []
+    try spool.drain { spooled.append($0) }
+    #expect(spooled == expected)
+}
+
+@Test func catalogObjectsAreReadOnDemandAndTheCacheStaysBounded() throws {
+    let (reader, session) = try journal { s in
+        for _ in 0..<50 {
+            let owner = try s.object("Label")
+            try s.deallocate(owner, autoRemove: false)
+        }
+        _ = try s.object("Player")
+    }
+    defer { try? FileManager.default.removeItem(atPath: (reader.path as NSString).deletingLastPathComponent) }
+    let catalog = try reader.catalog(session: session.id)
+    let small = CatalogTable<JournalCatalog.Object>(capacity: 8) { id throws(AnalysisError) in catalog.objects[id] }
+    for round in 0..<3 {
+        for id in Int64(1)...51 {
+            let object = small[id]
+            #expect(object?.type == (id == 51 ? "Player" : "Label"), "round \(round), id \(id)")
+            #expect((object?.deallocSeq != nil) == (id != 51))
+        }
+        #expect(small.heldEntries <= 16)
+    }
+    #expect(small[999] == nil)
+    #expect(catalog.objectName(999) == "?#999")
+    #expect(catalog.objectName(51) == "Player#51")
+}
