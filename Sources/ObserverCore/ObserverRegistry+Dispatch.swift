@@ -14,7 +14,7 @@ extension ObserverRegistry {
     ///   - values: the old and new values for the event, computed only with a sink.
     func dispatch<Payload: Sendable>(
         on channel: Channel, payload: Payload, unchanged: Bool, isPrior: Bool,
-        sender: AnyObject?, callSite: CallSite?, values: (Payload) -> (EventValue?, EventValue?)
+        sender: AnyObject?, callSite: CallSite?, values: (Payload) -> ChangeValues
     ) {
         withUnsafePointer(to: payload) { pointer in
             post(
@@ -47,7 +47,7 @@ extension ObserverRegistry {
     @usableFromInline
     func post(
         on channel: Channel, isPrior: Bool, sender: AnyObject?, callSite: CallSite?, payload: UnsafeRawPointer,
-        produce: () -> Bool, values: () -> (EventValue?, EventValue?), copy: () -> PayloadCopy
+        produce: () -> Bool, values: () -> ChangeValues, copy: () -> PayloadCopy
     ) {
         if isPrior && channel.priorCount.load(ordering: .relaxed) == 0 { return }
         let snapshot: ContiguousArray<RegistrationEntry?>
@@ -95,17 +95,16 @@ extension ObserverRegistry {
     @inline(never)
     func recordChange(
         on channel: Channel, isPrior: Bool, callSite: CallSite?,
-        produce: () -> Bool, values: () -> (EventValue?, EventValue?)
+        produce: () -> Bool, values: () -> ChangeValues
     ) -> (ContiguousArray<RegistrationEntry?>, Bool, Int, UInt64) {
         // The record sink first: binding `sink` copies an optional `any EventSink` (about
         // 1,000 instructions through its value witnesses), a class reference is a retain.
         if let recordSink {
             return channel.exclusive {
                 let unchanged = produce()
-                let (old, new) = values()
                 let number = takeChangeNumber()
                 let depth = recordChanged(
-                    recordSink, context: ThreadContext.current, channel: channel, old: old, new: new, isPrior: isPrior,
+                    recordSink, context: ThreadContext.current, channel: channel, values: values(), isPrior: isPrior,
                     callSite: callSite, change: number
                 )
                 return (channel.entries, unchanged, depth, number)
@@ -114,13 +113,13 @@ extension ObserverRegistry {
         guard let sink else { preconditionFailure("recordChange without a sink") }
         return channel.exclusive {
             let unchanged = produce()
-            let (old, new) = values()
+            let values = values()
             let number = takeChangeNumber()
             var depth = 0
             emit(sink, .changed) {
                 $0.channel = channel.info
-                $0.old = old
-                $0.new = new
+                $0.old = values.old
+                $0.new = values.new
                 $0.isPrior = isPrior
                 $0.liveCount = channel.liveCount
                 $0.callSite = callSite

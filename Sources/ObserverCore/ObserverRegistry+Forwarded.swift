@@ -12,7 +12,7 @@ extension ObserverRegistry {
             let number = takeChangeNumber()
             if let recordSink {
                 recordChanged(
-                    recordSink, context: ThreadContext.current, channel: channel, old: nil, new: EventValue(text),
+                    recordSink, context: ThreadContext.current, channel: channel, values: ChangeValues(new: EventValue(text)),
                     isPrior: false, callSite: callSite, change: number
                 )
                 return

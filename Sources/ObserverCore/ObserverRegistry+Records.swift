@@ -5,8 +5,7 @@ extension ObserverRegistry {
     /// change's depth.
     @inline(__always) @discardableResult
     func recordChanged(
-        _ sink: any RecordSink, context: ThreadContext, channel: Channel, old: consuming EventValue?,
-        new: consuming EventValue?,
+        _ sink: any RecordSink, context: ThreadContext, channel: Channel, values: consuming ChangeValues,
         isPrior: Bool, callSite: CallSite?, change: UInt64
     ) -> Int {
         let onMainQueue = MainQueue.isCurrent
@@ -22,7 +21,7 @@ extension ObserverRegistry {
                 channel: channel.info.id, depth: Int32(clamping: depth), liveCount: UInt64(channel.liveCount),
                 changeNumber: change
             ),
-            old: old, new: new, callSite: callSite
+            values: values, callSite: callSite
         )
         return depth
     }
