@@ -171,17 +171,21 @@ extension ObserverRegistry {
         let savedDepth = context.depth
         context.depth = depth + 1
         let onMainQueue = context.isOnMainQueue(delivering: change)
+        let start = context.time(delivering: change)
         // The callback may run code on another queue: nothing in it reuses this answer.
         let savedQueueChange = context.queueChange
         let savedOnMainQueue = context.onMainQueue
         context.queueChange = 0
-        let clock = CallbackClock(context)
+        let clock = CallbackClock(context, start: start)
         entry.call(owner, payload)
         let (end, duration, cpu, waits) = clock.finish(context)
         context.depth = savedDepth
         // A post inside the callback may have put its own answer in.
         context.queueChange = savedQueueChange
         context.onMainQueue = savedOnMainQueue
+        // The next callback of a running loop starts here (a reading after this thread's
+        // latest record, whichever loop it was in).
+        context.loopTime = end
         if let recordSink, case .none = initial {
             recordDelivered(
                 recordSink, context: context, entry: entry, depth: depth, onMainQueue: onMainQueue, end: end,
