@@ -8,43 +8,61 @@
 /// its bits beside the type that reads them back, so handing it over is a copy of a few
 /// words; `EventValue`s are made only when someone reads `old` or `new` (the journal's
 /// writer thread). Other values are boxed as before.
+///
+/// A struct with an optional box, not an enum with an `EventValue` payload: copying such
+/// an enum went through the runtime's value witnesses even for its plain case.
 @usableFromInline
-package enum ChangeValues: Sendable {
+package struct ChangeValues: Sendable {
     /// Optional values of a plain type, as bits (see the type's comment).
-    case inline(InlineValues)
+    @usableFromInline let inline: InlineValues?
     /// Values of any other type.
-    case boxed(old: EventValue?, new: EventValue?)
+    @usableFromInline let boxed: BoxedValues?
 
     /// Keeps `old` and `new` as bits when their type allows it (a test the compiler
     /// folds away where `Value` is concrete), boxed otherwise.
     @inlinable
     package init<Value: Sendable>(old: Value?, new: Value?) {
         if InlineValues.fits(Value?.self) {
-            self = .inline(InlineValues(old: old, new: new))
+            inline = InlineValues(old: old, new: new)
+            boxed = nil
         } else {
-            self = .boxed(old: old.map { EventValue($0) }, new: new.map { EventValue($0) })
+            inline = nil
+            boxed = BoxedValues(old: old.map { EventValue($0) }, new: new.map { EventValue($0) })
         }
     }
 
     /// The values of a change that has only a new value (a notification's payload).
     package init(new: EventValue?) {
-        self = .boxed(old: nil, new: new)
+        inline = nil
+        boxed = BoxedValues(old: nil, new: new)
     }
+
+    /// Whether the values are kept as bits.
+    package var isInline: Bool { inline != nil }
 
     /// The old value, boxed.
     package var old: EventValue? {
-        switch self {
-        case .inline(let values): values.type.eventValue(values.old)
-        case .boxed(let old, _): old
-        }
+        if let inline { return inline.type.eventValue(inline.old) }
+        return boxed?.old
     }
 
     /// The new value, boxed.
     package var new: EventValue? {
-        switch self {
-        case .inline(let values): values.type.eventValue(values.new)
-        case .boxed(_, let new): new
-        }
+        if let inline { return inline.type.eventValue(inline.new) }
+        return boxed?.new
+    }
+}
+
+/// Values not kept as bits.
+@usableFromInline
+package final class BoxedValues: Sendable {
+    let old: EventValue?
+    let new: EventValue?
+
+    @usableFromInline
+    init(old: EventValue?, new: EventValue?) {
+        self.old = old
+        self.new = new
     }
 }
 

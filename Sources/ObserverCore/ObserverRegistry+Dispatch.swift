@@ -149,7 +149,7 @@ extension ObserverRegistry {
     @inline(__always)
     func invoke(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64) {
         if hasSink {
-            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, initial: nil, change: change)
+            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, change: change)
         } else {
             entry.call(owner, payload)
         }
@@ -157,16 +157,58 @@ extension ObserverRegistry {
 
     /// `invoke` with a sink. Kept out of line so the no-sink path never touches `sink`
     /// or an `EventValue`: both are existentials, costly to copy for every delivery.
-    /// `change` is the number of the change delivered, 0 for none (an initial value).
+    /// `change` is the number of the change delivered, 0 for none.
+    @inline(never)
+    func invokeRecorded(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64) {
+        guard hasSink else {
+            entry.call(owner, payload)
+            return
+        }
+        let call = timedCall(entry, owner: owner, payload: payload, depth: depth, change: change)
+        if let recordSink {
+            recordDelivered(
+                recordSink, context: call.context, entry: entry, depth: depth, onMainQueue: call.onMainQueue,
+                end: call.end, duration: call.duration, cpu: call.cpu, waits: call.waits, change: change
+            )
+            return
+        }
+        recordDeliveredEvent(call, entry: entry, depth: depth, initial: nil, change: change)
+    }
+
+    /// `invokeRecorded` for a delivery that carries a value of its own (`initial`: a new
+    /// registration's initial value, recorded on its `delivered` event), or none.
     @inline(never)
     func invokeRecorded(
         _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?,
         change: UInt64
     ) {
+        guard let initial else {
+            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, change: change)
+            return
+        }
         guard hasSink else {
             entry.call(owner, payload)
             return
         }
+        let call = timedCall(entry, owner: owner, payload: payload, depth: depth, change: change)
+        recordDeliveredEvent(call, entry: entry, depth: depth, initial: initial, change: change)
+    }
+
+    /// What `timedCall` measured of one callback, and where it ran.
+    struct TimedCall {
+        let context: ThreadContext
+        let onMainQueue: Bool
+        let end: UInt64
+        let duration: UInt64
+        let cpu: UInt64
+        let waits: UInt64?
+    }
+
+    /// Calls one registration, timed, one level deeper on this thread.
+    @inline(__always)
+    func timedCall(
+        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64
+    ) -> TimedCall {
         let context = ThreadContext.current
         let savedDepth = context.depth
         context.depth = depth + 1
@@ -186,21 +228,21 @@ extension ObserverRegistry {
         // The next callback of a running loop starts here (a reading after this thread's
         // latest record, whichever loop it was in).
         context.loopTime = end
-        if let recordSink, case .none = initial {
-            recordDelivered(
-                recordSink, context: context, entry: entry, depth: depth, onMainQueue: onMainQueue, end: end,
-                duration: duration, cpu: cpu, waits: waits, change: change
-            )
-            return
-        }
+        return TimedCall(context: context, onMainQueue: onMainQueue, end: end, duration: duration, cpu: cpu, waits: waits)
+    }
+
+    /// Hands a delivery to the sink as an `ObserverEvent` (a sink that does not take records,
+    /// or a delivery with an initial value).
+    func recordDeliveredEvent(_ call: TimedCall, entry: RegistrationEntry, depth: Int, initial: EventValue?, change: UInt64) {
         // The most frequent event: built in one initialisation (filling a default event
         // field by field copied it several times), stamped with the call's end.
         var event = ObserverEvent(
-            kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
+            kind: .delivered, time: call.end, thread: call.context.number, isMainThread: call.context.isMain,
             channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
-            duration: duration, cpuDuration: cpu, isMainQueue: onMainQueue, changeNumber: change == 0 ? nil : change
+            duration: call.duration, cpuDuration: call.cpu, isMainQueue: call.onMainQueue,
+            changeNumber: change == 0 ? nil : change
         )
-        event.waits = waits
+        event.waits = call.waits
         sink?.record(event)
     }
 

@@ -39,8 +39,7 @@ extension ObserverRegistry {
                 return
             }
             invokeRecorded(
-                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, initial: nil,
-                change: 0
+                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, change: 0
             )
         }
     }
