@@ -24,11 +24,13 @@ struct PendingEvents {
     /// Channels deallocated: no later record names them (`RecordSink.channelEnded`).
     var endedChannels: [UInt64] = []
 
-    /// What a `changed` record does not hold.
+    /// What a `changed` record does not hold. The values stay as the registry handed
+    /// them over (plain bits for plain types) until the writer reads them.
     struct ChangeDetail {
-        var old: EventValue?
-        var new: EventValue?
+        var values: ChangeValues
         var callSite: CallSite?
+        var old: EventValue? { values.old }
+        var new: EventValue? { values.new }
     }
 
     init() {}
@@ -178,11 +180,11 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     }
 
     func recordChange(
-        _ record: EventRecord, old: consuming EventValue?, new: consuming EventValue?, callSite: consuming CallSite?
+        _ record: EventRecord, values: consuming ChangeValues, callSite: consuming CallSite?
     ) {
         monitor.lock()
         defer { monitor.unlock() }
-        if accept(record) { pending.changes.append(PendingEvents.ChangeDetail(old: old, new: new, callSite: callSite)) }
+        if accept(record) { pending.changes.append(PendingEvents.ChangeDetail(values: values, callSite: callSite)) }
     }
 
     func define(_ info: ChannelInfo) {

@@ -78,7 +78,7 @@ public final class CallbackProperty<Payload: Sendable>: Sendable {
         withUnsafePointer(to: payload) { pointer in
             registry.post(
                 on: channel, isPrior: false, sender: nil, callSite: callSite, payload: UnsafeRawPointer(pointer),
-                produce: { false }, values: { (nil, EventValue(payload)) }, copy: { PayloadCopy(payload) }
+                produce: { false }, values: { ChangeValues(old: nil, new: payload) }, copy: { PayloadCopy(payload) }
             )
         }
     }

@@ -9,8 +9,8 @@
 package struct EventRecord: Sendable {
     /// Which action; the fields each one uses are listed.
     package enum Kind: UInt8, Sendable {
-        /// `channel`, `liveCount`, `isPrior`, `depth`, `changeNumber`; the values and the
-        /// call site are handed over beside the record.
+        /// `channel`, `liveCount`, `isPrior`, `depth`, `changeNumber`; the values
+        /// (`ChangeValues`) and the call site are handed over beside the record.
         case changed
         /// `channel`, `registration`, `depth`, `duration`, `cpu`, `waits`, `changeNumber`.
         case delivered
@@ -99,7 +99,7 @@ package protocol RecordSink: AnyObject, EventSink {
     /// A `changed` record, with its values and call site (kept as given: turned into text
     /// on the sink's own thread, never on the app's).
     func recordChange(
-        _ record: EventRecord, old: consuming EventValue?, new: consuming EventValue?, callSite: consuming CallSite?
+        _ record: EventRecord, values: consuming ChangeValues, callSite: consuming CallSite?
     )
     /// A `delivered` or `skipped` record.
     func record(_ record: EventRecord)

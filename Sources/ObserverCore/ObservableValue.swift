@@ -89,7 +89,7 @@ public final class ObservableValue<Value: Sendable>: Sendable {
                         pointer.pointee.old = current
                         return isEqual?(current, newValue) ?? false
                     },
-                    values: { Self.describe(pointer.pointee) },
+                    values: { ChangeValues(old: pointer.pointee.old, new: pointer.pointee.new) },
                     copy: { PayloadCopy(pointer.pointee) }
                 )
             }
@@ -105,7 +105,7 @@ public final class ObservableValue<Value: Sendable>: Sendable {
                     pointer.pointee.old = old
                     return isEqual?(old, newValue) ?? false
                 },
-                values: { Self.describe(pointer.pointee) },
+                values: { ChangeValues(old: pointer.pointee.old, new: pointer.pointee.new) },
                 copy: { PayloadCopy(pointer.pointee) }
             )
         }
@@ -127,12 +127,6 @@ public final class ObservableValue<Value: Sendable>: Sendable {
         let old = storage.value
         storage.value = newValue
         return old
-    }
-
-    /// The event's old and new values (only with a sink).
-    @inlinable
-    static func describe(_ change: ValueChange<Value>) -> (EventValue?, EventValue?) {
-        (change.old.map { EventValue($0) }, change.new.map { EventValue($0) })
     }
 
     /// Registers `callback` for changes of this value, for `owner`.

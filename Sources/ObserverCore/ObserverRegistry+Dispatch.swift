@@ -14,7 +14,7 @@ extension ObserverRegistry {
     ///   - values: the old and new values for the event, computed only with a sink.
     func dispatch<Payload: Sendable>(
         on channel: Channel, payload: Payload, unchanged: Bool, isPrior: Bool,
-        sender: AnyObject?, callSite: CallSite?, values: (Payload) -> (EventValue?, EventValue?)
+        sender: AnyObject?, callSite: CallSite?, values: (Payload) -> ChangeValues
     ) {
         withUnsafePointer(to: payload) { pointer in
             post(
@@ -47,7 +47,7 @@ extension ObserverRegistry {
     @usableFromInline
     func post(
         on channel: Channel, isPrior: Bool, sender: AnyObject?, callSite: CallSite?, payload: UnsafeRawPointer,
-        produce: () -> Bool, values: () -> (EventValue?, EventValue?), copy: () -> PayloadCopy
+        produce: () -> Bool, values: () -> ChangeValues, copy: () -> PayloadCopy
     ) {
         if isPrior && channel.priorCount.load(ordering: .relaxed) == 0 { return }
         let snapshot: ContiguousArray<RegistrationEntry?>
@@ -95,17 +95,16 @@ extension ObserverRegistry {
     @inline(never)
     func recordChange(
         on channel: Channel, isPrior: Bool, callSite: CallSite?,
-        produce: () -> Bool, values: () -> (EventValue?, EventValue?)
+        produce: () -> Bool, values: () -> ChangeValues
     ) -> (ContiguousArray<RegistrationEntry?>, Bool, Int, UInt64) {
         // The record sink first: binding `sink` copies an optional `any EventSink` (about
         // 1,000 instructions through its value witnesses), a class reference is a retain.
         if let recordSink {
             return channel.exclusive {
                 let unchanged = produce()
-                let (old, new) = values()
                 let number = takeChangeNumber()
                 let depth = recordChanged(
-                    recordSink, context: ThreadContext.current, channel: channel, old: old, new: new, isPrior: isPrior,
+                    recordSink, context: ThreadContext.current, channel: channel, values: values(), isPrior: isPrior,
                     callSite: callSite, change: number
                 )
                 return (channel.entries, unchanged, depth, number)
@@ -114,13 +113,13 @@ extension ObserverRegistry {
         guard let sink else { preconditionFailure("recordChange without a sink") }
         return channel.exclusive {
             let unchanged = produce()
-            let (old, new) = values()
+            let values = values()
             let number = takeChangeNumber()
             var depth = 0
             emit(sink, .changed) {
                 $0.channel = channel.info
-                $0.old = old
-                $0.new = new
+                $0.old = values.old
+                $0.new = values.new
                 $0.isPrior = isPrior
                 $0.liveCount = channel.liveCount
                 $0.callSite = callSite
@@ -150,7 +149,7 @@ extension ObserverRegistry {
     @inline(__always)
     func invoke(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64) {
         if hasSink {
-            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, initial: nil, change: change)
+            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, change: change)
         } else {
             entry.call(owner, payload)
         }
@@ -158,46 +157,92 @@ extension ObserverRegistry {
 
     /// `invoke` with a sink. Kept out of line so the no-sink path never touches `sink`
     /// or an `EventValue`: both are existentials, costly to copy for every delivery.
-    /// `change` is the number of the change delivered, 0 for none (an initial value).
+    /// `change` is the number of the change delivered, 0 for none.
+    @inline(never)
+    func invokeRecorded(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64) {
+        guard hasSink else {
+            entry.call(owner, payload)
+            return
+        }
+        let call = timedCall(entry, owner: owner, payload: payload, depth: depth, change: change)
+        if let recordSink {
+            recordDelivered(
+                recordSink, context: call.context, entry: entry, depth: depth, onMainQueue: call.onMainQueue,
+                end: call.end, duration: call.duration, cpu: call.cpu, waits: call.waits, change: change
+            )
+            return
+        }
+        recordDeliveredEvent(call, entry: entry, depth: depth, initial: nil, change: change)
+    }
+
+    /// `invokeRecorded` for a delivery that carries a value of its own (`initial`: a new
+    /// registration's initial value, recorded on its `delivered` event), or none.
     @inline(never)
     func invokeRecorded(
         _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?,
         change: UInt64
     ) {
+        guard let initial else {
+            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, change: change)
+            return
+        }
         guard hasSink else {
             entry.call(owner, payload)
             return
         }
+        let call = timedCall(entry, owner: owner, payload: payload, depth: depth, change: change)
+        recordDeliveredEvent(call, entry: entry, depth: depth, initial: initial, change: change)
+    }
+
+    /// What `timedCall` measured of one callback, and where it ran.
+    struct TimedCall {
+        let context: ThreadContext
+        let onMainQueue: Bool
+        let end: UInt64
+        let duration: UInt64
+        let cpu: UInt64
+        let waits: UInt64?
+    }
+
+    /// Calls one registration, timed, one level deeper on this thread.
+    @inline(__always)
+    func timedCall(
+        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64
+    ) -> TimedCall {
         let context = ThreadContext.current
         let savedDepth = context.depth
         context.depth = depth + 1
         let onMainQueue = context.isOnMainQueue(delivering: change)
+        let start = context.time(delivering: change)
         // The callback may run code on another queue: nothing in it reuses this answer.
         let savedQueueChange = context.queueChange
         let savedOnMainQueue = context.onMainQueue
         context.queueChange = 0
-        let clock = CallbackClock(context)
+        let clock = CallbackClock(context, start: start)
         entry.call(owner, payload)
         let (end, duration, cpu, waits) = clock.finish(context)
         context.depth = savedDepth
         // A post inside the callback may have put its own answer in.
         context.queueChange = savedQueueChange
         context.onMainQueue = savedOnMainQueue
-        if let recordSink, case .none = initial {
-            recordDelivered(
-                recordSink, context: context, entry: entry, depth: depth, onMainQueue: onMainQueue, end: end,
-                duration: duration, cpu: cpu, waits: waits, change: change
-            )
-            return
-        }
+        // The next callback of a running loop starts here (a reading after this thread's
+        // latest record, whichever loop it was in).
+        context.loopTime = end
+        return TimedCall(context: context, onMainQueue: onMainQueue, end: end, duration: duration, cpu: cpu, waits: waits)
+    }
+
+    /// Hands a delivery to the sink as an `ObserverEvent` (a sink that does not take records,
+    /// or a delivery with an initial value).
+    func recordDeliveredEvent(_ call: TimedCall, entry: RegistrationEntry, depth: Int, initial: EventValue?, change: UInt64) {
         // The most frequent event: built in one initialisation (filling a default event
         // field by field copied it several times), stamped with the call's end.
         var event = ObserverEvent(
-            kind: .delivered, time: end, thread: context.number, isMainThread: context.isMain,
+            kind: .delivered, time: call.end, thread: call.context.number, isMainThread: call.context.isMain,
             channel: entry.channel.info, registration: entry.info, new: initial, depth: depth,
-            duration: duration, cpuDuration: cpu, isMainQueue: onMainQueue, changeNumber: change == 0 ? nil : change
+            duration: call.duration, cpuDuration: call.cpu, isMainQueue: call.onMainQueue,
+            changeNumber: change == 0 ? nil : change
         )
-        event.waits = waits
+        event.waits = call.waits
         sink?.record(event)
     }
 

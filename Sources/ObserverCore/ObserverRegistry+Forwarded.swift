@@ -12,7 +12,7 @@ extension ObserverRegistry {
             let number = takeChangeNumber()
             if let recordSink {
                 recordChanged(
-                    recordSink, context: ThreadContext.current, channel: channel, old: nil, new: EventValue(text),
+                    recordSink, context: ThreadContext.current, channel: channel, values: ChangeValues(new: EventValue(text)),
                     isPrior: false, callSite: callSite, change: number
                 )
                 return
@@ -39,8 +39,7 @@ extension ObserverRegistry {
                 return
             }
             invokeRecorded(
-                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, initial: nil,
-                change: 0
+                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, change: 0
             )
         }
     }

@@ -57,7 +57,7 @@ extension ObserverRegistry {
         dispatch(
             on: channel, payload: PostedNotification(name: name, sender: senderRef, payload: payload),
             unchanged: false, isPrior: false, sender: sender, callSite: callSite,
-            values: { (nil, $0.payload.map { EventValue($0) }) }
+            values: { ChangeValues(new: $0.payload.map { EventValue($0) }) }
         )
     }
 

@@ -5,24 +5,26 @@ extension ObserverRegistry {
     /// change's depth.
     @inline(__always) @discardableResult
     func recordChanged(
-        _ sink: any RecordSink, context: ThreadContext, channel: Channel, old: consuming EventValue?,
-        new: consuming EventValue?,
+        _ sink: any RecordSink, context: ThreadContext, channel: Channel, values: consuming ChangeValues,
         isPrior: Bool, callSite: CallSite?, change: UInt64
     ) -> Int {
         let onMainQueue = MainQueue.isCurrent
+        // One clock reading for the record and the start of the loop's first callback.
+        let time = monotonicNanoseconds()
         context.queueChange = change
         context.onMainQueue = onMainQueue
+        context.loopTime = time
         var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
         if isPrior { flags.insert(.prior) }
         let depth = context.depth
         sink.recordChange(
             EventRecord(
-                kind: .changed, flags: flags, time: monotonicNanoseconds(), thread: context.number,
+                kind: .changed, flags: flags, time: time, thread: context.number,
                 channel: channel.info.id, depth: Int32(clamping: depth), liveCount: UInt64(channel.liveCount),
                 changeNumber: change
             ),
-            old: old, new: new, callSite: callSite
+            values: values, callSite: callSite
         )
         return depth
     }
@@ -52,7 +54,7 @@ extension ObserverRegistry {
         if context.isMain { flags.insert(.mainThread) }
         sink.record(
             EventRecord(
-                kind: .skipped, flags: flags, time: monotonicNanoseconds(), thread: context.number,
+                kind: .skipped, flags: flags, time: context.time(delivering: change), thread: context.number,
                 channel: entry.info.channelID, depth: Int32(clamping: depth), registration: entry.info.id,
                 owner: entry.info.owner.id, skipReason: reason, changeNumber: change
             )

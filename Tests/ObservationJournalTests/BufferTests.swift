@@ -80,7 +80,7 @@ import TestSupport
             kind: .changed, flags: [.mainThread, .prior], time: 10, thread: 1, channel: 3, depth: 0, liveCount: 1,
             changeNumber: 1
         )
-        buffer.recordChange(change, old: EventValue(4), new: EventValue(5), callSite: nil)
+        buffer.recordChange(change, values: ChangeValues(old: 4, new: 5), callSite: nil)
         // Full from here on: the registration made now is still defined, its event dropped.
         buffer.record(EventRecord(kind: .skipped, flags: [], time: 11, thread: 2, channel: 3, depth: 0))
         let registration = RegistrationInfo(
@@ -88,7 +88,7 @@ import TestSupport
             callSite: CallSite(file: "App/Meter.swift", line: 12, function: "start()"), options: []
         )
         buffer.define(registration)
-        buffer.recordChange(change, old: nil, new: EventValue(6), callSite: nil)
+        buffer.recordChange(change, values: ChangeValues(new: EventValue(6)), callSite: nil)
         var spare = PendingEvents()
         let first = try #require(buffer.takeBatch(swapping: &spare))
         #expect(first.pending.records.map(\.time) == [10, 11])

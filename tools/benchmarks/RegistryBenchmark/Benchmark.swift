@@ -11,11 +11,13 @@ import ObserverCore
 enum Benchmark {
     static let usage = """
         usage: RegistryBenchmark [--rounds N] [--verbose]
+               RegistryBenchmark --recording [--rounds N]
                RegistryBenchmark --notification-center [--rounds N]
                RegistryBenchmark --threads [--count POSTS]
                RegistryBenchmark --profile closures|post|center|recording|ring|fputs|register|counting|sink [--fan-out F] [--count N]
 
           (no mode)              fan-out, register/remove, sink cost and recording cost
+          --recording            only the recording cost (and its targets)
           --notification-center  RecordingNotificationCenter against NotificationCenter
           --threads              posts per second with 1/2/4/8 threads, each on its own channel
                                  (POSTS per thread, default 200000)
@@ -41,6 +43,7 @@ enum Benchmark {
             case "--rounds": rounds = positive(arguments.next(), argument)
             case "--verbose": verbose = true
             case "--notification-center": mode = "notification-center"
+            case "--recording": mode = "recording"
             case "--threads": mode = "threads"
             case "--profile":
                 mode = "profile"
@@ -59,6 +62,7 @@ enum Benchmark {
         do {
             switch mode {
             case "notification-center": try RecordingCenter.run(rounds: rounds)
+            case "recording": try recording(rounds: rounds, printTargets: true)
             case "profile": try Profile.run(profile, fanOut: fanOut, count: count)
             case "threads": Threads.run(posts: count ?? 200_000)
             default: try all(rounds: rounds, verbose: verbose)
@@ -126,6 +130,24 @@ enum Benchmark {
         print("")
         print("(`ObserverEvent` is \(MemoryLayout<ObserverEvent>.stride) bytes; the in-memory sink stores one per delivery.)")
 
+        let (added, addedOverRing) = try recording(rounds: rounds, printTargets: false)
+
+        print("")
+        print("## Targets")
+        let hundred = results[2]
+        let closureShare = Spread(ratios(hundred.registry, hundred.closures)).median
+        let overCenter = Spread(ratios(hundred.registry, hundred.notificationCenter)).median
+        print("fan-out 100, registry / closures >= 0.25: \(ratio(closureShare)) \(closureShare >= 0.25 ? "met" : "MISSED")")
+        print("fan-out 100, registry / NotificationCenter >= 5: \(ratio(overCenter)) \(overCenter >= 5 ? "met" : "MISSED")")
+        let linear = growth100.median < 3 && growth200.median < 3
+        print("removal linear (each doubling < 3x): \(linear ? "met" : "MISSED")")
+        printRecordingTargets(added: added, addedOverRing: addedOverRing)
+    }
+
+    /// The recording section: what recording costs the calling thread, next to its anchors.
+    /// Returns recording's addition and its ratio to the ring buffer (medians).
+    @discardableResult
+    static func recording(rounds: Int, printTargets: Bool) throws -> (added: Double, addedOverRing: Double) {
         print("")
         print("## Recording: calling-thread CPU per event at fan-out 1 (a change = 2 events)")
         print("")
@@ -142,18 +164,16 @@ enum Benchmark {
         print("| registry, empty sink (the registry making events) | \(Spread(cost.emptySink).text(nanoseconds)) | \(Spread(ratios(cost.emptySink, cost.ring)).text(ratio)) |")
         print("| registry with the journal's sink | \(Spread(cost.recording).text(nanoseconds)) | \(Spread(ratios(cost.recording, cost.ring)).text(ratio)) |")
         print("| recording's addition (journal's sink − no sink) | \(Spread(added).text(nanoseconds)) | \(Spread(ratios(added, cost.ring)).text(ratio)) |")
+        let medians = (Spread(added).median, Spread(ratios(added, cost.ring)).median)
+        if printTargets {
+            print("")
+            print("## Targets")
+            printRecordingTargets(added: medians.0, addedOverRing: medians.1)
+        }
+        return medians
+    }
 
-        print("")
-        print("## Targets")
-        let hundred = results[2]
-        let closureShare = Spread(ratios(hundred.registry, hundred.closures)).median
-        let overCenter = Spread(ratios(hundred.registry, hundred.notificationCenter)).median
-        print("fan-out 100, registry / closures >= 0.25: \(ratio(closureShare)) \(closureShare >= 0.25 ? "met" : "MISSED")")
-        print("fan-out 100, registry / NotificationCenter >= 5: \(ratio(overCenter)) \(overCenter >= 5 ? "met" : "MISSED")")
-        let linear = growth100.median < 3 && growth200.median < 3
-        print("removal linear (each doubling < 3x): \(linear ? "met" : "MISSED")")
-        let addedMedian = Spread(added).median
-        let addedOverRing = Spread(ratios(added, cost.ring)).median
+    static func printRecordingTargets(added addedMedian: Double, addedOverRing: Double) {
         print("recording adds <= 150 ns/event: \(nanoseconds(addedMedian)) \(addedMedian <= 150 ? "met" : "MISSED")")
         print("recording adds <= 3x the ring buffer: \(ratio(addedOverRing)) \(addedOverRing <= 3 ? "met" : "MISSED")")
     }

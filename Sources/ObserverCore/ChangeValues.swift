@@ -1,0 +1,119 @@
+/// A change's old and new values as the registry hands them to a sink, without boxing the
+/// common ones.
+///
+/// Why not two `EventValue`s: each is an `any Sendable` existential, and making, copying
+/// and destroying them through the runtime's value witnesses on the app's thread was a
+/// quarter of what recording a change cost there. A value of a plain type of at most 16
+/// bytes (`Int`, `Double`, `Bool`, a small struct of numbers: no references) is kept as
+/// its bits beside the type that reads them back, so handing it over is a copy of a few
+/// words; `EventValue`s are made only when someone reads `old` or `new` (the journal's
+/// writer thread). Other values are boxed as before.
+///
+/// A struct with an optional box, not an enum with an `EventValue` payload: copying such
+/// an enum went through the runtime's value witnesses even for its plain case.
+@usableFromInline
+package struct ChangeValues: Sendable {
+    /// Optional values of a plain type, as bits (see the type's comment).
+    @usableFromInline let inline: InlineValues?
+    /// Values of any other type.
+    @usableFromInline let boxed: BoxedValues?
+
+    /// Keeps `old` and `new` as bits when their type allows it (a test the compiler
+    /// folds away where `Value` is concrete), boxed otherwise.
+    @inlinable
+    package init<Value: Sendable>(old: Value?, new: Value?) {
+        if InlineValues.fits(Value?.self) {
+            inline = InlineValues(old: old, new: new)
+            boxed = nil
+        } else {
+            inline = nil
+            boxed = BoxedValues(old: old.map { EventValue($0) }, new: new.map { EventValue($0) })
+        }
+    }
+
+    /// The values of a change that has only a new value (a notification's payload).
+    package init(new: EventValue?) {
+        inline = nil
+        boxed = BoxedValues(old: nil, new: new)
+    }
+
+    /// Whether the values are kept as bits.
+    package var isInline: Bool { inline != nil }
+
+    /// The old value, boxed.
+    package var old: EventValue? {
+        if let inline { return inline.type.eventValue(inline.old) }
+        return boxed?.old
+    }
+
+    /// The new value, boxed.
+    package var new: EventValue? {
+        if let inline { return inline.type.eventValue(inline.new) }
+        return boxed?.new
+    }
+}
+
+/// Values not kept as bits.
+@usableFromInline
+package final class BoxedValues: Sendable {
+    let old: EventValue?
+    let new: EventValue?
+
+    @usableFromInline
+    init(old: EventValue?, new: EventValue?) {
+        self.old = old
+        self.new = new
+    }
+}
+
+/// The bits of a plain value of at most 16 bytes.
+@usableFromInline
+package typealias InlineBits = (UInt64, UInt64)
+
+/// Two optional values of one plain type, as bits, with the type that reads them back.
+/// Plain data: copying it is a copy of its words, with no reference counting.
+@usableFromInline
+package struct InlineValues: Sendable {
+    @usableFromInline let type: any InlineValueReader.Type
+    @usableFromInline let old: InlineBits
+    @usableFromInline let new: InlineBits
+
+    /// Whether values of `type` can be kept as bits: no references, at most 16 bytes,
+    /// aligned to at most 8.
+    @inlinable
+    static func fits<Value>(_ type: Value.Type) -> Bool {
+        _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<InlineBits>.size
+            && MemoryLayout<Value>.alignment <= MemoryLayout<InlineBits>.alignment
+    }
+
+    /// Only for a `Value?` that `fits`.
+    @inlinable
+    init<Value: Sendable>(old: Value?, new: Value?) {
+        type = InlineValueType<Value>.self
+        self.old = Self.bits(old)
+        self.new = Self.bits(new)
+    }
+
+    @inlinable
+    static func bits<Value>(_ value: Value) -> InlineBits {
+        var bits: InlineBits = (0, 0)
+        _ = withUnsafeMutableBytes(of: &bits) { $0.baseAddress!.initializeMemory(as: Value.self, to: value) }
+        return bits
+    }
+}
+
+/// Reads an optional value of one plain type back from its bits.
+@usableFromInline
+package protocol InlineValueReader: Sendable {
+    /// The value `bits` hold, boxed; `nil` for `nil`.
+    static func eventValue(_ bits: InlineBits) -> EventValue?
+}
+
+/// The reader of `Value?`: its metatype, stored in `InlineValues`, is plain data.
+@usableFromInline
+enum InlineValueType<Value: Sendable>: InlineValueReader {
+    @usableFromInline
+    static func eventValue(_ bits: InlineBits) -> EventValue? {
+        withUnsafeBytes(of: bits) { $0.load(as: Value?.self) }.map { EventValue($0) }
+    }
+}
