@@ -14,12 +14,18 @@ import SystemShim
 package final class FindingSpool {
     private struct Key {
         var group: Int32
+        /// The rule's place in the order of rule codes (`rank`).
         var rule: Int32
         var firstSeq: Int64
         var ordinal: Int64
         var offset: Int64
         var length: Int32
     }
+
+    /// Each rule's place when rules are ordered by code: sorting compares these, not strings.
+    private static let rank: [Rule: Int32] = Dictionary(
+        uniqueKeysWithValues: Rule.allCases.sorted { $0.code < $1.code }.enumerated().map { ($1, Int32($0)) }
+    )
 
     /// The encoded findings not yet written to the file (all of them while they are few).
     private var buffer: [UInt8] = []
@@ -55,9 +61,8 @@ package final class FindingSpool {
     package func append(_ finding: Finding) {
         let offset = flushed + Int64(buffer.count)
         FindingCoding.encode(finding, into: &buffer)
-        let rule = Rule.allCases.firstIndex(of: finding.rule) ?? Rule.allCases.count
         keys.append(Key(
-            group: group, rule: Int32(rule), firstSeq: finding.firstSeq, ordinal: Int64(keys.count), offset: offset,
+            group: group, rule: Self.rank[finding.rule] ?? -1, firstSeq: finding.firstSeq, ordinal: Int64(keys.count), offset: offset,
             length: Int32(flushed + Int64(buffer.count) - offset)
         ))
         if buffer.count >= bufferLimit, failure == nil {
@@ -69,16 +74,8 @@ package final class FindingSpool {
     /// (findings equal on these in the order they were added), and empties the spool.
     package func drain(_ body: (Finding) throws(AnalysisError) -> Void) throws(AnalysisError) {
         if let failure { throw failure }
-        let codes = Rule.allCases.map(\.code)
-        func code(_ index: Int32) -> String { Int(index) < codes.count ? codes[Int(index)] : "" }
         keys.sort { a, b in
-            if a.group != b.group { return a.group < b.group }
-            if a.firstSeq != b.firstSeq { return a.firstSeq < b.firstSeq }
-            if a.rule != b.rule {
-                let (x, y) = (code(a.rule), code(b.rule))
-                if x != y { return x < y }
-            }
-            return a.ordinal < b.ordinal
+            (a.group, a.firstSeq, a.rule, a.ordinal) < (b.group, b.firstSeq, b.rule, b.ordinal)
         }
         let all = keys
         keys = []
@@ -109,7 +106,7 @@ package final class FindingSpool {
         if descriptor < 0 {
             let path = FileManager.default.temporaryDirectory
                 .appendingPathComponent("obsreplay-findings-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp").path
-            descriptor = systemOpen(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+            descriptor = systemOpen(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else {
                 throw .output(path: path, detail: "cannot create a temporary file: \(String(cString: strerror(errno)))")
             }

@@ -12,19 +12,21 @@ extension SessionWriter {
     // already names. One is kept only when its row is new (`database.changes`), so a late
     // event naming one already ended does not bring it back.
 
-    /// Notes `object`; with `retain`, one more live registration or channel names it.
-    func note(_ object: ObjectRef, seq: Int64, retain: Bool = false) throws(SQLiteError) {
-        guard object.id != 0 else { return }
-        if objects[object.id] != nil {
-            if retain { objects[object.id, default: 0] += 1 }
-            return
-        }
+    /// Writes `object`'s row unless a live registration or channel already names it (it
+    /// has one then); kept only once one does (`retain`).
+    func note(_ object: ObjectRef, seq: Int64) throws(SQLiteError) {
+        guard object.id != 0, objects[object.id] == nil else { return }
         try insertObject.bind(sessionID, at: 1)
         try insertObject.bind(Int64(object.id), at: 2)
         try insertObject.bind(try intern(object.typeName), at: 3)
         try insertObject.bind(seq, at: 4)
         try insertObject.run()
-        if retain { objects[object.id] = 1 }
+    }
+
+    /// One more live registration or channel names `object`, whose row is written.
+    func retain(_ object: UInt64) {
+        guard object != 0 else { return }
+        objects[object, default: 0] += 1
     }
 
     /// One live registration or channel fewer names `object`.
@@ -45,7 +47,7 @@ extension SessionWriter {
         try insertChannel.run()
         if database.changes > 0 {
             channels[channel.id] = channel.subject.id
-            try note(channel.subject, seq: seq, retain: true)
+            retain(channel.subject.id)
         }
     }
 
@@ -88,8 +90,8 @@ extension SessionWriter {
         try statement.run()
         guard database.changes > 0 else { return }
         registrations[registration.id] = (registration.owner.id, registration.sender?.id)
-        try note(registration.owner, seq: seq, retain: true)
-        if let sender = registration.sender { try note(sender, seq: seq, retain: true) }
+        retain(registration.owner.id)
+        if let sender = registration.sender { retain(sender.id) }
     }
 
     func remove(_ registration: UInt64, reason: JournalRemovalReason, seq: Int64) throws(SQLiteError) {
