@@ -17,10 +17,30 @@ struct RecordDecoder {
     /// How many registration definitions are held (tests: bounded by live registrations).
     var heldRegistrations: Int { registrations.count }
 
-    /// Appends the events of `pending`, in order, to `events`.
-    mutating func decode(_ pending: PendingEvents, into events: inout [ObserverEvent]) {
+    /// Takes the channels and registrations `pending` defines, before its records are read
+    /// (`decode` does; the writer, which writes records without decoding them, calls it).
+    mutating func define(_ pending: PendingEvents) {
         for info in pending.channels { channels[info.id] = info }
         for info in pending.registrations { registrations[info.id] = info }
+    }
+
+    /// Notes a rare event read from the buffer: a removal or replacement ends the
+    /// registration's definition (the event carries it in full, so the writer has its row
+    /// once this event is written).
+    mutating func read(_ event: ObserverEvent) {
+        switch event.kind {
+        case .removed: if let id = event.registration?.id { registrations[id] = nil }
+        case .replaced: if let id = event.replaced?.id { registrations[id] = nil }
+        default: break
+        }
+    }
+
+    /// The channel a record names.
+    func channel(_ id: UInt64) -> ChannelInfo? { channels[id] }
+
+    /// Appends the events of `pending`, in order, to `events`.
+    mutating func decode(_ pending: PendingEvents, into events: inout [ObserverEvent]) {
+        define(pending)
         events.reserveCapacity(events.count + pending.records.count)
         var nextChange = 0
         var nextEvent = 0
@@ -29,13 +49,7 @@ struct RecordDecoder {
             case .event:
                 let event = pending.events[nextEvent]
                 nextEvent += 1
-                // The event carries the ended registration's full definition, so the
-                // writer has its row once this event is written.
-                switch event.kind {
-                case .removed: if let id = event.registration?.id { registrations[id] = nil }
-                case .replaced: if let id = event.replaced?.id { registrations[id] = nil }
-                default: break
-                }
+                read(event)
                 events.append(event)
             case .changed:
                 let detail = pending.changes[nextChange]
@@ -69,7 +83,7 @@ struct RecordDecoder {
     /// The registration a delivery or skip names: its definition while it lives; after it
     /// ended, its id, channel and owner (all its row needs; the writer wrote the rest when
     /// the registration ended).
-    private func registration(_ record: EventRecord) -> RegistrationInfo? {
+    func registration(_ record: EventRecord) -> RegistrationInfo? {
         if let info = registrations[record.registration] { return info }
         guard record.registration != 0 else { return nil }
         return RegistrationInfo(
