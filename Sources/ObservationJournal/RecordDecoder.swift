@@ -35,10 +35,30 @@ struct RecordDecoder {
         info.owner.typeName.isEmpty && info.callSite == endedCallSite
     }
 
-    /// Appends the events of `pending`, in order, to `events`.
-    mutating func decode(_ pending: PendingEvents, into events: inout [ObserverEvent]) {
+    /// Takes the channels and registrations `pending` defines, before its records are read
+    /// (`decode` does; the writer, which writes records without decoding them, calls it).
+    mutating func define(_ pending: PendingEvents) {
         for info in pending.channels { channels[info.id] = info }
         for info in pending.registrations { registrations[info.id] = info }
+    }
+
+    /// Notes a rare event read from the buffer: a removal or replacement ends the
+    /// registration's definition (the event carries it in full, so the writer has its row
+    /// once this event is written).
+    mutating func read(_ event: ObserverEvent) {
+        switch event.kind {
+        case .removed: if let id = event.registration?.id { registrations[id] = nil }
+        case .replaced: if let id = event.replaced?.id { registrations[id] = nil }
+        default: break
+        }
+    }
+
+    /// The channel a record names.
+    func channel(_ id: UInt64) -> ChannelInfo? { channels[id] }
+
+    /// Appends the events of `pending`, in order, to `events`.
+    mutating func decode(_ pending: PendingEvents, into events: inout [ObserverEvent]) {
+        define(pending)
         events.reserveCapacity(events.count + pending.records.count)
         var nextChange = 0
         var nextEvent = 0
@@ -47,13 +67,7 @@ struct RecordDecoder {
             case .event:
                 let event = pending.events[nextEvent]
                 nextEvent += 1
-                // The event carries the ended registration's full definition, so the
-                // writer has its row once this event is written.
-                switch event.kind {
-                case .removed: if let id = event.registration?.id { registrations[id] = nil }
-                case .replaced: if let id = event.replaced?.id { registrations[id] = nil }
-                default: break
-                }
+                read(event)
                 events.append(event)
             case .changed:
                 let detail = pending.changes[nextChange]
@@ -82,8 +96,14 @@ struct RecordDecoder {
                 ))
             }
         }
-        // After every record of the batch: a record may name a channel that ended later in
-        // the same batch, never one that ended in an earlier one.
+        endBatch(pending)
+    }
+
+    /// Forgets the channels that ended in `pending` (`endedChannels` then lists them), after
+    /// every record of the batch is read: a record may name a channel that ended later in
+    /// the same batch, never one that ended in an earlier one. (`decode` does; the writer,
+    /// which writes records without decoding them, calls it once the batch is committed.)
+    mutating func endBatch(_ pending: PendingEvents) {
         endedChannels.removeAll(keepingCapacity: true)
         for id in pending.endedChannels where channels.removeValue(forKey: id) != nil {
             endedChannels.append(id)
@@ -93,7 +113,7 @@ struct RecordDecoder {
     /// The registration a delivery or skip names: its definition while it lives; after it
     /// ended, its id, channel and owner (all its row needs; the writer wrote the rest when
     /// the registration ended).
-    private func registration(_ record: EventRecord) -> RegistrationInfo? {
+    func registration(_ record: EventRecord) -> RegistrationInfo? {
         if let info = registrations[record.registration] { return info }
         guard record.registration != 0 else { return nil }
         return RegistrationInfo(

@@ -88,20 +88,11 @@ public final class RecordingSession: Sendable {
         buffer.writerStarted()
         var spare = PendingEvents(capacity: buffer.capacity)
         var decoder = RecordDecoder()
-        var events: [ObserverEvent] = []
         defer { handle.writer = nil }
         // No local reference to the writer: setting `handle.writer` to nil must free it.
         while var batch = buffer.takeBatch(swapping: &spare), handle.writer != nil {
             do {
-                decoder.decode(batch.pending, into: &events)
-                let eventBatch = EventBatch(
-                    firstSeq: batch.firstSeq, events: events, gap: batch.gap, endsSession: batch.endsSession
-                )
-                events = []
-                try handle.writer?.write(eventBatch)
-                handle.writer?.forgetChannels(decoder.endedChannels)
-                events = eventBatch.events
-                events.removeAll(keepingCapacity: true)
+                try handle.writer?.write(batch, decoder: &decoder)
             } catch {
                 handle.writer = nil
                 let failure = JournalFile.classify(error, path: path)

@@ -123,6 +123,62 @@ extension SessionWriter {
         try add(row)
     }
 
+    /// A `changed` record's row: what `write(_:seq:)` writes for its decoded event.
+    func writeChange(
+        _ record: EventRecord, _ detail: PendingEvents.ChangeDetail, decoder: RecordDecoder, seq: Int64
+    ) throws(SQLiteError) {
+        var row = Row(
+            seq: seq, time: record.time, kind: .changed, thread: record.thread, isMain: record.isMainThread,
+            isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth), isPrior: record.flags.contains(.prior)
+        )
+        row.channel = try channelID(record.channel, decoder: decoder, seq: seq)
+        if let callSite = detail.callSite { row.callSite = try id(of: callSite) }
+        changeSeqs[Int(record.changeNumber % UInt64(Self.recentChanges))] = (record.changeNumber, seq)
+        row.liveCount = Int64(record.liveCount)
+        // The channel's key matters only to a per-key redaction: no lookup per change without one.
+        let key = values.redactionByKey.isEmpty ? nil : decoder.channel(record.channel)?.key
+        row.old = values.text(for: detail.old, key: key)
+        row.new = values.text(for: detail.new, key: key)
+        try add(row)
+    }
+
+    /// A `delivered` or `skipped` record's row: what `write(_:seq:)` writes for its decoded event.
+    func writeDelivery(_ record: EventRecord, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) {
+        let delivered = record.kind == .delivered
+        var row = Row(
+            seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
+            isMain: record.isMainThread, isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth),
+            isPrior: false
+        )
+        row.channel = try channelID(record.channel, decoder: decoder, seq: seq)
+        if record.registration != 0 {
+            // A registration's row is written when it is first named; afterwards its id is enough.
+            if registrations[record.registration] == nil, let info = decoder.registration(record) {
+                try note(info, seq: seq)
+            }
+            row.registration = Int64(record.registration)
+            row.owner = Int64(record.owner)
+        }
+        if delivered {
+            row.duration = Int64(clamping: record.duration)
+            row.cpu = Int64(clamping: record.cpu)
+            if record.flags.contains(.countedWaits) { row.waits = Int64(clamping: record.waits) }
+        } else {
+            row.reason = record.skipReason.map { Self.journal($0).name }
+        }
+        row.changeSeq = changeSeq(of: record.changeNumber == 0 ? nil : record.changeNumber)
+        try add(row)
+    }
+
+    /// The id of the channel a record names, its row written on first sight; `nil` for one
+    /// never defined (as a decoded event without a channel).
+    private func channelID(_ id: UInt64, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) -> Int64? {
+        if channels[id] != nil { return Int64(id) }
+        guard let info = decoder.channel(id), info.id != 0 else { return nil }
+        try note(info, seq: seq)
+        return Int64(id)
+    }
+
     func write(_ gap: GapRecord) throws(SQLiteError) {
         var row = Row(seq: gap.seq, time: gap.time, kind: .gap, thread: gap.thread, isMain: gap.isMainThread, depth: 0, isPrior: false)
         row.reason = JournalGapReason.bufferFull.name
@@ -141,41 +197,51 @@ extension SessionWriter {
     func add(_ row: Row) throws(SQLiteError) {
         rows.append(row)
         if rows.count == Self.rowsPerInsert {
-            try insert(rows, with: insertEvents)
+            try insert(rows, with: insertEvents, bound: &boundEvents)
             rows.removeAll(keepingCapacity: true)
         }
     }
 
-    /// Binds `rows` to a statement made by `EventColumn.insertSQL(rows: rows.count)` and runs it.
-    func insert(_ rows: [Row], with statement: SQLiteStatement) throws(SQLiteError) {
-        var base: Int32 = 1
-        for row in rows {
-            func at(_ column: EventColumn) -> Int32 { base + column.rawValue }
-            try statement.bind(sessionID, at: at(.sessionID))
-            try statement.bind(row.seq, at: at(.seq))
-            try statement.bind(Int64(bitPattern: row.time &- startNanoseconds), at: at(.timeNs))
-            try statement.bind(row.kind.code, at: at(.kind))
-            try statement.bind(Int64(bitPattern: row.thread), at: at(.thread))
-            try statement.bind(row.isMain, at: at(.isMain))
-            try statement.bind(row.channel, at: at(.channelID))
-            try statement.bind(row.registration, at: at(.registrationID))
-            try statement.bind(row.owner, at: at(.ownerID))
-            try statement.bind(row.otherRegistration, at: at(.otherRegistrationID))
-            try statement.bind(row.callSite, at: at(.callSiteID))
-            try statement.bind(row.scope, at: at(.scopeID))
-            try statement.bind(Int64(row.depth), at: at(.depth))
-            try statement.bind(row.liveCount, at: at(.liveCount))
-            try statement.bind(row.duration, at: at(.durationNs))
-            try statement.bind(row.isPrior, at: at(.isPrior))
-            try statement.bind(row.old, at: at(.oldValue))
-            try statement.bind(row.new, at: at(.newValue))
-            try statement.bind(row.reason, at: at(.reason))
-            try statement.bind(row.detail, at: at(.detail))
-            try statement.bind(row.isMainQueue.map { $0 ? Int64(1) : Int64(0) }, at: at(.mainQueue))
-            try statement.bind(row.cpu, at: at(.cpuNs))
-            try statement.bind(row.waits, at: at(.waits))
-            try statement.bind(row.changeSeq, at: at(.changeSeq))
-            base += EventColumn.count
+    /// Binds `rows` to a statement made by `EventColumn.insertSQL(rows: rows.count)` and runs
+    /// it; `bound` is what the statement holds at each parameter (see `BoundParameter`).
+    func insert(_ rows: [Row], with statement: SQLiteStatement, bound: inout [BoundParameter]) throws(SQLiteError) {
+        try bound.withUnsafeMutableBufferPointer { (bound) throws(SQLiteError) in
+            var base: Int32 = 1
+            for row in rows {
+                func int(_ value: Int64?, _ column: EventColumn) throws(SQLiteError) {
+                    let index = base + column.rawValue
+                    try statement.bind(value, at: index, over: &bound[Int(index - 1)])
+                }
+                func text(_ value: String?, _ column: EventColumn) throws(SQLiteError) {
+                    let index = base + column.rawValue
+                    try statement.bind(value, at: index, over: &bound[Int(index - 1)])
+                }
+                try int(sessionID, .sessionID)
+                try int(row.seq, .seq)
+                try int(Int64(bitPattern: row.time &- startNanoseconds), .timeNs)
+                try int(row.kind.code, .kind)
+                try int(Int64(bitPattern: row.thread), .thread)
+                try int(row.isMain ? 1 : 0, .isMain)
+                try int(row.channel, .channelID)
+                try int(row.registration, .registrationID)
+                try int(row.owner, .ownerID)
+                try int(row.otherRegistration, .otherRegistrationID)
+                try int(row.callSite, .callSiteID)
+                try int(row.scope, .scopeID)
+                try int(Int64(row.depth), .depth)
+                try int(row.liveCount, .liveCount)
+                try int(row.duration, .durationNs)
+                try int(row.isPrior ? 1 : 0, .isPrior)
+                try text(row.old, .oldValue)
+                try text(row.new, .newValue)
+                try text(row.reason, .reason)
+                try text(row.detail, .detail)
+                try int(row.isMainQueue.map { $0 ? 1 : 0 }, .mainQueue)
+                try int(row.cpu, .cpuNs)
+                try int(row.waits, .waits)
+                try int(row.changeSeq, .changeSeq)
+                base += EventColumn.count
+            }
         }
         try statement.run()
     }

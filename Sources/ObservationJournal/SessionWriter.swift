@@ -48,6 +48,11 @@ final class SessionWriter: @unchecked Sendable {
     /// Inserts `rowsPerInsert` event rows at once: SQLite's per-execution work is then
     /// paid once per that many rows.
     let insertEvents: SQLiteStatement
+    /// What `insertEvent` and `insertEvents` hold at each parameter: most of a row repeats
+    /// from one run to the next, and those binds are skipped. The two statements are the
+    /// writer's own (`prepare`, not `cached`), so nothing else binds or clears them.
+    var boundEvent: [BoundParameter]
+    var boundEvents: [BoundParameter]
     /// Event rows waiting for `insertEvents`.
     var rows: [Row] = []
     static let rowsPerInsert = 32
@@ -76,8 +81,10 @@ final class SessionWriter: @unchecked Sendable {
         changeSeqs = Array(repeating: (0, 0), count: Self.recentChanges)
         let start = monotonicNanoseconds()
         startNanoseconds = start
-        insertEvent = try database.cached(EventColumn.insertSQL(rows: 1))
-        insertEvents = try database.cached(EventColumn.insertSQL(rows: Self.rowsPerInsert))
+        insertEvent = try database.prepare(EventColumn.insertSQL(rows: 1))
+        insertEvents = try database.prepare(EventColumn.insertSQL(rows: Self.rowsPerInsert))
+        boundEvent = Array(repeating: .unknown, count: Int(EventColumn.count))
+        boundEvents = Array(repeating: .unknown, count: Int(EventColumn.count) * Self.rowsPerInsert)
         rows.reserveCapacity(Self.rowsPerInsert)
         selectString = try database.cached("SELECT id FROM strings WHERE value = ?")
         insertString = try database.cached("INSERT INTO strings (value) VALUES (?)")
@@ -141,6 +148,52 @@ final class SessionWriter: @unchecked Sendable {
     /// Writes a batch in one transaction; with `endsSession`, also marks the session ended
     /// cleanly in it.
     func write(_ batch: EventBatch) throws(SQLiteError) {
+        try transaction(endsSession: batch.endsSession) { () throws(SQLiteError) in
+            var seq = batch.firstSeq
+            for event in batch.events {
+                try write(event, seq: seq)
+                seq += 1
+            }
+            if let gap = batch.gap { try write(gap) }
+        }
+    }
+
+    /// Writes the buffer's batch in one transaction, as `write(_: EventBatch)` writes it
+    /// decoded, without decoding it: a change, delivery or skip record becomes its row
+    /// directly (no `ObserverEvent` built per frequent event); the rare events are written
+    /// as they are. `decoder` keeps the channels and registrations the records name; once
+    /// the batch is committed, the channels that ended in it are forgotten by both.
+    func write(_ batch: RecordBatch, decoder: inout RecordDecoder) throws(SQLiteError) {
+        let pending = batch.pending
+        decoder.define(pending)
+        try transaction(endsSession: batch.endsSession) { () throws(SQLiteError) in
+            var seq = batch.firstSeq
+            var nextChange = 0
+            var nextEvent = 0
+            for record in pending.records {
+                switch record.kind {
+                case .event:
+                    let event = pending.events[nextEvent]
+                    nextEvent += 1
+                    decoder.read(event)
+                    try write(event, seq: seq)
+                case .changed:
+                    try writeChange(record, pending.changes[nextChange], decoder: decoder, seq: seq)
+                    nextChange += 1
+                case .delivered, .skipped:
+                    try writeDelivery(record, decoder: decoder, seq: seq)
+                }
+                seq += 1
+            }
+            if let gap = batch.gap { try write(gap) }
+        }
+        decoder.endBatch(pending)
+        forgetChannels(decoder.endedChannels)
+    }
+
+    /// Runs `body`, which adds a batch's rows, in one write transaction with the rows' tail
+    /// inserted; with `endsSession`, also marks the session ended cleanly in it.
+    private func transaction(endsSession: Bool, _ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
         rows.removeAll(keepingCapacity: true)
         // Writing on into a removed or replaced file would lose the batch silently (and
         // leave a -wal beside the replacement): stop with an error instead. The code is
@@ -152,15 +205,10 @@ final class SessionWriter: @unchecked Sendable {
             )
         }
         try database.writeTransaction { () throws(SQLiteError) in
-            var seq = batch.firstSeq
-            for event in batch.events {
-                try write(event, seq: seq)
-                seq += 1
-            }
-            if let gap = batch.gap { try write(gap) }
-            for row in rows { try insert([row], with: insertEvent) }
+            try body()
+            for row in rows { try insert([row], with: insertEvent, bound: &boundEvent) }
             rows.removeAll(keepingCapacity: true)
-            if batch.endsSession {
+            if endsSession {
                 try endSession.bind(JournalClock.isoNow(), at: 1)
                 try endSession.bind(sessionID, at: 2)
                 try endSession.run()

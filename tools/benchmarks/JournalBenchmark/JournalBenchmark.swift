@@ -13,22 +13,24 @@ import ObserverCore
 ///     everything, and its ratio to (a) in the same round;
 /// (c) the calling thread's cost per event: recording vs the bare registry, in bursts that
 ///     fit the buffer (so no waiting for the disk is measured);
-/// `--only check`: what the `CHECK` on `events.kind` costs per row (see `CheckCost`).
+/// `--only check`: what the `CHECK` on `events.kind` costs per row (see `CheckCost`);
+/// `--only shapes`: rows/s of candidate shapes of the events table (see `Shapes`).
 ///
 /// Every figure is the median of `--rounds` rounds and its range (min–max).
 @main
 enum JournalBenchmark {
     static let usage = """
-        usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c|check]
-               JournalBenchmark --profile raw|raw32|writer|check-in|check-or|check-none|check-int|check-bare[32] [--count N]
+        usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c|check|shapes]
+               JournalBenchmark --profile raw|raw32|writer|check-in|check-or|check-none|check-int|check-bare[32]|shape-N [--count N]
 
           --events N   events (rows) per measurement (default 1000000)
           --rounds R   rounds; each figure is their median and range (default 5)
           --only X     one part: a (raw ceiling), b (sustained), c (calling thread), check
-                       (the CHECK on events.kind; not in the default run)
+                       (the CHECK on events.kind), shapes (shapes of the events table); not in the default run
           --profile X  one loop once, for callgrind: COUNT rows (raw, raw32, check-*; a name ending
                        in 32 inserts 32 rows per statement) or events through the recorder
-                       (writer); see tools/benchmarks/callgrind-per-event.sh
+                       (writer); shape-N: COUNT rows into shape N of --only shapes (0, 1, …);
+                       see tools/benchmarks/callgrind-per-event.sh
         """
 
     static func main() throws {
@@ -45,7 +47,7 @@ enum JournalBenchmark {
             case "--count": count = positive(arguments.next(), argument)
             case "--only":
                 only = arguments.next()
-                guard ["a", "b", "c", "check"].contains(only) else { fail("--only takes a, b, c or check") }
+                guard ["a", "b", "c", "check", "shapes"].contains(only) else { fail("--only takes a, b, c, check or shapes") }
             case "--profile": profile = arguments.next()
             case "--help", "-h":
                 print(usage)
@@ -58,6 +60,10 @@ enum JournalBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         if let profile {
             try Self.profile(profile, count: count, directory: directory)
+            return
+        }
+        if only == "shapes" {
+            try shapes(rows: events, rounds: rounds, directory: directory)
             return
         }
         if only == "check" {
@@ -131,6 +137,24 @@ enum JournalBenchmark {
         }
     }
 
+    static func shapes(rows: Int, rounds: Int, directory: String) throws {
+        print("Shapes of the events table: \(rows) rows per measurement, \(rounds) rounds; rows/s median (min–max), ratio to shape 0 within a round")
+        var rates = Array(repeating: [Double](), count: Shapes.shapes.count)
+        for round in 1...rounds {
+            for (index, shape) in Shapes.shapes.enumerated() {
+                let path = "\(directory)/shape\(round)-\(index).sqlite"
+                rates[index].append(try Shapes.run(shape, path: path, rows: rows))
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+        }
+        print("")
+        print("| # | shape | rows/s | / shape 0 |")
+        print("|---|---|---:|---:|")
+        for (index, shape) in Shapes.shapes.enumerated() {
+            print("| \(index) | \(shape.name) | \(Spread(rates[index]).text(rate)) | \(Spread(ratios(rates[index], rates[0])).text { String(format: "%.2f", $0) }) |")
+        }
+    }
+
     /// One loop once, for a profiler.
     static func profile(_ what: String, count: Int?, directory: String) throws {
         let path = "\(directory)/profile.sqlite"
@@ -138,6 +162,9 @@ enum JournalBenchmark {
         case "raw": print("raw: \(try RawCeiling.run(path: path, rows: count ?? 100_000)) rows/s")
         case "raw32": print("raw32: \(try RawCeiling.run(path: path, rows: (count ?? 100_000) / 32 * 32, rowsPerStatement: 32)) rows/s")
         case "writer": print("writer: \(try Sustained.run(path: path, events: count ?? 100_000)) events/s")
+        case _ where what.hasPrefix("shape-"):
+            guard let index = Int(what.dropFirst(6)), Shapes.shapes.indices.contains(index) else { fail("unknown profile '\(what)'") }
+            print("\(what): \(try Shapes.run(Shapes.shapes[index], path: path, rows: count ?? 100_000)) rows/s")
         default:
             // check-in, …, and check-in32, …: 32 rows per statement, as the writer inserts.
             let names = ["check-in", "check-or", "check-none", "check-int", "check-bare"]
