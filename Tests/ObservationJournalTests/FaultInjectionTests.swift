@@ -130,6 +130,33 @@ import TestSupport
         #expect(try database.scalarInt("SELECT 2") == 2)          // not persistent
         #expect(plan.injectedCount == 2)
     }
+
+    /// A bind skipped because the statement already holds its value (`BoundParameter`)
+    /// still asks the fault plan, as the bind would: which binds are skipped depends on the
+    /// values and on how threads' events interleave, and the fault matrix fails "the nth
+    /// bind" of a traced clean run, which must be the same bind in every run.
+    @Test func skippedBindAsksTheFaultPlanAsTheBindWould() throws {
+        let sql = "INSERT INTO t (a, b) VALUES (?, ?)"
+        let plan = SQLiteFaultPlan(failing: 3, at: .bind, sqlContains: "INSERT INTO t", with: SQLITE_NOMEM)
+        let database = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate, faults: plan)
+        try database.execute("CREATE TABLE t (a INTEGER, b TEXT)")
+        let insert = try database.prepare(sql)
+        var a = BoundParameter.unknown
+        var b = BoundParameter.unknown
+        try insert.bind(Int64(7), at: 1, over: &a)                // bind 1
+        try insert.bind(nil as String?, at: 2, over: &b)          // bind 2
+        try insert.run()
+        #expect(throws: SQLiteError(code: SQLITE_NOMEM, message: "out of memory", sql: sql)) {
+            try insert.bind(Int64(7), at: 1, over: &a)            // bind 3: skipped, yet fails
+        }
+        // The statement still holds 7 there, as `a` says.
+        #expect(a == .integer(7))
+        try insert.bind(nil as String?, at: 2, over: &b)          // bind 4: skipped
+        try insert.run()
+        #expect(plan.injectedCount == 1)
+        #expect(try database.scalarInt("SELECT count(*) FROM t WHERE a = 7 AND b IS NULL") == 2)
+        #expect(try database.scalarInt("SELECT count(*) FROM t") == 2)
+    }
 }
 
 extension FaultInjectionTests {

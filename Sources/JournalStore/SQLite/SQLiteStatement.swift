@@ -24,7 +24,7 @@ package final class SQLiteStatement {
 
     /// Checks the connection's fault plan before a call at `site` (debug builds only).
     @inline(__always)
-    private func checkFault(_ site: SQLiteFaultPlan.Site) throws(SQLiteError) {
+    func checkFault(_ site: SQLiteFaultPlan.Site) throws(SQLiteError) {
         #if DEBUG
         if let plan = database.faults, let code = plan.failure(at: site, sql: sql) {
             throw SQLiteFaultPlan.error(code: code, sql: sql)
