@@ -1,8 +1,10 @@
 import ObserverCore
 
-/// Turns the buffer's records back into `ObserverEvent`s, on the writer thread: the
-/// app's thread only wrote ids and numbers (`EventRecord`); the channels and
-/// registrations they name were defined once each, in the same or an earlier batch.
+/// Keeps the definitions of the channels and registrations the buffer's records name, on
+/// the writer thread: the app's thread only wrote ids and numbers (`EventRecord`); the
+/// channels and registrations they name were defined once each, in the same or an earlier
+/// batch. The writer writes records as rows with it (`SessionWriter.write(_:decoder:)`);
+/// `decode` turns them back into `ObserverEvent`s.
 ///
 /// A registration's definition is kept only while it lives: its removal (or replacement)
 /// event has the writer note its row, so a later record naming it (a queued delivery's
