@@ -140,10 +140,14 @@ enum JournalBenchmark {
     static func shapes(rows: Int, rounds: Int, directory: String) throws {
         print("Shapes of the events table: \(rows) rows per measurement, \(rounds) rounds; rows/s median (min–max), ratio to shape 0 within a round")
         var rates = Array(repeating: [Double](), count: Shapes.shapes.count)
+        var reads = Array(repeating: [Double](), count: Shapes.shapes.count)
         for round in 1...rounds {
             for (index, shape) in Shapes.shapes.enumerated() {
                 let path = "\(directory)/shape\(round)-\(index).sqlite"
                 rates[index].append(try Shapes.run(shape, path: path, rows: rows))
+                if let read = try Shapes.readRate(shape, path: path, rows: rows - rows % max(shape.json, shape.rowsPerStatement)) {
+                    reads[index].append(read)
+                }
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             }
         }
@@ -152,6 +156,14 @@ enum JournalBenchmark {
         print("|---|---|---:|---:|")
         for (index, shape) in Shapes.shapes.enumerated() {
             print("| \(index) | \(shape.name) | \(Spread(rates[index]).text(rate)) | \(Spread(ratios(rates[index], rates[0])).text { String(format: "%.2f", $0) }) |")
+        }
+        print("")
+        print("Read back through SQL (every varying column of every event, one query), events/s:")
+        print("")
+        print("| # | shape | events/s | / shape 0 |")
+        print("|---|---|---:|---:|")
+        for (index, shape) in Shapes.shapes.enumerated() where !reads[index].isEmpty {
+            print("| \(index) | \(shape.name) | \(Spread(reads[index]).text(rate)) | \(Spread(ratios(reads[index], reads[0])).text { String(format: "%.2f", $0) }) |")
         }
     }
 

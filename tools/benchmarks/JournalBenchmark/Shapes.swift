@@ -14,7 +14,8 @@ import Foundation
 /// columns (rare ones moved to a side table that only rare events write; flags packed into
 /// `kind`), `STRICT`, the `CHECK`s, rows per statement and page size; and, for comparison,
 /// fixed 64-byte records packed 256 to a BLOB (values in a side table), which no SQL view
-/// can read without decoding bytes.
+/// can read without decoding bytes; and events packed 256 to a row as JSON text (an array of
+/// each event's 23 columns, values inline), which a view reads with SQLite's `json_each`.
 enum Shapes {
     /// One value of a sample row.
     enum Field {
@@ -33,6 +34,10 @@ enum Shapes {
         var pageSize = 4096
         /// Records packed per BLOB row (the packed shape), else 0.
         var packed = 0
+        /// Events per JSON row (the JSON-block shape), else 0.
+        var json = 0
+        /// A query that reads every event's columns back through SQL, for the read rate.
+        var readBack: String? = nil
     }
 
     /// Schema 4's `events` (24 columns), with or without `STRICT` and the `CHECK`s.
@@ -171,8 +176,148 @@ enum Shapes {
             ],
             columns: [("key", .key), ("old_value", .old), ("new_value", .new)], packed: 256
         ))
+        list[0].readBack = readBackQuery("events")
+        list.append(Shape(
+            name: "JSON blocks: 256 events per row, an array of 23 columns each (values inline), view via json_each",
+            schema: jsonBlocks, columns: schema4Columns, json: 256, readBack: readBackQuery("events_view")
+        ))
         return list
     }()
+
+    /// Events packed as JSON text: `body` is `[[seq, time_ns, kind, …], …]` in schema 4's column
+    /// order without `session_id`; the view gives them back as rows.
+    static let jsonBlocks = [
+        """
+        CREATE TABLE event_blocks (
+            session_id INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, body TEXT NOT NULL,
+            PRIMARY KEY (session_id, first_seq)
+        ) STRICT, WITHOUT ROWID
+        """,
+        "CREATE VIEW events_view AS SELECT b.session_id, "
+            + schema4Columns.dropFirst().enumerated().map { "j.value ->> \($0.offset) AS \($0.element.name)" }
+                .joined(separator: ", ")
+            + " FROM event_blocks b, json_each(b.body) j",
+    ]
+
+    /// Reads every column that varies, so that decoding cannot be skipped.
+    static func readBackQuery(_ table: String) -> String {
+        "SELECT count(*), sum(seq), sum(time_ns), sum(kind), sum(registration_id), sum(duration_ns), "
+            + "sum(change_seq), sum(length(old_value)), sum(length(new_value)), sum(main_queue) FROM \(table)"
+    }
+
+    /// Events per second read back by `shape.readBack` from the database at `path`, which
+    /// must hold `rows` events.
+    static func readRate(_ shape: Shape, path: String, rows: Int) throws -> Double? {
+        guard let query = shape.readBack else { return nil }
+        let database = try RawSQLite(path: path)
+        let start = now()
+        let result = try database.rows(query)
+        let elapsed = Double(now() - start) / 1e9
+        guard let count = result.first?.first.flatMap({ $0 }).flatMap({ Int($0) }), count == rows else {
+            throw RawSQLiteError(message: "read back \(result), expected \(rows) events")
+        }
+        return Double(count) / elapsed
+    }
+
+    /// The JSON-block shape: each event's columns as a JSON array, written into a fixed byte
+    /// buffer (integers in decimal, text quoted), `shape.json` events per row, about 10,000
+    /// events per transaction. The buffer is written through a pointer so that the figure is
+    /// SQLite's and the text's, not `Array.append`'s checks.
+    static func runJSON(_ shape: Shape, database: RawSQLite, rows: Int) throws -> Double {
+        let insert = try database.prepare(
+            "INSERT INTO event_blocks (session_id, first_seq, last_seq, body) VALUES (1, ?, ?, ?)"
+        )
+        defer { sqlite3_finalize(insert) }
+        let rows = rows - rows % shape.json
+        let fields = shape.columns.dropFirst().map(\.field)
+        var body = JSONText(capacity: shape.json * (fields.count * 21 + 8) + 8)
+        defer { body.deallocate() }
+        let start = now()
+        var seq: Int64 = 1
+        while seq <= Int64(rows) {
+            try database.execute("BEGIN IMMEDIATE")
+            for _ in 0..<max(1, 10_000 / shape.json) where seq <= Int64(rows) {
+                let first = seq
+                body.count = 0
+                body.byte(UInt8(ascii: "["))
+                for index in 0..<shape.json {
+                    if index > 0 { body.byte(UInt8(ascii: ",")) }
+                    body.byte(UInt8(ascii: "["))
+                    for position in fields.indices {
+                        if position > 0 { body.byte(UInt8(ascii: ",")) }
+                        appendJSON(&body, fields[position], seq: seq)
+                    }
+                    body.byte(UInt8(ascii: "]"))
+                    seq += 1
+                }
+                body.byte(UInt8(ascii: "]"))
+                sqlite3_bind_int64(insert, 1, first)
+                sqlite3_bind_int64(insert, 2, seq - 1)
+                body.base.withMemoryRebound(to: CChar.self, capacity: body.count) {
+                    _ = sqlite3_bind_text(insert, 3, $0, Int32(body.count), nil)
+                }
+                try database.step(insert)
+            }
+            try database.execute("COMMIT")
+        }
+        return Double(rows) / (Double(now() - start) / 1e9)
+    }
+
+    /// One sample value (the same as `bind`'s) as JSON; the sample texts are digits, so they
+    /// need no escaping.
+    static func appendJSON(_ body: inout JSONText, _ field: Field, seq: Int64) {
+        switch field {
+        case .old, .new:
+            guard seq % 2 == 1 else { return body.null() }
+            body.byte(UInt8(ascii: "\""))
+            body.decimal(seq / 2 + (field == .new ? 1 : 0))
+            body.byte(UInt8(ascii: "\""))
+        default:
+            if let value = integer(field, seq: seq) { body.decimal(value) } else { body.null() }
+        }
+    }
+
+    /// A byte buffer of fixed capacity that JSON text is written into; the caller sizes it.
+    struct JSONText {
+        let base: UnsafeMutablePointer<UInt8>
+        var count = 0
+
+        init(capacity: Int) { base = .allocate(capacity: capacity) }
+
+        func deallocate() { base.deallocate() }
+
+        mutating func byte(_ value: UInt8) {
+            base[count] = value
+            count += 1
+        }
+
+        mutating func null() {
+            base[count] = UInt8(ascii: "n")
+            base[count + 1] = UInt8(ascii: "u")
+            base[count + 2] = UInt8(ascii: "l")
+            base[count + 3] = UInt8(ascii: "l")
+            count += 4
+        }
+
+        /// At most 20 bytes.
+        mutating func decimal(_ value: Int64) {
+            if value < 0 { byte(UInt8(ascii: "-")) }
+            var magnitude = value.magnitude
+            var end = count
+            repeat {
+                end += 1
+                magnitude /= 10
+            } while magnitude > 0
+            magnitude = value.magnitude
+            var position = end
+            repeat {
+                position -= 1
+                base[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            count = end
+        }
+    }
 
     /// Rows per second of `shape` into a new database at `path`.
     static func run(_ shape: Shape, path: String, rows: Int) throws -> Double {
@@ -182,6 +327,7 @@ enum Shapes {
         try database.execute("PRAGMA synchronous = NORMAL")
         for statement in shape.schema { try database.execute(statement) }
         if shape.packed > 0 { return try runPacked(shape, database: database, rows: rows) }
+        if shape.json > 0 { return try runJSON(shape, database: database, rows: rows) }
         let perRow = Int32(shape.columns.count)
         let row = "(" + Array(repeating: "?", count: shape.columns.count).joined(separator: ", ") + ")"
         let insert = try database.prepare(
@@ -275,38 +421,48 @@ enum Shapes {
 
     /// Binds one sample value: odd seqs are `changed` rows, even ones their `delivered`.
     static func bind(_ statement: OpaquePointer, _ parameter: Int32, _ field: Field, seq: Int64) {
-        let changed = seq % 2 == 1
-        let value: Int64?
         switch field {
-        case .session: value = 1
-        case .seq: value = seq
-        case .key: value = key(seq)
-        case .time: value = seq * 300
-        case .kind: value = changed ? 4 : 5
-        case .kindFlags: value = (changed ? 4 : 5) | 1 << 8 | 1 << 10 | 1 << 11
-        case .thread: value = 1
-        case .isMain: value = 1
-        case .channel: value = 1
-        case .registration: value = changed ? nil : 1
-        case .owner: value = changed ? nil : 2
-        case .callSite: value = changed ? 2 : nil
-        case .depth: value = changed ? 0 : 1
-        case .liveCount: value = changed ? 1 : nil
-        case .duration: value = changed ? nil : 120
-        case .isPrior: value = 0
-        case .mainQueue: value = 1
-        case .cpu: value = changed ? nil : 90
-        case .waits: value = changed ? nil : 0
-        case .changeSeq: value = changed ? nil : seq - 1
-        case .otherRegistration, .scope, .reason, .detail: value = nil
         case .old, .new:
-            if changed {
+            if seq % 2 == 1 {
                 sqlite3_bind_text(statement, parameter, String(seq / 2 + (field == .new ? 1 : 0)), -1, transient)
             } else {
                 sqlite3_bind_null(statement, parameter)
             }
-            return
+        default:
+            if let value = integer(field, seq: seq) {
+                sqlite3_bind_int64(statement, parameter, value)
+            } else {
+                sqlite3_bind_null(statement, parameter)
+            }
         }
-        if let value { sqlite3_bind_int64(statement, parameter, value) } else { sqlite3_bind_null(statement, parameter) }
+    }
+
+    /// A sample row's integer for `field` (nil: NULL; the texts are not integers).
+    static func integer(_ field: Field, seq: Int64) -> Int64? {
+        let changed = seq % 2 == 1
+        switch field {
+        case .session: return 1
+        case .seq: return seq
+        case .key: return key(seq)
+        case .time: return seq * 300
+        case .kind: return changed ? 4 : 5
+        case .kindFlags: return (changed ? 4 : 5) | 1 << 8 | 1 << 10 | 1 << 11
+        case .thread: return 1
+        case .isMain: return 1
+        case .channel: return 1
+        case .registration: return changed ? nil : 1
+        case .owner: return changed ? nil : 2
+        case .callSite: return changed ? 2 : nil
+        case .depth: return changed ? 0 : 1
+        case .liveCount: return changed ? 1 : nil
+        case .duration: return changed ? nil : 120
+        case .isPrior: return 0
+        case .mainQueue: return 1
+        case .cpu: return changed ? nil : 90
+        case .waits: return changed ? nil : 0
+        case .changeSeq: return changed ? nil : seq - 1
+        case .otherRegistration, .scope, .reason, .detail: return nil
+        case .old, .new: return nil
+        }
     }
 }
