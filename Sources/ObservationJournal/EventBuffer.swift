@@ -1,5 +1,6 @@
 import SystemShim
 import ObserverCore
+import Synchronization
 
 /// A run of events dropped because the buffer was full; written as one `gap` event at
 /// the sequence number the first dropped event would have had.
@@ -84,17 +85,23 @@ struct EventBatch {
 }
 
 /// The session's sink: numbers each event as the registry hands it over and keeps it in a
-/// bounded in-memory buffer, which the writer thread drains.
+/// bounded in-memory ring, which the writer thread drains.
 ///
-/// The calling thread only takes a lock, assigns the next sequence number and appends the
-/// event's fixed-size record (the registry writes records for its frequent actions: see
-/// `RecordSink`); events and rows are built on the writer thread. State-changing events arrive while the
-/// registry holds its own lock, so their numbers follow the registry's order; numbers
-/// are gap-free because each accepted event takes the next one under this buffer's lock.
+/// The calling thread claims the next place of the ring with one compare-and-swap (its
+/// place is its sequence number: seq = place + 1), copies the event's fixed-size record
+/// into it and marks it written (the registry writes records for its frequent actions:
+/// see `RecordSink`); events and rows are built on the writer thread. No lock is taken
+/// while there is room and the session is recording: a mutex taken per record was, with
+/// its bookkeeping, about 130 of the ~300 instructions recording added per event.
+/// State-changing events arrive while the registry holds its own lock, so their places
+/// follow the registry's order; numbers are gap-free because every claim takes the next
+/// place (a run of dropped events takes one, for its `gap` event).
 ///
-/// The writer is woken only when it sleeps with nothing to do, or when enough events for
-/// a good batch have gathered while it waits for more, so a busy app pays for a wake-up
-/// once per batch, not once per event.
+/// Everything rarer goes through `monitor`: a full ring (wait for room, or drop into a
+/// gap), closing, a failed session, definitions, flush and the writer's waits. The writer
+/// is woken only when it sleeps with nothing to do, or when enough events for a good
+/// batch have gathered while it waits for more, so a busy app pays for a wake-up once per
+/// batch, not once per event.
 final class EventBuffer: RecordSink, @unchecked Sendable {
     enum Phase: Equatable {
         /// Events are accepted.
@@ -107,13 +114,29 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         case failed
     }
 
-    private enum WriterState {
+    private enum WriterState: UInt8 {
         /// Writing a batch, or about to take one: no need to wake it.
         case working
-        /// Waiting for the first event.
+        /// Waiting for the first event (or for one being written into its place).
         case idle
         /// Has a few events and waits briefly for more to make a larger batch.
         case gathering
+    }
+
+    /// What a place of the ring holds beside its record.
+    private enum Detail {
+        case none
+        /// A `changed` record's values and call site.
+        case change(PendingEvents.ChangeDetail)
+        /// The `ObserverEvent` of an `.event` record (rare: boxed, so that it does not
+        /// make every place of the ring as large as an event).
+        indirect case event(ObserverEvent)
+    }
+
+    /// A run of dropped events at its place in the ring (it holds no entry there).
+    private struct PlacedGap {
+        let place: Int
+        var gap: GapRecord
     }
 
     private let monitor = Monitor()
@@ -130,18 +153,48 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     let batchThreshold: Int
     let gatherNanoseconds: UInt64
 
+    // MARK: The ring (no lock)
+
+    /// A power of two, at least `capacity`; place p is at index `p & mask`.
+    private let mask: Int
+    /// Entry storage, a record and its detail per index (two arrays: a record is plain
+    /// data, copied without value witnesses). The entry of place p is initialised between
+    /// its claim and the writer taking it, and uninitialised otherwise.
+    private let records: UnsafeMutablePointer<EventRecord>
+    private let details: UnsafeMutablePointer<Detail>
+    /// Per index: p + 1 once the entry of place p is written there (release), so the
+    /// writer can tell a written entry from one still being copied in.
+    private let marks: UnsafeMutablePointer<Atomic<Int>>
+    /// Places claimed so far, times two; the low bit set once the ring takes no more
+    /// claims without the lock (closing, failed).
+    private let claims = Atomic<Int>(0)
+    /// Places the writer has taken (their entries moved out): a producer may claim place
+    /// p only while p - taken < capacity.
+    private let taken = Atomic<Int>(0)
+    /// The writer's `WriterState`; changed under the lock, read by producers without it.
+    private let writerState = Atomic<UInt8>(WriterState.working.rawValue)
+
     // The state guarded by `monitor`. `@exclusivity(unchecked)` as in `Protected`: the
     // monitor already makes every access exclusive, and the run-time check (a call into
     // the runtime per access) was a large share of a producer's hand-over.
-    @exclusivity(unchecked) private var pending = PendingEvents()
-    @exclusivity(unchecked) private var gap: GapRecord? = nil
-    @exclusivity(unchecked) private var nextSeq: Int64 = 1
-    @exclusivity(unchecked) private var firstPendingSeq: Int64 = 1
+    /// Channels and registrations defined since the last batch.
+    @exclusivity(unchecked) private var definitions = PendingEvents()
+    /// Channels deallocated, with the number of places claimed then: every record naming
+    /// one was claimed before, so it is handed to the writer once those are taken.
+    @exclusivity(unchecked) private var ended: [(id: UInt64, after: Int)] = []
+    /// Gaps not yet taken by the writer, in place order.
+    @exclusivity(unchecked) private var gaps: [PlacedGap] = []
+    /// Places ever claimed by gaps (not events).
+    @exclusivity(unchecked) private var gapPlaces = 0
+    /// Events accepted (and counted as unwritten) after writing failed.
+    @exclusivity(unchecked) private var acceptedAfterFailure = 0
+    /// Places claimed when closing began: the writer ends the session once it took them.
+    @exclusivity(unchecked) private var closingEnd = 0
     @exclusivity(unchecked) private var committedSeq: Int64 = 0
     @exclusivity(unchecked) private var phase: Phase = .recording
-    @exclusivity(unchecked) private var writerState: WriterState = .working
     @exclusivity(unchecked) private var urgentRequests = 0
     @exclusivity(unchecked) private var roomWaiters = 0
+    /// Written, dropped and unwritten; `accepted` is worked out from the claims.
     @exclusivity(unchecked) private var counts = RecordingCounters()
     @exclusivity(unchecked) private var error: JournalError? = nil
     /// Set between a failure and the end of the error callback: `flush()` and `close()`
@@ -158,107 +211,200 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         work = monitor.makeCondition()
         room = monitor.makeCondition()
         progress = monitor.makeCondition()
-        pending = PendingEvents(capacity: self.capacity)
+        var size = 1
+        while size < self.capacity { size <<= 1 }
+        mask = size - 1
+        records = .allocate(capacity: size)
+        details = .allocate(capacity: size)
+        marks = .allocate(capacity: size)
+        for index in 0..<size { (marks + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        // No producer is left (each holds the buffer): every claimed place is written.
+        let end = claims.load(ordering: .acquiring) >> 1
+        var place = taken.load(ordering: .relaxed)
+        var gapIndex = 0
+        while place < end {
+            if gapIndex < gaps.count && gaps[gapIndex].place == place {
+                gapIndex += 1
+            } else {
+                (details + (place & mask)).deinitialize(count: 1)
+            }
+            place += 1
+        }
+        records.deallocate()
+        details.deallocate()
+        marks.deinitialize(count: mask + 1)
+        marks.deallocate()
     }
 
     // MARK: - Producers (any thread)
 
     func record(_ event: ObserverEvent) {
-        monitor.lock()
-        defer { monitor.unlock() }
         let record = EventRecord(
             kind: .event, flags: event.isMainThread ? .mainThread : [], time: event.time, thread: event.thread,
             channel: 0, depth: 0
         )
-        if accept(record) { pending.events.append(event) }
+        enqueue(record, .event(event))
     }
 
     func record(_ record: EventRecord) {
-        monitor.lock()
-        defer { monitor.unlock() }
-        _ = accept(record)
+        enqueue(record, .none)
     }
 
     func recordChange(
-        _ record: EventRecord, values: consuming ChangeValues, callSite: consuming CallSite?
+        _ record: EventRecord, values: consuming ChangeValues, callSite: CallSite?
     ) {
-        monitor.lock()
-        defer { monitor.unlock() }
-        if accept(record) { pending.changes.append(PendingEvents.ChangeDetail(values: values, callSite: callSite)) }
+        // Copying a `CallSite?` goes through its value witnesses (~80 instructions) even
+        // when it is `nil`, the usual case (`value.value = x` records none): test first.
+        if callSite == nil {
+            enqueue(record, .change(PendingEvents.ChangeDetail(values: values, callSite: nil)))
+        } else {
+            enqueue(record, .change(PendingEvents.ChangeDetail(values: values, callSite: callSite)))
+        }
     }
 
     func define(_ info: ChannelInfo) {
         monitor.lock()
         defer { monitor.unlock() }
         // Never dropped: a record naming the channel may be kept when its neighbours are not.
-        if phase == .recording { pending.channels.append(info) }
+        if phase == .recording { definitions.channels.append(info) }
     }
 
     func define(_ info: RegistrationInfo) {
         monitor.lock()
         defer { monitor.unlock() }
-        if phase == .recording { pending.registrations.append(info) }
+        if phase == .recording { definitions.registrations.append(info) }
     }
 
     func channelEnded(_ id: UInt64) {
         monitor.lock()
         defer { monitor.unlock() }
-        if phase == .recording { pending.endedChannels.append(id) }
+        if phase == .recording { ended.append((id, claims.load(ordering: .sequentiallyConsistent) >> 1)) }
     }
 
-    /// Under the lock: numbers `record` and appends it, waiting for room or dropping it
-    /// as the policy says. Returns whether it was kept (its side parts must be appended).
+    /// Claims the next place while there is room and no lock is needed; `nil` otherwise.
     @inline(__always)
-    private func accept(_ record: EventRecord) -> Bool {
-        if phase == .recording && pending.count >= capacity {
-            if policy == .drop {
-                drop(record)
-                return false
-            }
-            roomWaiters += 1
-            while phase == .recording && pending.count >= capacity {
-                wakeWriter()
-                monitor.wait(room)
-            }
-            roomWaiters -= 1
-        }
-        switch phase {
-        case .recording:
-            pending.records.append(record)
-            nextSeq += 1
-            counts.accepted += 1
-            if writerState == .idle || (writerState == .gathering && pending.count >= batchThreshold) {
-                wakeWriter()
-            }
-            return true
-        case .failed:
-            nextSeq += 1
-            counts.accepted += 1
-            counts.unwritten += 1
-            return false
-        case .closing, .closed:
-            return false
+    private func claim() -> Int? {
+        var current = claims.load(ordering: .relaxed)
+        while true {
+            if current & 1 != 0 { return nil }
+            let place = current >> 1
+            // Acquiring: the writer moved the entry out of this index before it said so.
+            if place &- taken.load(ordering: .acquiring) >= capacity { return nil }
+            let (exchanged, original) = claims.compareExchange(
+                expected: current, desired: current &+ 2, ordering: .sequentiallyConsistent
+            )
+            if exchanged { return place }
+            current = original
         }
     }
 
-    /// Under the lock: counts a dropped event into the open gap, opening one if needed.
-    private func drop(_ record: EventRecord) {
-        if gap == nil {
-            gap = GapRecord(seq: nextSeq, time: record.time, thread: record.thread, isMainThread: record.isMainThread, dropped: 0)
-            nextSeq += 1
+    /// Writes an entry at its claimed `place`; returns the writer's state after.
+    @inline(__always)
+    private func fill(_ record: EventRecord, _ detail: consuming Detail, at place: Int) -> UInt8 {
+        (records + (place & mask)).initialize(to: record)
+        (details + (place & mask)).initialize(to: detail)
+        marks[place & mask].store(place &+ 1, ordering: .releasing)
+        // Sequentially consistent with the writer's store of `idle` and its reading of
+        // `claims` after it: either it sees this claim, or this sees it idle.
+        return writerState.load(ordering: .sequentiallyConsistent)
+    }
+
+    @inline(__always)
+    private func enqueue(_ record: EventRecord, _ detail: consuming Detail) {
+        if let place = claim() {
+            let state = fill(record, detail, at: place)
+            if state != WriterState.working.rawValue { wakeWriter(after: place, state: state) }
+            return
         }
-        gap?.dropped += 1
+        enqueueLocked(record, detail)
+    }
+
+    /// The ring is full, closing or failed: under the lock, waits for room or drops the
+    /// event as the policy says, or counts it.
+    @inline(never)
+    private func enqueueLocked(_ record: EventRecord, _ detail: Detail) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        while true {
+            switch phase {
+            case .recording:
+                if let place = claim() {
+                    if fill(record, detail, at: place) != WriterState.working.rawValue && mustWake(after: place) {
+                        wakeWriterLocked()
+                    }
+                    return
+                }
+                if policy == .drop {
+                    drop(record)
+                    return
+                }
+                roomWaiters += 1
+                wakeWriterLocked()
+                monitor.wait(room)
+                roomWaiters -= 1
+            case .failed:
+                acceptedAfterFailure += 1
+                counts.unwritten += 1
+                return
+            case .closing, .closed:
+                return
+            }
+        }
+    }
+
+    /// Under the lock: counts a dropped event into the latest gap if nothing was claimed
+    /// since it, else opens a gap at the next place.
+    private func drop(_ record: EventRecord) {
         counts.dropped += 1
-        wakeWriter()
+        let claimed = claims.load(ordering: .sequentiallyConsistent) >> 1
+        if let last = gaps.indices.last, gaps[last].place == claimed - 1 {
+            gaps[last].gap.dropped += 1
+        } else {
+            // The gap holds no entry: it takes a place (its number) but not an index.
+            let place = claims.wrappingAdd(2, ordering: .sequentiallyConsistent).oldValue >> 1
+            gaps.append(PlacedGap(place: place, gap: GapRecord(
+                seq: Int64(place) + 1, time: record.time, thread: record.thread, isMainThread: record.isMainThread,
+                dropped: 1
+            )))
+            gapPlaces += 1
+        }
+        wakeWriterLocked()
+    }
+
+    /// Without the lock, after publishing `place`: wakes the writer if it waits for the
+    /// first event, or gathers and now has enough.
+    @inline(never)
+    private func wakeWriter(after place: Int, state: UInt8) {
+        if state == WriterState.gathering.rawValue && place &+ 1 &- taken.load(ordering: .relaxed) < batchThreshold {
+            return
+        }
+        monitor.lock()
+        defer { monitor.unlock() }
+        if mustWake(after: place) { wakeWriterLocked() }
+    }
+
+    /// Under the lock, after publishing `place`: whether the writer waits for it.
+    private func mustWake(after place: Int) -> Bool {
+        let state = writerState.load(ordering: .relaxed)
+        return state == WriterState.idle.rawValue
+            || (state == WriterState.gathering.rawValue && place &+ 1 &- taken.load(ordering: .relaxed) >= batchThreshold)
     }
 
     /// Under the lock.
     @inline(__always)
-    private func wakeWriter() {
-        if writerState != .working {
-            writerState = .working
+    private func wakeWriterLocked() {
+        if writerState.load(ordering: .relaxed) != WriterState.working.rawValue {
+            writerState.store(WriterState.working.rawValue, ordering: .sequentiallyConsistent)
             monitor.signal(work)
         }
+    }
+
+    /// Under the lock: stops claims without the lock; returns the places claimed.
+    private func closeRing() -> Int {
+        claims.bitwiseOr(1, ordering: .sequentiallyConsistent).oldValue >> 1
     }
 
     // MARK: - The app (flush, close, state)
@@ -267,10 +413,10 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     func flush() {
         monitor.lock()
         defer { monitor.unlock() }
-        let target = nextSeq - 1
+        let target = Int64(claims.load(ordering: .sequentiallyConsistent) >> 1)
         urgentRequests += 1
         while (committedSeq < target && (phase == .recording || phase == .closing)) || mustAwaitAnnouncement {
-            wakeWriter()
+            wakeWriterLocked()
             monitor.wait(progress)
         }
         urgentRequests -= 1
@@ -283,10 +429,11 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         defer { monitor.unlock() }
         if phase == .recording {
             phase = .closing
+            closingEnd = closeRing()
             monitor.broadcast(room)
         }
         while phase == .closing || mustAwaitAnnouncement {
-            wakeWriter()
+            wakeWriterLocked()
             monitor.wait(progress)
         }
     }
@@ -300,7 +447,9 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     var counters: RecordingCounters {
         monitor.lock()
         defer { monitor.unlock() }
-        return counts
+        var result = counts
+        result.accepted = (claims.load(ordering: .sequentiallyConsistent) >> 1) - gapPlaces + acceptedAfterFailure
+        return result
     }
 
     var lastError: JournalError? {
@@ -324,28 +473,89 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         monitor.unlock()
     }
 
-    /// Waits for work and takes everything buffered; `nil` when the session is over.
-    /// - Parameter spare: an empty array with capacity, swapped in as the new buffer so
-    ///   producers never wait for an allocation.
+    /// Under the lock: the entries written from place `taken` on, before the first gap or
+    /// entry still being copied in (at most `limit`), and whether a gap follows them.
+    private func ready(limit: Int) -> (count: Int, gapFollows: Bool) {
+        let first = taken.load(ordering: .relaxed)
+        let nextGap = gaps.first?.place ?? Int.max
+        var place = first
+        while place < limit {
+            if place == nextGap { return (place - first, true) }
+            if marks[place & mask].load(ordering: .acquiring) != place &+ 1 { break }
+            place += 1
+        }
+        return (place - first, false)
+    }
+
+    /// Waits for work and takes what is buffered, up to the first gap; `nil` when the
+    /// session is over.
+    /// - Parameter spare: an empty `PendingEvents` with capacity, filled and returned in
+    ///   the batch so the writer's lists keep their storage from batch to batch.
     func takeBatch(swapping spare: inout PendingEvents) -> RecordBatch? {
         monitor.lock()
         defer { monitor.unlock() }
-        while phase == .recording && pending.isEmpty && gap == nil {
-            writerState = .idle
-            monitor.wait(work)
+        var gathered = false
+        var found: (count: Int, gapFollows: Bool) = (0, false)
+        while true {
+            guard phase == .recording || phase == .closing else { return nil }
+            let start = taken.load(ordering: .relaxed)
+            let claimed = phase == .closing ? closingEnd : claims.load(ordering: .sequentiallyConsistent) >> 1
+            found = ready(limit: claimed)
+            if found.count > 0 || found.gapFollows {
+                if phase == .recording && !gathered && !found.gapFollows && urgentRequests == 0 && roomWaiters == 0
+                    && found.count < batchThreshold && gatherNanoseconds > 0 {
+                    gathered = true
+                    writerState.store(WriterState.gathering.rawValue, ordering: .sequentiallyConsistent)
+                    monitor.wait(work, nanoseconds: gatherNanoseconds)
+                    continue
+                }
+                break
+            }
+            if claimed == start {
+                // Nothing claimed: done when closing, else sleep until a producer wakes us.
+                if phase == .closing { break }
+                writerState.store(WriterState.idle.rawValue, ordering: .sequentiallyConsistent)
+                if claims.load(ordering: .sequentiallyConsistent) >> 1 != start { continue }
+                monitor.wait(work)
+            } else {
+                // Claimed but still being copied in: its producer wakes us when it is done
+                // (it sees `idle`); the timeout covers it having seen `working` just before.
+                writerState.store(WriterState.idle.rawValue, ordering: .sequentiallyConsistent)
+                monitor.wait(work, nanoseconds: 100_000)
+            }
         }
-        if phase == .recording && gap == nil && urgentRequests == 0 && roomWaiters == 0
-            && pending.count < batchThreshold && gatherNanoseconds > 0 {
-            writerState = .gathering
-            monitor.wait(work, nanoseconds: gatherNanoseconds)
+        writerState.store(WriterState.working.rawValue, ordering: .sequentiallyConsistent)
+        let first = taken.load(ordering: .relaxed)
+        var place = first
+        let end = first + found.count
+        while place < end {
+            spare.records.append(records[place & mask])
+            switch (details + (place & mask)).move() {
+            case .none: break
+            case let .change(detail): spare.changes.append(detail)
+            case let .event(event): spare.events.append(event)
+            }
+            place += 1
         }
-        writerState = .working
-        guard phase == .recording || phase == .closing else { return nil }
-        swap(&pending, &spare)
-        let batch = RecordBatch(firstSeq: firstPendingSeq, pending: spare, gap: gap, endsSession: phase == .closing)
+        var gap: GapRecord? = nil
+        if found.gapFollows {
+            gap = gaps.removeFirst().gap
+            place += 1
+        }
+        // Releasing: the entries are moved out before producers may write there again.
+        taken.store(place, ordering: .releasing)
+        spare.channels.append(contentsOf: definitions.channels)
+        spare.registrations.append(contentsOf: definitions.registrations)
+        definitions.removeAll()
+        if !ended.isEmpty {
+            spare.endedChannels.append(contentsOf: ended.lazy.filter { $0.after <= place }.map(\.id))
+            ended.removeAll { $0.after <= place }
+        }
+        let batch = RecordBatch(
+            firstSeq: Int64(first) + 1, pending: spare, gap: gap,
+            endsSession: phase == .closing && place == closingEnd
+        )
         spare = PendingEvents()
-        firstPendingSeq = nextSeq
-        gap = nil
         if roomWaiters > 0 { monitor.broadcast(room) }
         return batch
     }
@@ -361,15 +571,17 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     }
 
     /// The writer could not commit `batch`: recording stops; the batch and everything
-    /// still buffered are counted as unwritten. The writer then tells the app and calls
-    /// `announced()`.
+    /// still buffered are counted as unwritten (entries still in the ring are freed with
+    /// the buffer). The writer then tells the app and calls `announced()`.
     func failed(_ batch: RecordBatch, error: JournalError) {
         monitor.lock()
         defer { monitor.unlock() }
-        counts.unwritten += batch.pending.count + pending.count
-        pending = PendingEvents()
-        gap = nil
-        firstPendingSeq = nextSeq
+        let claimed = closeRing()
+        let buffered = claimed - taken.load(ordering: .relaxed) - gaps.count
+        counts.unwritten += batch.pending.count + buffered
+        // `gaps` stays: `deinit` must know which places hold no entry.
+        ended.removeAll()
+        definitions.removeAll()
         phase = .failed
         self.error = error
         announcing = true

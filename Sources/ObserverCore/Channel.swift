@@ -23,8 +23,11 @@ final class Channel: @unchecked Sendable {
     var payloadType: ObjectIdentifier { ObjectIdentifier(payload) }
 
     /// Live entries in registration order; `nil` where one was removed.
-    private(set) var entries: ContiguousArray<RegistrationEntry?> = []
-    private(set) var liveCount = 0
+    ///
+    /// `@exclusivity(unchecked)` as in `Protected`: the locks already make every access
+    /// exclusive, and the run-time check cost a recorded post two calls into the runtime.
+    @exclusivity(unchecked) private(set) var entries: ContiguousArray<RegistrationEntry?> = []
+    @exclusivity(unchecked) private(set) var liveCount = 0
     private var emptySlots = 0
     /// Live registrations that asked for prior notifications; read without the lock to
     /// skip the prior dispatch entirely when nobody wants it.

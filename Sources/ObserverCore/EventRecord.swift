@@ -99,7 +99,7 @@ package protocol RecordSink: AnyObject, EventSink {
     /// A `changed` record, with its values and call site (kept as given: turned into text
     /// on the sink's own thread, never on the app's).
     func recordChange(
-        _ record: EventRecord, values: consuming ChangeValues, callSite: consuming CallSite?
+        _ record: EventRecord, values: consuming ChangeValues, callSite: CallSite?
     )
     /// A `delivered` or `skipped` record.
     func record(_ record: EventRecord)

@@ -99,12 +99,12 @@ extension ObserverRegistry {
     ) -> (ContiguousArray<RegistrationEntry?>, Bool, Int, UInt64) {
         // The record sink first: binding `sink` copies an optional `any EventSink` (about
         // 1,000 instructions through its value witnesses), a class reference is a retain.
-        if let recordSink {
+        if hasRecordSink {
             return channel.exclusive {
                 let unchanged = produce()
                 let number = takeChangeNumber()
                 let depth = recordChanged(
-                    recordSink, context: ThreadContext.current, channel: channel, values: values(), isPrior: isPrior,
+                    context: ThreadContext.current, channel: channel, values: values(), isPrior: isPrior,
                     callSite: callSite, change: number
                 )
                 return (channel.entries, unchanged, depth, number)
@@ -165,9 +165,9 @@ extension ObserverRegistry {
             return
         }
         let call = timedCall(entry, owner: owner, payload: payload, depth: depth, change: change)
-        if let recordSink {
+        if hasRecordSink {
             recordDelivered(
-                recordSink, context: call.context, entry: entry, depth: depth, onMainQueue: call.onMainQueue,
+                context: call.context, entry: entry, depth: depth, onMainQueue: call.onMainQueue,
                 end: call.end, duration: call.duration, cpu: call.cpu, waits: call.waits, change: change
             )
             return

@@ -10,9 +10,9 @@ extension ObserverRegistry {
         let text = value()
         channel.exclusive {
             let number = takeChangeNumber()
-            if let recordSink {
+            if hasRecordSink {
                 recordChanged(
-                    recordSink, context: ThreadContext.current, channel: channel, values: ChangeValues(new: EventValue(text)),
+                    context: ThreadContext.current, channel: channel, values: ChangeValues(new: EventValue(text)),
                     isPrior: false, callSite: callSite, change: number
                 )
                 return

@@ -1,11 +1,15 @@
 /// The registry's side of `RecordSink`: its frequent actions written as `EventRecord`s,
 /// with no `ObserverEvent` built and nothing reference-counted per event.
 extension ObserverRegistry {
-    /// Writes the `changed` record of a post; under the channel's lock. Returns the
-    /// change's depth.
+    /// Writes the `changed` record of a post to `recordSink`; under the channel's lock.
+    /// Returns the change's depth.
+    ///
+    /// The record methods call `recordSink?` themselves rather than take the sink as an
+    /// argument: binding it (`if let`) retained and released it around every record, two
+    /// atomic operations per event, where optional chaining on the stored `let` borrows it.
     @inline(__always) @discardableResult
     func recordChanged(
-        _ sink: any RecordSink, context: ThreadContext, channel: Channel, values: consuming ChangeValues,
+        context: ThreadContext, channel: Channel, values: consuming ChangeValues,
         isPrior: Bool, callSite: CallSite?, change: UInt64
     ) -> Int {
         let onMainQueue = MainQueue.isCurrent
@@ -18,7 +22,7 @@ extension ObserverRegistry {
         if context.isMain { flags.insert(.mainThread) }
         if isPrior { flags.insert(.prior) }
         let depth = context.depth
-        sink.recordChange(
+        recordSink?.recordChange(
             EventRecord(
                 kind: .changed, flags: flags, time: time, thread: context.number,
                 channel: channel.info.id, depth: Int32(clamping: depth), liveCount: UInt64(channel.liveCount),
@@ -32,13 +36,13 @@ extension ObserverRegistry {
     /// Writes the `delivered` record of a callback that ran.
     @inline(__always)
     func recordDelivered(
-        _ sink: any RecordSink, context: ThreadContext, entry: RegistrationEntry, depth: Int, onMainQueue: Bool,
+        context: ThreadContext, entry: RegistrationEntry, depth: Int, onMainQueue: Bool,
         end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?, change: UInt64
     ) {
         var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
         if waits != nil { flags.insert(.countedWaits) }
-        sink.record(
+        recordSink?.record(
             EventRecord(
                 kind: .delivered, flags: flags, time: end, thread: context.number, channel: entry.info.channelID,
                 depth: Int32(clamping: depth), registration: entry.info.id, owner: entry.info.owner.id, duration: duration, cpu: cpu,

@@ -37,6 +37,8 @@ public final class ObserverRegistry: Sendable {
     /// `sink` when it takes compact records (the journal's buffer): changes, deliveries
     /// and skips then go to it as `EventRecord`s, with no `ObserverEvent` built.
     let recordSink: (any RecordSink)?
+    /// `recordSink != nil`, for the same reason as `hasSink`.
+    let hasRecordSink: Bool
 
     /// Creates a registry.
     /// - Parameter sink: receives every action as an event; `nil` (the default) costs nothing.
@@ -44,6 +46,7 @@ public final class ObserverRegistry: Sendable {
         self.sink = sink
         self.hasSink = sink != nil
         self.recordSink = sink as? any RecordSink
+        self.hasRecordSink = recordSink != nil
     }
 
     // MARK: - Events

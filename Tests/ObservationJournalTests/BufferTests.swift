@@ -33,6 +33,39 @@ import TestSupport
         #expect(buffer.counters == RecordingCounters(accepted: 6, written: 6, dropped: 6, unwritten: 0))
     }
 
+    /// The buffer is a ring of places reused round after round; a gap takes a number (a
+    /// place) but no room. With a capacity that is not a power of two, over rounds that
+    /// start at different places of the ring, each batch still holds exactly the events
+    /// that fitted, numbered on from the last gap, with their values and events, and the
+    /// counters add up exactly.
+    @Test func placesAreReusedRoundAfterRoundWithGapsNumberedBetween() throws {
+        let buffer = EventBuffer(capacity: 5, policy: .drop, gatherMilliseconds: 0)
+        var spare = PendingEvents()
+        // 6 places a round in a ring of 8: each round starts at another index.
+        for round in 0..<7 {
+            let base = UInt64(round * 10)
+            buffer.recordChange(
+                EventRecord(kind: .changed, flags: [], time: base + 1, thread: 1, channel: 0, depth: 0),
+                values: ChangeValues(old: round, new: round + 1), callSite: nil
+            )
+            buffer.record(event(2, at: base + 2))
+            for time in 3...5 {
+                buffer.record(EventRecord(kind: .skipped, flags: [], time: base + UInt64(time), thread: 3, channel: 0, depth: 0))
+            }
+            for extra in 6...8 { buffer.record(event(4, at: base + UInt64(extra))) }
+            let batch = try #require(buffer.takeBatch(swapping: &spare))
+            #expect(batch.firstSeq == Int64(round * 6 + 1))
+            #expect(batch.pending.records.map(\.time) == [base + 1, base + 2, base + 3, base + 4, base + 5])
+            #expect(batch.pending.records.map(\.kind) == [.changed, .event, .skipped, .skipped, .skipped])
+            #expect(batch.pending.changes.map { $0.new?.description } == ["\(round + 1)"])
+            #expect(batch.pending.events.map(\.time) == [base + 2])
+            let gap = try #require(batch.gap)
+            #expect(gap.seq == Int64(round * 6 + 6) && gap.dropped == 3 && gap.time == base + 6 && gap.thread == 4)
+            buffer.committed(batch)
+        }
+        #expect(buffer.counters == RecordingCounters(accepted: 35, written: 35, dropped: 21, unwritten: 0))
+    }
+
     /// Through the journal: a writer held up by another connection's write lock makes a
     /// small buffer overflow; the journal records each gap with its count, the numbering
     /// stays gap-free, and nothing is lost silently.
