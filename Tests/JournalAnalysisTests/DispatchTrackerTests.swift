@@ -22,7 +22,7 @@ private func attribution(_ events: [EventRow]) -> [Int64: [Int64]] {
     var tracker = DispatchTracker()
     var completed: [DispatchTracker.CompletedChange] = []
     for event in events {
-        if let done = tracker.feed(event) { completed.append(done) }
+        completed += tracker.feed(event)
     }
     completed += tracker.finish()
     var result: [Int64: [Int64]] = [:]
