@@ -71,11 +71,15 @@ package struct DispatchTracker {
         case .changed:
             guard let channel = event.channelID else { return completed }
             let key = Key(channel: channel, depth: event.depth)
-            if let index = open[key]?.firstIndex(where: { $0.event.thread == event.thread }) {
-                completed.append(close(key, at: index))
+            // Taken out and put back: two hash lookups per change, and no entry is left
+            // for a key with nothing open.
+            var list = open.removeValue(forKey: key) ?? []
+            if let index = list.firstIndex(where: { $0.event.thread == event.thread }) {
+                completed.append(list.remove(at: index))
             }
             let change = CompletedChange(event: event, receipts: [])
-            if event.liveCount == 0 { unheard = change } else { open[key, default: []].append(change) }
+            if event.liveCount == 0 { unheard = change } else { list.append(change) }
+            if !list.isEmpty { open[key] = list }
         case .registered, .replaced:
             if event.kind == .replaced, let old = event.otherRegistrationID { registeredSeq[old] = nil }
             if let registration = event.registrationID { registeredSeq[registration] = event.seq }
@@ -86,14 +90,13 @@ package struct DispatchTracker {
             else { return completed }
             let key = Key(channel: channel, depth: event.depth)
             guard let index = index(in: open[key] ?? [], for: event, registration: registration) else { return completed }
-            // Mutated in place: copying the list would copy every receipt per delivery.
-            open[key]![index].receipts.append(Receipt(
+            let receipt = Receipt(
                 seq: event.seq, registrationID: registration, ownerID: event.ownerID,
                 delivered: event.kind == .delivered, reason: event.reason, durationNs: event.durationNs
-            ))
-            // Every registration live at the dispatch has answered (the registry calls or
-            // skips each once per change): nothing more can belong to it.
-            if let live = open[key]![index].event.liveCount, live > 0, open[key]![index].receipts.count >= live {
+            )
+            // Mutated in place (copying the list would copy every receipt per delivery), in
+            // one lookup.
+            if Self.receive(receipt, at: index, in: &open[key]!) {
                 completed.append(close(key, at: index))
             }
         default:
@@ -102,11 +105,21 @@ package struct DispatchTracker {
         return completed
     }
 
+    /// Adds `receipt` to the change at `index`; whether every registration live at its
+    /// dispatch has now answered (the registry calls or skips each once per change), so
+    /// that nothing more can belong to it.
+    private static func receive(_ receipt: Receipt, at index: Int, in list: inout [CompletedChange]) -> Bool {
+        list[index].receipts.append(receipt)
+        guard let live = list[index].event.liveCount, live > 0 else { return false }
+        return list[index].receipts.count >= live
+    }
+
     /// Removes an open change; a key with no open change left goes too (a channel that is
     /// never posted again must not keep an entry).
     private mutating func close(_ key: Key, at index: Int) -> CompletedChange {
-        let change = open[key]!.remove(at: index)
-        if open[key]!.isEmpty { open[key] = nil }
+        var list = open.removeValue(forKey: key) ?? []
+        let change = list.remove(at: index)
+        if !list.isEmpty { open[key] = list }
         return change
     }
 
