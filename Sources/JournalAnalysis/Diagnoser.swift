@@ -33,7 +33,7 @@ package enum Diagnoser {
         if !isEmpty {
             try reader.forEachEvent(session: session.id) { event in
                 do throws(AnalysisError) {
-                    if let done = tracker.feed(event) {
+                    for done in tracker.feed(event) {
                         for checker in checkers { checker.completed(done, context) }
                     }
                     for checker in checkers { try checker.observe(event, context) }

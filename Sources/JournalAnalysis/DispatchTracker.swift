@@ -10,8 +10,14 @@
 /// registration is called at most once per change): the latest such change posted on
 /// the delivering thread (a synchronous delivery), else the oldest posted on another
 /// thread that still expects receipts (a delivery through a queue, which runs blocks in
-/// order). A change is complete when the next change on the same channel, depth and
-/// thread arrives, or the stream ends.
+/// order). A change is complete when every registration live at its dispatch has its
+/// delivery or skip (`changed.live_count` receipts), when the next change on the same
+/// channel, depth and thread arrives, or when the stream ends; a change nobody was live
+/// for (`live_count` 0) is complete at the next event. Completing on the receipts keeps
+/// the tracker's state to the dispatches still under way: a change was otherwise held
+/// until its thread posted on its channel again, and a channel that is never posted
+/// again (its subject gone: a screen's model per visit) held its last change, with every
+/// receipt, until the end of the session — one per channel the session ever had.
 package struct DispatchTracker {
     /// One delivery or skip of a change.
     package struct Receipt: Sendable, Equatable {
@@ -36,6 +42,9 @@ package struct DispatchTracker {
     }
 
     private var open: [Key: [CompletedChange]] = [:]
+    /// A change no registration was live for: complete at the next event, not at its own
+    /// (rules see the change itself before its completion).
+    private var unheard: CompletedChange?
     /// The seq each live registration was made at: a change posted before it cannot be
     /// its change. Entries go with the registration's removal or replacement, so they
     /// follow the live registrations.
@@ -44,41 +53,74 @@ package struct DispatchTracker {
     /// How many registrations the tracker remembers (the live ones).
     var trackedRegistrations: Int { registeredSeq.count }
 
+    /// How many changes the tracker holds open (dispatches still under way).
+    package var openChanges: Int { open.values.reduce(0) { $0 + $1.count } + (unheard == nil ? 0 : 1) }
+
     package init() {}
 
-    /// Feeds one event. Returns the changes this event completed (at most one).
-    package mutating func feed(_ event: EventRow) -> CompletedChange? {
+    /// Feeds one event. Returns the changes this event completed, oldest completion first
+    /// (at most two: a change nobody was live for, and one this event completes; usually
+    /// none, and an empty array allocates nothing).
+    package mutating func feed(_ event: EventRow) -> [CompletedChange] {
+        var completed: [CompletedChange] = []
+        if let change = unheard {
+            completed.append(change)
+            unheard = nil
+        }
         switch event.kind {
         case .changed:
-            guard let channel = event.channelID else { return nil }
+            guard let channel = event.channelID else { return completed }
             let key = Key(channel: channel, depth: event.depth)
-            var completed: CompletedChange?
-            if let index = open[key]?.firstIndex(where: { $0.event.thread == event.thread }) {
-                completed = open[key]!.remove(at: index)
+            // Taken out and put back: two hash lookups per change, and no entry is left
+            // for a key with nothing open.
+            var list = open.removeValue(forKey: key) ?? []
+            if let index = list.firstIndex(where: { $0.event.thread == event.thread }) {
+                completed.append(list.remove(at: index))
             }
-            open[key, default: []].append(CompletedChange(event: event, receipts: []))
-            return completed
+            let change = CompletedChange(event: event, receipts: [])
+            if event.liveCount == 0 { unheard = change } else { list.append(change) }
+            if !list.isEmpty { open[key] = list }
         case .registered, .replaced:
             if event.kind == .replaced, let old = event.otherRegistrationID { registeredSeq[old] = nil }
             if let registration = event.registrationID { registeredSeq[registration] = event.seq }
-            return nil
         case .removed:
             if let registration = event.registrationID { registeredSeq[registration] = nil }
-            return nil
         case .delivered, .skipped:
             guard !event.isInitialDelivery, let channel = event.channelID, let registration = event.registrationID
-            else { return nil }
+            else { return completed }
             let key = Key(channel: channel, depth: event.depth)
-            guard let index = index(in: open[key] ?? [], for: event, registration: registration) else { return nil }
-            // Mutated in place: copying the list would copy every receipt per delivery.
-            open[key]![index].receipts.append(Receipt(
+            guard let index = index(in: open[key] ?? [], for: event, registration: registration) else { return completed }
+            let receipt = Receipt(
                 seq: event.seq, registrationID: registration, ownerID: event.ownerID,
                 delivered: event.kind == .delivered, reason: event.reason, durationNs: event.durationNs
-            ))
-            return nil
+            )
+            // Mutated in place (copying the list would copy every receipt per delivery), in
+            // one lookup.
+            if Self.receive(receipt, at: index, in: &open[key]!) {
+                completed.append(close(key, at: index))
+            }
         default:
-            return nil
+            break
         }
+        return completed
+    }
+
+    /// Adds `receipt` to the change at `index`; whether every registration live at its
+    /// dispatch has now answered (the registry calls or skips each once per change), so
+    /// that nothing more can belong to it.
+    private static func receive(_ receipt: Receipt, at index: Int, in list: inout [CompletedChange]) -> Bool {
+        list[index].receipts.append(receipt)
+        guard let live = list[index].event.liveCount, live > 0 else { return false }
+        return list[index].receipts.count >= live
+    }
+
+    /// Removes an open change; a key with no open change left goes too (a channel that is
+    /// never posted again must not keep an entry).
+    private mutating func close(_ key: Key, at index: Int) -> CompletedChange {
+        var list = open.removeValue(forKey: key) ?? []
+        let change = list.remove(at: index)
+        if !list.isEmpty { open[key] = list }
+        return change
     }
 
     /// The open change a receipt of `registration` on `event.thread` belongs to: the one
@@ -112,8 +154,9 @@ package struct DispatchTracker {
 
     /// Completes every open change, oldest first (at the end of the stream).
     package mutating func finish() -> [CompletedChange] {
-        let all = open.values.flatMap { $0 }.sorted { $0.event.seq < $1.event.seq }
+        let all = (open.values.flatMap { $0 } + (unheard.map { [$0] } ?? [])).sorted { $0.event.seq < $1.event.seq }
         open = [:]
+        unheard = nil
         return all
     }
 }

@@ -137,19 +137,20 @@ package enum ReplayEngine {
         // The deliveries and skips of this change follow it, up to the next change of
         // the same channel at the same depth on the same thread.
         var tracker = DispatchTracker()
-        _ = tracker.feed(change)
-        var receipts: [DispatchTracker.Receipt] = []
+        // The change completes when its last receipt comes, or at the end.
+        var completed = tracker.feed(change)
         try reader.forEachEvent(session: change.sessionID, filter: EventFilter(from: change.seq < .max ? change.seq + 1 : .max)) { event in
             if event.kind == .changed, event.channelID == channelID, event.depth == change.depth,
                event.thread == change.thread {
                 return false
             }
             if event.kind == .delivered || event.kind == .skipped, tracker.change(for: event)?.seq == change.seq {
-                _ = tracker.feed(event)
+                completed += tracker.feed(event)
             }
-            return true
+            return completed.isEmpty
         }
-        receipts = tracker.finish().first?.receipts ?? []
+        completed += tracker.finish()
+        let receipts = completed.first { $0.event.seq == change.seq }?.receipts ?? []
         func owner(_ id: Int64) -> String { catalog.objectName(id) ?? "?" }
         func site(_ id: Int64) -> String { catalog.callSiteName(id) ?? "?" }
 

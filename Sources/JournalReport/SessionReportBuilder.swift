@@ -228,7 +228,7 @@ struct SessionReportBuilder {
         if channel == nil, let first = lanes.first { channel = report.lanes[first].channel }
         if cited[event.seq] != nil { cited[event.seq] = (lanes, channel) }
         for lane in lanes where lane < lastRowOfLane.count { lastRowOfLane[lane] = row }
-        if let completed = tracker.feed(event) { noteCompleted(completed) }
+        for completed in tracker.feed(event) { noteCompleted(completed) }
 
         report.events.append(Int64(kind.rawValue))
         report.events.append(event.seq - previousSeq)
@@ -243,7 +243,7 @@ struct SessionReportBuilder {
 
     /// An event a summarised session does not draw: counted on its channel.
     mutating func count(_ event: EventRow) {
-        if let completed = tracker.feed(event) { noteCompleted(completed) }
+        for completed in tracker.feed(event) { noteCompleted(completed) }
         var problem = event.kind == .skipped || (event.durationNs ?? 0) > report.budgetNs
         if event.kind == .delivered, !event.isMain, let id = event.registrationID, registrations[id]?.expectsMain == true {
             problem = true

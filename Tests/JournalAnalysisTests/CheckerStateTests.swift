@@ -92,3 +92,40 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
     #expect(popped == [1, 3, 3, 5, 7])
     #expect(queue.count == 1)
 }
+
+@Test func theDispatchTrackerForgetsChangesOfChannelsThatAreNeverPostedAgain() throws {
+    // The soak's rounds: each makes a subject with its own channel, posts on it from one
+    // of four threads, and never posts there again. A change completes once every
+    // registration live at it has answered, so none stays open, on any thread.
+    let (_, observed) = try stream(SilentChangeChecker()) { s in
+        for round in 0..<300 {
+            let channel = try s.channel(try s.object("Model"), "value")
+            let registration = try s.register(channel, owner: try s.object("Screen"), at: "Screen.swift:12")
+            try s.inThread(Int64(2 + round % 4)) {
+                for step in 0..<3 { try s.post(channel, old: String(step), new: String(step + 1), at: "Model.swift:40") }
+            }
+            try s.remove(registration, reason: .tokenCancelled)
+        }
+    }
+    #expect(observed.openChanges == 0)
+    // Changes nobody was registered for complete at the next event.
+    let (_, unobserved) = try stream(SilentChangeChecker()) { s in
+        for round in 0..<300 {
+            let channel = try s.channel(try s.object("Model"), "value")
+            try s.inThread(Int64(2 + round % 4)) { try s.change(channel, old: "0", new: "1", at: "Model.swift:40") }
+        }
+        _ = try s.beginScope("after")
+    }
+    #expect(unobserved.openChanges == 0)
+    // A change some of whose registrations never answer (an owner found dead during the
+    // dispatch) stays open until its thread posts on the channel again, as before.
+    let (_, unanswered) = try stream(SilentChangeChecker()) { s in
+        let channel = try s.channel(try s.object("Model"), "value")
+        try s.register(channel, owner: try s.object("Screen"), at: "Screen.swift:12")
+        let gone = try s.object("Label")
+        try s.register(channel, owner: gone, at: "Label.swift:4")
+        try s.deallocate(gone, autoRemove: false)
+        try s.inThread(3) { try s.post(channel, old: "0", new: "1", at: "Model.swift:40") }
+    }
+    #expect(unanswered.openChanges == 1)
+}

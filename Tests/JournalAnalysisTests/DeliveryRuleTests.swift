@@ -56,6 +56,27 @@ import Testing
     #expect(found.first?.callSites == ["App/Player.swift:50", "App/Player.swift:51"])
 }
 
+/// Changes complete out of order: one whose dispatch found an owner dead stays open until
+/// the end, while later ones complete. The finding's first change is still the earliest.
+@Test func theFirstRedundantChangeIsTheEarliestNotTheFirstCompleted() throws {
+    let found = try findings(.redundantChange) { s in
+        let player = try s.object("Player")
+        let volume = try s.channel(player, "volume")
+        try s.register(volume, owner: try s.object("Slider"), at: "Slider.swift:9")  // seq 1
+        let label = try s.object("Label")
+        try s.register(volume, owner: label, at: "Label.swift:4")  // seq 2
+        try s.deallocate(label, autoRemove: false)
+        // seqs 3-5: delivered to the slider; the label is found dead (removed, no receipt).
+        try s.inThread(3) { try s.post(volume, old: "0.5", new: "0.5", at: "Player.swift:10") }
+        try s.post(volume, old: "0.5", new: "0.5", at: "Player.swift:20")  // seqs 6-7
+        try s.post(volume, old: "0.5", new: "0.7", at: "Player.swift:30")  // seqs 8-9
+    }
+    #expect(found.map(\.message) == [
+        "Player#1.volume was set to the value it already had 2 times (\"0.5\" → \"0.5\") and these changes were delivered 2 times (first at seq 3, posted at Player.swift:10).",
+    ])
+    #expect(found.first?.callSites == ["App/Player.swift:10", "App/Player.swift:20"])
+}
+
 @Test func unchangedValuesSkippedByOnlyWhenChangedAreNotRedundant() throws {
     let found = try findings(.redundantChange) { s in
         let player = try s.object("Player")
@@ -303,6 +324,31 @@ import Testing
         "seq 5: the last registration before it, Screen#2's (Screen.swift:12), ended without its owner asking (tokenReleased)",
     ])
     #expect(found.first?.seqs == [5, 6])
+}
+
+/// A silent change whose dispatch found an owner dead completes only at the end, after
+/// later silent changes: the finding still starts at the earliest.
+@Test func theFirstSilentChangeIsTheEarliestNotTheFirstCompleted() throws {
+    let found = try findings(.silentChange) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        let registration = try s.register(rate, owner: screen, at: "Screen.swift:12")  // seq 1
+        try s.remove(registration, reason: .tokenReleased)  // seq 2
+        let label = try s.object("Label")
+        try s.register(rate, owner: label, at: "Label.swift:4")  // seq 3
+        try s.deallocate(label, autoRemove: false)
+        try s.inThread(3) { try s.post(rate, old: "1", new: "2") }  // seqs 4-5: the label found dead
+        try s.post(rate, old: "2", new: "3")  // seq 6
+        try s.post(rate, old: "3", new: "4")  // seq 7
+    }
+    #expect(found.map(\.message) == [
+        "Player#1.rate changed 3 times with nobody to tell, although 1 owner had registered on it and never asked to stop (first at seq 4).",
+    ])
+    #expect(found.first?.evidence == [
+        "seq 4: first change that reached nobody",
+        "seq 2: the last registration before it, Screen#2's (Screen.swift:12), ended without its owner asking (tokenReleased)",
+    ])
 }
 
 @Test func aChangeSkippedByItsObserverIsNotSilent() throws {

@@ -22,7 +22,7 @@ private func attribution(_ events: [EventRow]) -> [Int64: [Int64]] {
     var tracker = DispatchTracker()
     var completed: [DispatchTracker.CompletedChange] = []
     for event in events {
-        if let done = tracker.feed(event) { completed.append(done) }
+        completed += tracker.feed(event)
     }
     completed += tracker.finish()
     var result: [Int64: [Int64]] = [:]
@@ -106,4 +106,32 @@ private func attribution(_ events: [EventRow]) -> [Int64: [Int64]] {
         try s.remove(registration, reason: .tokenCancelled)  // seq 6
     }
     #expect(try Diagnoser.diagnose(reader, session: session).isEmpty)
+}
+
+@Test func aChangeCompletesWithTheLastReceiptItsLiveCountExpects() {
+    var tracker = DispatchTracker()
+    #expect(tracker.feed(event(1, .registered, registration: 1)).isEmpty)
+    #expect(tracker.feed(event(2, .registered, registration: 2)).isEmpty)
+    #expect(tracker.feed(event(3, .changed, thread: 3, live: 2)).isEmpty)
+    #expect(tracker.feed(event(4, .delivered, thread: 3, registration: 1)).isEmpty)
+    #expect(tracker.openChanges == 1)
+    let done = tracker.feed(event(5, .skipped, thread: 3, registration: 2))
+    #expect(done.map(\.event.seq) == [3])
+    #expect(done.first?.receipts.map(\.seq) == [4, 5])
+    #expect(tracker.openChanges == 0)
+    #expect(tracker.finish().isEmpty)
+}
+
+@Test func aChangeNobodyWasLiveForCompletesAtTheNextEvent() {
+    var tracker = DispatchTracker()
+    // Not at its own event: rules see the change before its completion.
+    #expect(tracker.feed(event(1, .changed, thread: 3, live: 0)).isEmpty)
+    #expect(tracker.openChanges == 1)
+    let done = tracker.feed(event(2, .registered, registration: 1))
+    #expect(done.map(\.event.seq) == [1])
+    #expect(done.first?.receipts == [])
+    #expect(tracker.openChanges == 0)
+    // At the end of the stream when nothing follows.
+    #expect(tracker.feed(event(3, .changed, live: 0)).isEmpty)
+    #expect(tracker.finish().map(\.event.seq) == [3])
 }

@@ -21,14 +21,25 @@ final class RedundantChangeChecker: RuleChecker {
         var first: EventRow
         var changes = 0
         var deliveries = 0
-        var sites: [Int64] = []
+        /// The first five sites posted at, each with the earliest change posted there.
+        var firstSites: [(seq: Int64, site: Int64)] = []
+        var sites: [Int64] { firstSites.map(\.site) }
 
-        /// One more unchanged change, delivered `delivered` times, posted at `site` (the
-        /// first five sites are listed).
-        mutating func add(delivered: Int, site: Int64?) {
+        /// One more unchanged change, `event`, delivered `delivered` times (the first five
+        /// sites are listed). Changes complete out of order (each when its own dispatch is
+        /// done), so the first change and the first sites are the earliest by seq, not the
+        /// first completed.
+        mutating func add(_ event: EventRow, delivered: Int) {
             changes += 1
             deliveries += delivered
-            if let site, sites.count < 5, !sites.contains(site) { sites.append(site) }
+            if event.seq < first.seq { first = event }
+            guard let site = event.callSiteID else { return }
+            if let index = firstSites.firstIndex(where: { $0.site == site }) {
+                guard event.seq < firstSites[index].seq else { return }
+                firstSites.remove(at: index)
+            }
+            firstSites.insert((event.seq, site), at: firstSites.firstIndex { $0.seq > event.seq } ?? firstSites.endIndex)
+            if firstSites.count > 5 { firstSites.removeLast() }
         }
     }
 
@@ -39,7 +50,7 @@ final class RedundantChangeChecker: RuleChecker {
         guard !event.isPrior, let channel = event.channelID, let old = event.oldValue, old == event.newValue else { return }
         let delivered = change.deliveredCount
         guard delivered > 0 else { return }
-        groups[channel, default: Group(first: event)].add(delivered: delivered, site: event.callSiteID)
+        groups[channel, default: Group(first: event)].add(event, delivered: delivered)
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {

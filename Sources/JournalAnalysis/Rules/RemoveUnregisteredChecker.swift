@@ -25,17 +25,31 @@ final class RemoveUnregisteredChecker: RuleChecker {
         fix: "Remove each registration exactly once, in one place (keep the token and cancel it, or let the owner's deallocation remove it), and check the key's spelling."
     )
 
+    /// The first removal of a group: what `explain` needs of it, resolved when the finding
+    /// is made. A long session has one group per registration cancelled twice, so a group
+    /// keeps ids, not the event's row and the finding's text.
+    struct Removal {
+        var seq: Int64
+        var callSiteID: Int64?
+        var channelID: Int64?
+        var ownerID: Int64?
+        var registrationID: Int64?
+        var detail: String?
+        /// The owner's registration removed last when this removal came (for an owner-wide
+        /// removal: what it would have removed).
+        var lastRemoved: Int64?
+    }
+
     struct Group {
-        var first: EventRow
-        var explanation: String
-        var evidence: [String]
-        var seqs: [Int64]
+        var first: Removal
+        /// The seqs of the later removals (as many as a finding can list).
+        var repeats: [Int64] = []
         var count = 1
 
         /// One more removal like the first, at `seq` (the first few seqs are kept).
         mutating func add(seq: Int64) {
             count += 1
-            if seqs.count < RemoveUnregisteredChecker.listedSeqs { seqs.append(seq) }
+            if repeats.count < RemoveUnregisteredChecker.listedSeqs - 1 { repeats.append(seq) }
         }
     }
 
@@ -82,12 +96,16 @@ final class RemoveUnregisteredChecker: RuleChecker {
             groups[key]?.add(seq: event.seq)
             return
         }
-        let (explanation, evidence, seqs) = try explain(event, context)
-        groups[key] = Group(first: event, explanation: explanation, evidence: evidence, seqs: [event.seq] + seqs)
+        groups[key] = Group(first: Removal(
+            seq: event.seq, callSiteID: event.callSiteID, channelID: event.channelID, ownerID: event.ownerID,
+            registrationID: event.registrationID, detail: event.detail, lastRemoved: event.ownerID.flatMap { lastRemovedByOwner[$0] }
+        ))
     }
 
-    /// What the journal knows about the registration the removal aimed at.
-    private func explain(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) -> (String, [String], [Int64]) {
+    /// What the journal knows about the registration the removal aimed at. Reads only what
+    /// does not change as the session streams past (the tables, the catalog), and what
+    /// `event` kept of the moment (`lastRemoved`): the same whenever it is asked.
+    private func explain(_ event: Removal, _ context: DiagnosisContext) throws(AnalysisError) -> (String, [String], [Int64]) {
         let session = context.session.id
         var previous: RegistrationRow?
         if let id = event.registrationID {
@@ -100,7 +118,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
             // Removing all of an owner's registrations when it had none left. (A removal
             // naming a channel that never existed has no channel id either, but names the
             // channel in `detail`.)
-            previous = try lastRemovedByOwner[owner].flatMap { id throws(AnalysisError) in try context.registration(id) }
+            previous = try event.lastRemoved.flatMap { id throws(AnalysisError) in try context.registration(id) }
             if previous == nil {
                 return ("\(context.owner(owner)) had never registered anything", [], [])
             }
@@ -139,20 +157,22 @@ final class RemoveUnregisteredChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        groups.values.sorted { $0.first.seq < $1.first.seq }.forEach { group in
+        for group in groups.values.sorted(by: { $0.first.seq < $1.first.seq }) {
+            let (explanation, because, explained) = try explain(group.first, context)
+            let seqs = [group.first.seq] + explained + group.repeats
             let site = context.site(group.first.callSiteID)
             let siteInFunction = context.siteInFunction(group.first.callSiteID)
             let owner = context.catalog.objectName(group.first.ownerID)
             let repeated = group.count > 1 ? " (\(group.count) times, first at seq \(group.first.seq))" : " (seq \(group.first.seq))"
             var evidence = ["seq \(group.first.seq): removal requested at \(siteInFunction)" + (owner.map { " for \($0)" } ?? "")]
-            evidence += group.evidence
+            evidence += because
             if group.count > 1 {
-                evidence.append("requested \(times(group.count)) in all: seqs " + group.seqs.prefix(Self.listedSeqs).map(String.init).joined(separator: ", ") + (group.count > Self.listedSeqs ? ", …" : ""))
+                evidence.append("requested \(times(group.count)) in all: seqs " + seqs.prefix(Self.listedSeqs).map(String.init).joined(separator: ", ") + (group.count > Self.listedSeqs ? ", …" : ""))
             }
             emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
-                message: "Removal at \(siteInFunction)\(repeated) matched no live registration: \(group.explanation).",
-                evidence: evidence, seqs: Array(group.seqs.prefix(Self.listedSeqs)), callSites: [site], owners: owner.map { [$0] } ?? [],
+                message: "Removal at \(siteInFunction)\(repeated) matched no live registration: \(explanation).",
+                evidence: evidence, seqs: Array(seqs.prefix(Self.listedSeqs)), callSites: [site], owners: owner.map { [$0] } ?? [],
                 channel: context.catalog.channelName(group.first.channelID), count: group.count
             ))
         }

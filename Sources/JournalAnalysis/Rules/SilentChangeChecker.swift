@@ -126,8 +126,12 @@ final class SilentChangeChecker: RuleChecker {
         guard let atChange = pending.removeValue(forKey: event.seq), change.receipts.isEmpty,
               let channel = event.channelID
         else { return }
-        if groups[channel] != nil {
-            groups[channel]?.count += 1
+        // Changes complete out of order (each when its own dispatch is done): the group's
+        // first is the earliest change, whenever it completed.
+        if var group = groups[channel] {
+            group.count += 1
+            if event.seq < group.firstSeq { (group.firstSeq, group.atFirst) = (event.seq, atChange) }
+            groups[channel] = group
         } else {
             groups[channel] = Group(firstSeq: event.seq, atFirst: atChange)
         }
