@@ -55,10 +55,13 @@ extension ObserverRegistry {
         let depth: Int
         // 0 (no number) without a sink: nothing is recorded then.
         let change: UInt64
+        // The thread's context, with a sink: looked up once per post (a thread-specific
+        // lookup and a lazy-global check each time).
+        let context: ThreadContext?
         // `hasSink`, not `if let sink`: copying the optional existential costs ~250
         // instructions per post, paid even without a sink.
         if hasSink {
-            (snapshot, unchanged, depth, change) = recordChange(
+            (snapshot, unchanged, depth, change, context) = recordChange(
                 on: channel, isPrior: isPrior, callSite: callSite, produce: produce, values: values
             )
         } else {
@@ -67,6 +70,7 @@ extension ObserverRegistry {
             snapshot = channel.snapshot()
             depth = 0
             change = 0
+            context = nil
         }
         let dead = deliver(
             snapshot, payload: payload, unchanged: unchanged, isPrior: isPrior, sender: sender,
@@ -84,30 +88,31 @@ extension ObserverRegistry {
         }
         // The loop is over: its main-queue answer must not serve a later delivery of this
         // change from a queue (see `ThreadContext.queueChange`).
-        if hasSink { ThreadContext.current.queueChange = 0 }
+        context?.queueChange = 0
         if !dead.isEmpty { removeDeallocated(dead) }
     }
 
     /// With a sink: produces the change and records it (numbered) in one critical section
     /// of the channel's lock (not the registry's: posts on other channels go on meanwhile),
     /// and takes the snapshot to deliver to. Returns the snapshot, whether old equals new,
-    /// the change's depth and its number.
+    /// the change's depth, its number and the thread's context.
     @inline(never)
     func recordChange(
         on channel: Channel, isPrior: Bool, callSite: CallSite?,
         produce: () -> Bool, values: () -> ChangeValues
-    ) -> (ContiguousArray<RegistrationEntry?>, Bool, Int, UInt64) {
+    ) -> (ContiguousArray<RegistrationEntry?>, Bool, Int, UInt64, ThreadContext) {
         // The record sink first: binding `sink` copies an optional `any EventSink` (about
         // 1,000 instructions through its value witnesses), a class reference is a retain.
         if hasRecordSink {
             return channel.exclusive {
                 let unchanged = produce()
                 let number = takeChangeNumber()
+                let context = ThreadContext.current
                 let depth = recordChanged(
-                    context: ThreadContext.current, channel: channel, values: values(), isPrior: isPrior,
+                    context: context, channel: channel, values: values(), isPrior: isPrior,
                     callSite: callSite, change: number
                 )
-                return (channel.entries, unchanged, depth, number)
+                return (channel.entries, unchanged, depth, number, context)
             }
         }
         guard let sink else { preconditionFailure("recordChange without a sink") }
@@ -126,7 +131,7 @@ extension ObserverRegistry {
                 $0.changeNumber = number
                 depth = $0.depth
             }
-            return (channel.entries, unchanged, depth, number)
+            return (channel.entries, unchanged, depth, number, ThreadContext.current)
         }
     }
 
