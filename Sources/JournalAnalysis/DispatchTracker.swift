@@ -41,10 +41,16 @@ package struct DispatchTracker {
         var depth: Int
     }
 
+    /// Open changes per channel and depth. A key whose changes all completed keeps its
+    /// (empty) entry, so a channel posted again reuses it, until empty entries outnumber
+    /// the open changes (`prune`): a channel never posted again does not keep one.
     private var open: [Key: [CompletedChange]] = [:]
-    /// A change no registration was live for: complete at the next event, not at its own
-    /// (rules see the change itself before its completion).
-    private var unheard: CompletedChange?
+    /// How many changes `open` holds.
+    private var openCount = 0
+    /// A change no registration was live for (at most one): complete at the next event,
+    /// not at its own (rules see the change itself before its completion). An array, so
+    /// checking it per event copies nothing.
+    private var unheard: [CompletedChange] = []
     /// The seq each live registration was made at: a change posted before it cannot be
     /// its change. Entries go with the registration's removal or replacement, so they
     /// follow the live registrations.
@@ -54,7 +60,10 @@ package struct DispatchTracker {
     var trackedRegistrations: Int { registeredSeq.count }
 
     /// How many changes the tracker holds open (dispatches still under way).
-    package var openChanges: Int { open.values.reduce(0) { $0 + $1.count } + (unheard == nil ? 0 : 1) }
+    package var openChanges: Int { openCount + unheard.count }
+
+    /// How many channel-and-depth entries the tracker keeps, empty ones included.
+    var heldKeys: Int { open.count }
 
     package init() {}
 
@@ -63,23 +72,21 @@ package struct DispatchTracker {
     /// none, and an empty array allocates nothing).
     package mutating func feed(_ event: EventRow) -> [CompletedChange] {
         var completed: [CompletedChange] = []
-        if let change = unheard {
-            completed.append(change)
-            unheard = nil
-        }
+        if !unheard.isEmpty { swap(&completed, &unheard) }
         switch event.kind {
         case .changed:
             guard let channel = event.channelID else { return completed }
             let key = Key(channel: channel, depth: event.depth)
-            // Taken out and put back: two hash lookups per change, and no entry is left
-            // for a key with nothing open.
-            var list = open.removeValue(forKey: key) ?? []
-            if let index = list.firstIndex(where: { $0.event.thread == event.thread }) {
-                completed.append(list.remove(at: index))
+            if let index = open[key]?.firstIndex(where: { $0.event.thread == event.thread }) {
+                completed.append(close(key, at: index))
             }
             let change = CompletedChange(event: event, receipts: [])
-            if event.liveCount == 0 { unheard = change } else { list.append(change) }
-            if !list.isEmpty { open[key] = list }
+            if event.liveCount == 0 {
+                unheard.append(change)
+            } else {
+                open[key, default: []].append(change)
+                openCount += 1
+            }
         case .registered, .replaced:
             if event.kind == .replaced, let old = event.otherRegistrationID { registeredSeq[old] = nil }
             if let registration = event.registrationID { registeredSeq[registration] = event.seq }
@@ -114,13 +121,21 @@ package struct DispatchTracker {
         return list[index].receipts.count >= live
     }
 
-    /// Removes an open change; a key with no open change left goes too (a channel that is
-    /// never posted again must not keep an entry).
+    /// Removes an open change, in place.
     private mutating func close(_ key: Key, at index: Int) -> CompletedChange {
-        var list = open.removeValue(forKey: key) ?? []
-        let change = list.remove(at: index)
-        if !list.isEmpty { open[key] = list }
+        let change = open[key]!.remove(at: index)
+        openCount -= 1
+        if open.count > 2 * openCount + Self.spareKeys { prune() }
         return change
+    }
+
+    /// Empty entries kept for reuse beyond twice the open changes.
+    static let spareKeys = 256
+
+    /// Drops the entries with no open change (amortised: it runs when empty entries have
+    /// come to outnumber the open changes and the spare allowance).
+    private mutating func prune() {
+        open = open.filter { !$0.value.isEmpty }
     }
 
     /// The open change a receipt of `registration` on `event.thread` belongs to: the one
@@ -154,9 +169,10 @@ package struct DispatchTracker {
 
     /// Completes every open change, oldest first (at the end of the stream).
     package mutating func finish() -> [CompletedChange] {
-        let all = (open.values.flatMap { $0 } + (unheard.map { [$0] } ?? [])).sorted { $0.event.seq < $1.event.seq }
+        let all = (open.values.flatMap { $0 } + unheard).sorted { $0.event.seq < $1.event.seq }
         open = [:]
-        unheard = nil
+        openCount = 0
+        unheard = []
         return all
     }
 }
