@@ -57,9 +57,48 @@ final class SilentChangeChecker: RuleChecker {
         .explicit, .ownerRemovedAll, .tokenCancelled, .ownerDeallocated, .subjectDeallocated, .streamEnded,
     ]
 
-    /// Per channel, the owners whose last registration there ended without their asking,
-    /// with that ending. An owner leaves it when it registers again or removes deliberately.
-    private var unasked: [Int64: [Int64: LastRemoval]] = [:]
+    /// The owners of one channel whose last registration there ended without their asking,
+    /// with that ending, and the latest of those endings at hand: a change asks for both,
+    /// and a channel that many owners left (thousands of tokens released on a shared
+    /// channel over a long session) must not cost a pass over all of them per change.
+    struct UnaskedOwners {
+        private(set) var byOwner: [Int64: LastRemoval] = [:]
+        /// Endings in the order they happened (seqs rising, as events come); an entry whose
+        /// owner has left or ended again since is stale, dropped when it reaches the end or
+        /// when stale entries outnumber live ones.
+        private var order: [(owner: Int64, seq: Int64)] = []
+
+        var count: Int { byOwner.count }
+        var isEmpty: Bool { byOwner.isEmpty }
+        /// Endings kept in order, stale ones included: at most about twice `count`.
+        var keptEndings: Int { order.count }
+
+        mutating func set(_ owner: Int64, _ removal: LastRemoval) {
+            byOwner[owner] = removal
+            order.append((owner, removal.seq))
+        }
+
+        mutating func remove(_ owner: Int64) {
+            guard byOwner.removeValue(forKey: owner) != nil else { return }
+            if order.count > 2 * byOwner.count + 32 {
+                order.removeAll { byOwner[$0.owner]?.seq != $0.seq }
+            }
+        }
+
+        /// The latest ending of an owner still here.
+        mutating func latest() -> LastRemoval? {
+            while let last = order.last {
+                if let removal = byOwner[last.owner], removal.seq == last.seq { return removal }
+                order.removeLast()
+            }
+            return nil
+        }
+    }
+
+    /// Per channel, the owners whose last registration there ended without their asking.
+    /// An owner leaves it when it registers again, removes deliberately, or is seen
+    /// deallocated.
+    private var unasked: [Int64: UnaskedOwners] = [:]
     /// When each owner in `unasked` will be seen deallocated (from the catalog), earliest
     /// first: it leaves `unasked` then, as a later change would drop it anyway, so the
     /// checker's state follows owners still alive, not every owner the session had.
@@ -71,9 +110,15 @@ final class SilentChangeChecker: RuleChecker {
     /// How many (channel, owner) entries the checker holds.
     var heldOwners: Int { unasked.values.reduce(0) { $0 + $1.count } }
 
+    /// Removes `owner` from `channel`'s unasked owners, and the channel when none is left.
+    private func forget(_ owner: Int64, on channel: Int64) {
+        unasked[channel]?.remove(owner)
+        if unasked[channel]?.isEmpty == true { unasked[channel] = nil }
+    }
+
     /// Marks `owner` as not asked on `channel`, and when it will be seen deallocated.
     private func markUnasked(_ owner: Int64, on channel: Int64, _ removal: LastRemoval, _ context: DiagnosisContext) {
-        unasked[channel, default: [:]][owner] = removal
+        unasked[channel, default: UnaskedOwners()].set(owner, removal)
         if let deallocSeq = context.catalog.objects[owner]?.deallocSeq {
             deaths.push(Death(seq: deallocSeq, channel: channel, owner: owner))
         }
@@ -82,8 +127,7 @@ final class SilentChangeChecker: RuleChecker {
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         // Owners deallocated by now are dropped, as the next change would (they went away).
         while let death = deaths.popFirst(atOrBefore: event.seq) {
-            unasked[death.channel]?[death.owner] = nil
-            if unasked[death.channel]?.isEmpty == true { unasked[death.channel] = nil }
+            forget(death.owner, on: death.channel)
         }
         switch event.kind {
         case .registered, .replaced:
@@ -93,7 +137,7 @@ final class SilentChangeChecker: RuleChecker {
                 markUnasked(oldOwner, on: channel, LastRemoval(seq: event.seq, registrationID: old, reason: JournalRemovalReason.replaced.name), context)
             }
             if let owner = try context.registration(id)?.ownerID ?? event.ownerID {
-                unasked[channel]?[owner] = nil
+                forget(owner, on: channel)
             }
         case .removed:
             guard let channel = event.channelID, let id = event.registrationID else { return }
@@ -101,21 +145,17 @@ final class SilentChangeChecker: RuleChecker {
             if owner == nil { owner = try context.registration(id)?.ownerID }
             guard let owner else { return }
             if let removal = event.removalReason, Self.deliberate.contains(removal) {
-                unasked[channel]?[owner] = nil
+                forget(owner, on: channel)
             } else {
                 markUnasked(owner, on: channel, LastRemoval(seq: event.seq, registrationID: id, reason: event.reason ?? EventKind.removed.name), context)
             }
         case .changed:
-            guard !event.isPrior, let channel = event.channelID, var owners = unasked[channel], !owners.isEmpty
+            // Owners deallocated by now (a token released in their deinit, a replaced owner
+            // that went away) already left with their deaths above: they are not waiting
+            // to be told anything.
+            guard !event.isPrior, let channel = event.channelID, let owners = unasked[channel]?.count, owners > 0
             else { return }
-            // An owner deallocated since (a token released in its deinit, a replaced owner
-            // that went away) is not waiting to be told anything.
-            for owner in owners.keys where context.catalog.isDeallocated(owner, at: event.seq) {
-                owners[owner] = nil
-            }
-            unasked[channel] = owners
-            guard !owners.isEmpty else { return }
-            pending[event.seq] = AtChange(owners: owners.count, lastRemoval: owners.values.max { $0.seq < $1.seq })
+            pending[event.seq] = AtChange(owners: owners, lastRemoval: unasked[channel]?.latest())
         default:
             break
         }
