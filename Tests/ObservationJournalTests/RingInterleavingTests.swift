@@ -334,6 +334,24 @@ import TestSupport
         #expect(counters.unwritten > 0)
     }
 
+    /// The writer going idle just as an event is claimed: it either sees the claim or
+    /// the producer sees it idle and wakes it, so each event is written without a flush
+    /// or a later event to push it (a lost wake-up would hang here until the time limit).
+    @Test func anEventRecordedAsTheWriterGoesIdleIsWrittenWithoutAFlush() {
+        let buffer = EventBuffer(capacity: 4, policy: .wait, gatherMilliseconds: 0)
+        let writer = FakeWriter(buffer)
+        let events: UInt64 = 3_000
+        for time in 1...events {
+            buffer.record(Self.plain(time))
+            let key = FakeWriter.key(thread: 1, time: time)
+            while !writer.committedRecords.withLock({ $0.contains(key) }) { sched_yield() }
+        }
+        buffer.close()
+        writer.join()
+        #expect(writer.collected.records.map(\.time) == (1...events).map { $0 })
+        #expect(buffer.counters == RecordingCounters(accepted: Int(events), written: Int(events)))
+    }
+
     // MARK: A producer held between its claim and its copy
 
     static func plain(_ time: UInt64, channel: UInt64 = 0) -> EventRecord {
