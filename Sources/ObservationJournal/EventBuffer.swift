@@ -596,4 +596,19 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         announcing = false
         monitor.broadcast(progress)
     }
+
+    // MARK: - Tests: a producer stopped between its claim and its copy
+
+    /// Claims the next place lock-free as a producer does, without writing its entry, as
+    /// a producer preempted right after its compare-and-swap leaves it; `nil` when that
+    /// producer would take the lock. Tests finish it with `fill(claimed:_:values:)`.
+    func claimWithoutFilling() -> Int? { claim() }
+
+    /// Writes the entry of a place from `claimWithoutFilling()` and wakes the writer as a
+    /// producer does after its copy.
+    func fill(claimed place: Int, _ record: EventRecord, values: ChangeValues? = nil) {
+        let detail: Detail = values.map { .change(PendingEvents.ChangeDetail(values: $0, callSite: nil)) } ?? .none
+        let state = fill(record, detail, at: place)
+        if state != WriterState.working.rawValue { wakeWriter(after: place, state: state) }
+    }
 }
