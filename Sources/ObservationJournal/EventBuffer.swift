@@ -204,8 +204,15 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     /// The writer thread, whose own calls (from the error callback) must never wait.
     @exclusivity(unchecked) private var writerThread: pthread_t? = nil
 
+    /// The places a ring for `capacity` events takes: at least 1, at most
+    /// `Journal.Options.maxBufferCapacity` (the ring is reserved whole, and rounding a
+    /// capacity above 2^62 up to a power of two would overflow).
+    static func places(forCapacity capacity: Int) -> Int {
+        min(max(1, capacity), Journal.Options.maxBufferCapacity)
+    }
+
     init(capacity: Int, policy: Journal.BufferFullPolicy, gatherMilliseconds: Int) {
-        self.capacity = max(1, capacity)
+        self.capacity = Self.places(forCapacity: capacity)
         self.policy = policy
         self.batchThreshold = max(1, min(self.capacity / 4, 4_096))
         self.gatherNanoseconds = UInt64(max(0, gatherMilliseconds)) * 1_000_000

@@ -30,9 +30,12 @@ extension Journal {
         /// What to do when nothing (or an empty file) is at the path.
         public var creation: Creation
         /// Events a session buffers in memory before the recording threads must wait (or
-        /// drop); memory for events is bounded by twice this (one batch being written, one
-        /// filling).
+        /// drop). The session reserves a ring of this many places (rounded up to a power of
+        /// two, about 200 bytes each: 3.1 MiB at the default) when it starts; values below 1
+        /// count as 1 and above `maxBufferCapacity` as that.
         public var bufferCapacity: Int
+        /// The largest `bufferCapacity` a session uses (4,194,304 places, about 800 MiB).
+        public static let maxBufferCapacity = 1 << 22
         /// What a session does when its buffer is full.
         public var whenBufferFull: BufferFullPolicy
         /// How change values are stored.
@@ -50,7 +53,8 @@ extension Journal {
         /// when the buffer is full and store values in full up to 200 characters.
         /// - Parameters:
         ///   - creation: what to do when nothing (or an empty file) is at the path.
-        ///   - bufferCapacity: events buffered before recording threads wait or drop (≥ 1).
+        ///   - bufferCapacity: events buffered before recording threads wait or drop (1 to
+        ///     `maxBufferCapacity`).
         ///   - whenBufferFull: wait (the default, nothing lost) or drop and record a gap.
         ///   - values: how change values are stored.
         ///   - busyTimeoutMilliseconds: how long a write waits for another writer's lock.

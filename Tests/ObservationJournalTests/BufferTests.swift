@@ -9,6 +9,18 @@ import TestSupport
         ObserverEvent(kind: .scopeBegan, time: time, thread: thread, isMainThread: false, scope: ScopeInfo(id: time, name: "s"))
     }
 
+    /// Any capacity an app passes gives a ring that exists: below 1 one place, above the
+    /// maximum the maximum (the ring is reserved whole when the session starts).
+    @Test func capacityIsClampedToWhatARingCanHave() {
+        #expect(EventBuffer.places(forCapacity: -5) == 1)
+        #expect(EventBuffer.places(forCapacity: 0) == 1)
+        #expect(EventBuffer.places(forCapacity: 16_384) == 16_384)
+        #expect(EventBuffer.places(forCapacity: 1 << 22) == 4_194_304)
+        #expect(EventBuffer.places(forCapacity: (1 << 62) + 1) == 4_194_304)
+        #expect(EventBuffer.places(forCapacity: .max) == 4_194_304)
+        #expect(EventBuffer(capacity: 0, policy: .wait, gatherMilliseconds: 0).capacity == 1)
+    }
+
     /// With the drop policy, a full buffer drops events and the place of the drop becomes
     /// one gap numbered right after the events that fitted.
     @Test func fullBufferDropsIntoOneNumberedGap() throws {
