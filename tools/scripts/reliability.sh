@@ -14,8 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 mode="${1:-}"
-# The tests that run threads (and processes) against one registry and one journal.
-tsan_filter='ConcurrencyStressTests|RegistryRaceStressTests|ConcurrencyTests|TwoProcessTests|JournalReplacedTests'
+# The tests that run threads (and processes) against one registry and one journal, and
+# those that race producers, the writer, flush and close on the journal's lock-free ring.
+tsan_filter='ConcurrencyStressTests|RegistryRaceStressTests|ConcurrencyTests|TwoProcessTests|JournalReplacedTests|RingInterleavingTests|RingStorageTests|BufferTests'
 
 step() { printf '\n== %s\n' "$*"; }
 
