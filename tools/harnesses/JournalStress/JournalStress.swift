@@ -9,7 +9,7 @@ import Foundation
 ///   with MAX_FILE_BYTES, until a file would grow past that (`RLIMIT_FSZ`, with
 ///   `SIGXFSZ` ignored); goes on changing values after recording stopped, then prints
 ///   the counters, the deliveries and the error as one JSON line.
-/// - `soak [--seconds S] [--threads T] [--journal PATH]`: the soak harness; exits 1 if a
+/// - `soak [--seconds S] [--threads T] [--journal PATH] [--registry-only] [--no-memory-check]`: the soak harness; exits 1 if a
 ///   check fails.
 @main
 enum JournalStress {
@@ -35,7 +35,7 @@ enum JournalStress {
     }
 
     static let usageText =
-        "usage: JournalStress record JOURNAL LABEL CHANGES | fill JOURNAL [MAX_FILE_BYTES] | soak [--seconds S] [--threads T] [--journal PATH]"
+        "usage: JournalStress record JOURNAL LABEL CHANGES | fill JOURNAL [MAX_FILE_BYTES] | soak [--seconds S] [--threads T] [--journal PATH] [--registry-only] [--no-memory-check]"
 
     static func usage() -> Never {
         fail(usageText)

@@ -1,6 +1,5 @@
 import Foundation
 import JournalFixtures
-import Synchronization
 
 /// The process's resident memory (RSS), sampled on a thread of its own.
 enum ResidentMemory {
@@ -22,7 +21,7 @@ enum ResidentMemory {
     final class Sampler: Sendable {
         private let interval: Double
         private let progress: @Sendable () -> Int
-        private let state = Mutex<(samples: [Sample], running: Bool)>(([], false))
+        private let state = Locked<(samples: [Sample], running: Bool)>(([], false))
 
         /// Samples every `interval` seconds, each with the work `progress` reports.
         init(every interval: Double, progress: @escaping @Sendable () -> Int) {
