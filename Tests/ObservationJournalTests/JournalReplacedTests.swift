@@ -12,7 +12,7 @@ import TestSupport
 @Suite struct JournalReplacedTests {
     /// What the error callback was given.
     final class Reported: Sendable {
-        let errors = Mutex<[JournalError]>([])
+        let errors = Locked<[JournalError]>([])
     }
 
     /// Records `count` changes on `value` (a change and a delivery each).

@@ -167,7 +167,7 @@ func stressManyThreadsRegisteringPostingAndRemoving(withSink: Bool) {
     let sharedSubject = Player()
     let shared = ObservableValue(0, subject: sharedSubject, key: "shared", registry: registry)
     let delivered = Counter()
-    let tallies = Mutex<[Int: StressTally]>([:])
+    let tallies = Locked<[Int: StressTally]>([:])
     let keeps = (0..<threads).map { _ in Keep() }
     let done = DispatchGroup()
     for index in 0..<threads {

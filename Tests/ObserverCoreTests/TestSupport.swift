@@ -1,5 +1,6 @@
 import ObserverCore
 import Synchronization
+import TestSupport
 
 // Objects and recorders shared by the test files.
 
@@ -17,7 +18,7 @@ final class Screen {
 
 /// Collects what callbacks saw, from any thread.
 final class Received: Sendable {
-    private let items = Mutex<[String]>([])
+    private let items = Locked<[String]>([])
     func append(_ item: String) { items.withLock { $0.append(item) } }
     var all: [String] { items.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JournalFixtures
 import JournalAnalysis
 import ObservationJournal
 import ObserverCore
