@@ -55,14 +55,12 @@ import TestSupport
         let collected = Collected()
         let failAt: Int?
         private let finished = DispatchSemaphore(value: 0)
-        /// Keys of the records committed so far, read from any thread (for `flush` checks).
-        /// An `NSLock` (a pthread mutex), not `Synchronization.Mutex`: ThreadSanitizer does
-        /// not see the latter's futex hand-over and reports its contents as raced.
-        private let committedLock = NSLock()
-        private var committedKeys: Set<UInt64> = []
+        /// Keys of the records committed so far, read from any thread (for `flush` checks);
+        /// `Locked`, which ThreadSanitizer sees, not `Synchronization.Mutex`.
+        private let committedKeys = Locked<Set<UInt64>>([])
 
-        func hasCommitted(_ key: UInt64) -> Bool { committedLock.withLock { committedKeys.contains(key) } }
-        var allCommitted: Set<UInt64> { committedLock.withLock { committedKeys } }
+        func hasCommitted(_ key: UInt64) -> Bool { committedKeys.withLock { $0.contains(key) } }
+        var allCommitted: Set<UInt64> { committedKeys.withLock { $0 } }
 
         init(_ buffer: EventBuffer, failAt: Int? = nil) {
             self.buffer = buffer
@@ -106,7 +104,7 @@ import TestSupport
                 }
                 if batch.endsSession { out.endedSession += 1 }
                 out.committed += batch.pending.count
-                committedLock.withLock { committedKeys.formUnion(keys) }
+                committedKeys.withLock { $0.formUnion(keys) }
                 buffer.committed(batch)
             }
             finished.signal()
@@ -114,6 +112,21 @@ import TestSupport
 
         /// Waits until the writer thread has returned; then `collected` is stable.
         func join() { finished.wait() }
+    }
+
+    /// `threads` producers each record `each` events into a new ring of `capacity`, then
+    /// the buffer is closed; returns it and what the writer took once it has finished.
+    static func recordAndClose(
+        threads: Int, each: Int, capacity: Int, policy: Journal.BufferFullPolicy, gatherMilliseconds: Int = 0
+    ) -> (EventBuffer, Collected) {
+        let buffer = EventBuffer(capacity: capacity, policy: policy, gatherMilliseconds: gatherMilliseconds)
+        let writer = FakeWriter(buffer)
+        produce(threads: threads) { thread in
+            for time in 1...UInt64(each) { record(buffer, thread: thread, time: time) }
+        }
+        buffer.close()
+        writer.join()
+        return (buffer, writer.collected)
     }
 
     /// Runs `threads` producers at once, each calling `body(thread)` with its number 1…n.
@@ -162,14 +175,9 @@ import TestSupport
     func waitingProducersOnTinyRingsLoseNothingAndStayInOrder(capacity: Int, gatherMilliseconds: Int) {
         let threads = 4
         let each = 1_500
-        let buffer = EventBuffer(capacity: capacity, policy: .wait, gatherMilliseconds: gatherMilliseconds)
-        let writer = FakeWriter(buffer)
-        Self.produce(threads: threads) { thread in
-            for time in 1...UInt64(each) { Self.record(buffer, thread: thread, time: time) }
-        }
-        buffer.close()
-        writer.join()
-        let out = writer.collected
+        let (buffer, out) = Self.recordAndClose(
+            threads: threads, each: each, capacity: capacity, policy: .wait, gatherMilliseconds: gatherMilliseconds
+        )
         let total = threads * each
         #expect(out.holes == 0 && out.gaps.isEmpty)
         #expect(out.records.map(\.seq) == (1...Int64(total)).map { $0 })
@@ -187,14 +195,7 @@ import TestSupport
     func droppingProducersCountEveryEventInExactlyOneGap(capacity: Int) {
         let threads = 4
         let each = 3_000
-        let buffer = EventBuffer(capacity: capacity, policy: .drop, gatherMilliseconds: 0)
-        let writer = FakeWriter(buffer)
-        Self.produce(threads: threads) { thread in
-            for time in 1...UInt64(each) { Self.record(buffer, thread: thread, time: time) }
-        }
-        buffer.close()
-        writer.join()
-        let out = writer.collected
+        let (buffer, out) = Self.recordAndClose(threads: threads, each: each, capacity: capacity, policy: .drop)
         let total = threads * each
         let dropped = out.gaps.map(\.dropped).reduce(0, +)
         #expect(out.holes == 0)
