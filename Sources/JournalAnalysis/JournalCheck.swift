@@ -42,12 +42,12 @@ package struct JournalCheck: Sendable, Equatable {
         // A damaged file may fail any further query; what is wrong is already said.
         guard check.integrity == ["ok"] else { return check }
         try reader.query("SELECT id FROM sessions WHERE clean_end = 0 ORDER BY id") { check.uncleanSessions.append($0.int(0)) }
-        try reader.query("SELECT session_id, seq, detail FROM events WHERE kind = ?1 ORDER BY session_id, seq", [reader.stored(.gap)]) {
+        try reader.query("SELECT session_id, seq, detail FROM \(reader.events) WHERE kind = ?1 ORDER BY session_id, seq", [reader.stored(.gap)]) {
             check.recordedGaps.append(RecordedGap(sessionID: $0.int(0), seq: $0.int(1), detail: $0.optionalText(2)))
         }
         var session: Int64 = -1
         var expected: Int64 = 1
-        try reader.query("SELECT session_id, seq FROM events ORDER BY session_id, seq") { row in
+        try reader.query("SELECT session_id, seq FROM \(reader.events) ORDER BY session_id, seq") { row in
             let id = row.int(0), seq = row.int(1)
             if id != session {
                 session = id

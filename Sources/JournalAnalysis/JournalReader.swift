@@ -13,6 +13,9 @@ package final class JournalReader {
     package let schemaVersion: Int
     /// Whether `events.kind` holds codes (schema 4 on) rather than names.
     let integerKinds: Bool
+    /// What the reader's queries read events from: the `events` table, or from schema 5 on
+    /// a subquery unpacking `event_rows` and `event_blocks` (`EventColumn.source`).
+    let events: String
     private var registrationStatement: SQLiteStatement?
     /// Statements by SQL text, compiled once: whole-journal commands run the same few
     /// queries for every session, and a journal may hold hundreds of thousands.
@@ -30,6 +33,7 @@ package final class JournalReader {
             throw .journal(error)
         }
         integerKinds = schemaVersion >= EventColumn.integerKindsSince
+        events = EventColumn.source(schema: schemaVersion)
     }
 
     // MARK: - Failures
@@ -103,19 +107,28 @@ package final class JournalReader {
     /// Every session, oldest first.
     package func sessions() throws(AnalysisError) -> [SessionSummary] {
         var result: [SessionSummary] = []
+        let rows = EventColumn.rowTable(schema: schemaVersion)
+        // From schema 5 on, a block's count and last seq are columns, and only the session's
+        // last block is parsed (for its last event's time): no session's events are unpacked.
+        let blocks = schemaVersion >= EventColumn.blocksSince
         try query("""
             SELECT s.id, s.label, s.process, s.pid, s.host, s.started_at, s.ended_at, s.clean_end, s.library_version,
-                   (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id),
+                   (SELECT COUNT(*) FROM \(rows) e WHERE e.session_id = s.id)
+                     + \(blocks ? "(SELECT COALESCE(SUM(b.event_count), 0) FROM event_blocks b WHERE b.session_id = s.id)" : "0"),
                    (SELECT COUNT(*) FROM registrations r WHERE r.session_id = s.id),
-                   (SELECT e.seq FROM events e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
-                   (SELECT e.time_ns FROM events e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1)
+                   (SELECT e.seq FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
+                   (SELECT e.time_ns FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
+                   \(blocks ? "(SELECT b.last_seq FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL"),
+                   \(blocks ? "(SELECT json_extract(b.body, '$[#-1][1]') FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL")
             FROM sessions s ORDER BY s.id
             """) { row in
+            var last = (seq: row.optionalInt(11) ?? 0, time: row.optionalInt(12) ?? 0)
+            if let blockSeq = row.optionalInt(13), blockSeq > last.seq { last = (blockSeq, row.optionalInt(14) ?? 0) }
             result.append(SessionSummary(
                 id: row.int(0), label: row.text(1), process: row.text(2), pid: row.int(3), host: row.text(4),
                 startedAt: row.text(5), endedAt: row.optionalText(6), cleanEnd: row.int(7) != 0,
                 libraryVersion: row.text(8), eventCount: row.int(9), registrationCount: row.int(10),
-                lastSeq: row.optionalInt(11) ?? 0, lastTimeNs: row.optionalInt(12) ?? 0
+                lastSeq: last.seq, lastTimeNs: last.time
             ))
         }
         return result
@@ -315,7 +328,7 @@ package final class JournalReader {
     package func forEachEvent(
         session: Int64, filter: EventFilter = EventFilter(), _ body: (EventRow) -> Bool
     ) throws(AnalysisError) {
-        var sql = "SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3"
+        var sql = "SELECT \(eventColumns) FROM \(events) WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3"
         var values: [SQLValue] = [.int(session), .int(filter.from), .int(filter.to)]
         if !filter.kinds.isEmpty {
             // Each kind once: a repeated --kind must not run into the connection's limit
@@ -352,7 +365,7 @@ package final class JournalReader {
     /// The event with `seq`, if any.
     package func event(session: Int64, seq: Int64) throws(AnalysisError) -> EventRow? {
         var result: EventRow?
-        try query("SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq = ?2", [.int(session), .int(seq)]) {
+        try query("SELECT \(eventColumns) FROM \(events) WHERE session_id = ?1 AND seq = ?2", [.int(session), .int(seq)]) {
             result = self.event(from: $0)
         }
         return result
@@ -362,7 +375,7 @@ package final class JournalReader {
     package func lastEvents(session: Int64, count: Int) throws(AnalysisError) -> [EventRow] {
         var result: [EventRow] = []
         try query(
-            "SELECT \(eventColumns) FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
+            "SELECT \(eventColumns) FROM \(events) WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
             [.int(session), .int(Int64(count))]
         ) { result.append(self.event(from: $0)) }
         return result.reversed()
@@ -372,7 +385,7 @@ package final class JournalReader {
     package func lastChange(session: Int64, atOrBefore seq: Int64) throws(AnalysisError) -> EventRow? {
         var result: EventRow?
         try query("""
-            SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = ?3
+            SELECT \(eventColumns) FROM \(events) WHERE session_id = ?1 AND seq <= ?2 AND kind = ?3
             ORDER BY seq DESC LIMIT 1
             """, [.int(session), .int(seq), stored(.changed)]) { result = self.event(from: $0) }
         return result

@@ -53,7 +53,7 @@ package struct JournalStatistics: Sendable, Equatable {
         )
         var byKind: [(String, Int64)] = []
         try reader.query(
-            "SELECT kind, COUNT(*) FROM events WHERE ?2 OR session_id = ?1 GROUP BY kind",
+            "SELECT kind, COUNT(*) FROM \(reader.events) WHERE ?2 OR session_id = ?1 GROUP BY kind",
             [filter, all]
         ) { byKind.append((reader.kind($0, 0).text, $0.int(1))) }
         // Most first, then by name: the same order for names and codes.
@@ -61,7 +61,7 @@ package struct JournalStatistics: Sendable, Equatable {
         stats.eventsByKind = byKind.map { (kind: $0.0, count: $0.1) }
         stats.events = byKind.reduce(0) { $0 + $1.1 }
         try reader.query("""
-            SELECT e.session_id, COALESCE(\(channelName), 'channel#' || e.channel_id), COUNT(*) FROM events e
+            SELECT e.session_id, COALESCE(\(channelName), 'channel#' || e.channel_id), COUNT(*) FROM \(reader.events) e
             LEFT JOIN channels c ON c.session_id = e.session_id AND c.id = e.channel_id
             LEFT JOIN strings k ON k.id = c.key_id
             LEFT JOIN objects o ON o.session_id = c.session_id AND o.id = c.subject_id

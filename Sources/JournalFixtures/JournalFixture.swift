@@ -145,7 +145,10 @@ extension JournalFixture {
         var triggers: [String] = []
         let statement = try database.prepare("SELECT sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
         while try statement.step() { triggers.append(statement.text(0)) }
-        try database.execute("DROP TRIGGER IF EXISTS events_no_update; DROP TRIGGER IF EXISTS events_no_delete;")
+        try database.execute("""
+            DROP TRIGGER IF EXISTS events_no_update; DROP TRIGGER IF EXISTS events_no_delete;
+            DROP TRIGGER IF EXISTS event_blocks_no_update; DROP TRIGGER IF EXISTS event_blocks_no_delete;
+            """)
         try database.execute(sql)
         for trigger in triggers { try database.execute(trigger) }
     }

@@ -33,12 +33,33 @@ package enum EventColumn: Int32, CaseIterable, Sendable {
     }
 
     /// `INSERT INTO events (…) VALUES (?, …), …` for `rows` rows of schema `version`
-    /// (the latest unless a test writes an older journal).
+    /// (the latest unless a test writes an older journal); from schema 5 on, into
+    /// `event_rows`, the table behind the `events` view.
     package static func insertSQL(rows: Int, schema version: Int = JournalSchema.latestVersion) -> String {
         let columns = columns(schema: version)
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        return "INSERT INTO events (" + columns.map(\.name).joined(separator: ", ") + ") VALUES "
+        return "INSERT INTO \(rowTable(schema: version)) (" + columns.map(\.name).joined(separator: ", ") + ") VALUES "
             + Array(repeating: row, count: rows).joined(separator: ", ")
+    }
+
+    /// The first schema version whose events are packed in `event_blocks` and read through
+    /// the view `events`; its table of one row per event is `event_rows`.
+    package static let blocksSince = 5
+
+    /// The table of one row per event in a journal of schema `version`.
+    package static func rowTable(schema version: Int) -> String {
+        version >= blocksSince ? "event_rows" : "events"
+    }
+
+    /// A subquery giving every event of a journal of schema `version` as a row of the
+    /// `events` table, in `EventColumn` order: the table itself before schema 5; from
+    /// schema 5 on, `event_rows` and every event of every block, unpacked by SQLite's JSON
+    /// functions as the view `events` unpacks them (the reader's connection runs no views).
+    package static func source(schema version: Int) -> String {
+        guard version >= blocksSince else { return "events" }
+        let unpacked = allCases.dropFirst().enumerated().map { "json_extract(j.value, '$[\($0.offset)]') AS \($0.element.name)" }
+        return "(SELECT " + allCases.map(\.name).joined(separator: ", ") + " FROM event_rows UNION ALL SELECT b.session_id AS session_id, "
+            + unpacked.joined(separator: ", ") + " FROM event_blocks b, json_each(b.body) j)"
     }
 
     /// The first schema version whose `events.kind` holds `JournalEventKind` codes; older

@@ -30,7 +30,7 @@ private func oneSessionJournal(in scratch: ScratchDirectory, _ build: (FixtureSe
         try s.change(volume, old: "2", new: "3", at: "Player.swift:72")  // seq 3, depth 1
     }
     try fixture.finish()
-    try JournalFixture.edit(path, "UPDATE events SET depth = 2147483647 WHERE seq = 3")
+    try JournalFixture.edit(path, "UPDATE event_rows SET depth = 2147483647 WHERE seq = 3")
     let reader = try JournalReader(path: path)
     let found = try Diagnoser.diagnose(reader, session: try reader.session(nil), options: DiagnosisOptions())
         .filter { $0.rule == .feedbackLoop }
@@ -113,7 +113,7 @@ private func oneSessionJournal(in scratch: ScratchDirectory, _ build: (FixtureSe
         try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
         try s.post(rate, old: "1", new: "2")
     }
-    try JournalFixture.edit(path, "UPDATE events SET new_value = printf('%.*c', \(16 << 20 + 1), 'x') WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed')")
+    try JournalFixture.edit(path, "UPDATE event_rows SET new_value = printf('%.*c', \(16 << 20 + 1), 'x') WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed')")
     let reader = try JournalReader(path: path)
     #expect(try reader.session(nil).eventCount == 3)
     #expect(throws: AnalysisError.journal(.refused(
@@ -127,14 +127,16 @@ private func oneSessionJournal(in scratch: ScratchDirectory, _ build: (FixtureSe
 /// from `Migrations/*.sql` is accepted as it is, and one more object is not.
 @Test func theExpectedSchemaComesFromTheMigrations() throws {
     let expected = try JournalSchemaObjects.expected(version: JournalSchema.latestVersion)
-    #expect(expected.objects["events"]?.type == "table")
+    #expect(expected.objects["event_rows"]?.type == "table")
+    #expect(expected.objects["event_blocks"]?.type == "table")
+    #expect(expected.objects["events"]?.type == "view")
     #expect(expected.objects["event_log"]?.type == "view")
     #expect(expected.objects["events_no_update"]?.type == "trigger")
     let scratch = try ScratchDirectory()
     let path = scratch.path()
     try JournalFixture(path: path).finish()
     #expect(try JournalSchemaObjects.difference(JournalFile.openForReading(path: path), version: JournalSchema.latestVersion, path: path) == nil)
-    try SQLiteDatabase(path: path, mode: .readWrite).execute("CREATE INDEX extra ON events (kind)")
+    try SQLiteDatabase(path: path, mode: .readWrite).execute("CREATE INDEX extra ON event_rows (kind)")
     #expect(throws: JournalError.refused(path: path, reason: "refused: it has an index 'extra' that journal schema \(JournalSchema.latestVersion) does not have (the schema was changed outside ObservationJournal)")) {
         try JournalFile.openForReading(path: path)
     }

@@ -192,7 +192,7 @@ final class HostileScreen {}
         try session.post(channel, old: "a", new: "b")
         try fixture.finish()
         try JournalFixture.edit(path, """
-            UPDATE events SET new_value = CAST(X'66FF1B5B33316D80C0AF' AS TEXT) WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed');
+            UPDATE event_rows SET new_value = CAST(X'66FF1B5B33316D80C0AF' AS TEXT) WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed');
             UPDATE strings SET value = CAST(X'6BFE9B' AS TEXT) WHERE value = 'k';
             """)
         let timeline = try obsreplay(["timeline", path])

@@ -53,13 +53,14 @@ struct JournalMutator {
         "other_registration_id", "call_site_id", "scope_id", "thread", "is_main", "is_prior", "seq",
     ]
     private static let droppable = [
-        "TABLE events", "TABLE sessions", "TABLE registrations", "TABLE channels", "TABLE objects", "TABLE strings",
+        "TABLE event_rows", "TABLE event_blocks", "VIEW events", "TABLE sessions", "TABLE registrations", "TABLE channels", "TABLE objects", "TABLE strings",
         "TABLE call_sites", "TABLE scopes", "TABLE migrations", "VIEW event_log", "VIEW channel_names",
         "VIEW object_names", "VIEW call_site_names", "VIEW registration_log", "VIEW session_summary",
-        "INDEX registrations_by_channel", "TRIGGER events_no_update",
+        "INDEX registrations_by_channel", "TRIGGER events_no_update", "TRIGGER event_blocks_no_update",
     ]
     private static let unlock = """
         DROP TRIGGER IF EXISTS events_no_update; DROP TRIGGER IF EXISTS events_no_delete;
+        DROP TRIGGER IF EXISTS event_blocks_no_update; DROP TRIGGER IF EXISTS event_blocks_no_delete;
         PRAGMA ignore_check_constraints = 1;
         """
 
@@ -85,29 +86,29 @@ struct JournalMutator {
                 """)
         case 2:
             return ("delivery before its registration", """
-                INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, duration_ns)
+                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, duration_ns)
                 VALUES (\(s), \(newSeq), \(newTime), (SELECT code FROM event_kinds WHERE name = 'delivered'), 1, 1, 1, 900, 1, 5);
                 INSERT INTO registrations (session_id, id, channel_id, owner_id, call_site_id, options, expects_main, registered_seq)
                 VALUES (\(s), 900, 1, 1, 1, 'new', 0, \(newSeq) + 3)
                 """)
         case 3:
             return ("removal of an unknown registration", """
-                INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, reason)
+                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, reason)
                 VALUES (\(s), \(newSeq), \(newTime), (SELECT code FROM event_kinds WHERE name = 'removed'), 1, 1, \(pick([1, 77, -1])), \(pick([4242, 0, -5])), 1, 'explicit')
                 """)
         case 4:
             let gap = pick([Int64(2), 7, 10_000, Int64.max - 10, 1 << 40])
             return ("seq gap of \(gap)", """
-                INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, live_count, new_value)
+                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, live_count, new_value)
                 VALUES (\(s), (SELECT coalesce(max(seq), 0) FROM events WHERE session_id = \(s)) + \(gap), \(newTime), (SELECT code FROM event_kinds WHERE name = 'changed'), 1, 1, 1, 0, 'x')
                 """)
         case 5:
-            return ("holes in seq", Self.unlock + "DELETE FROM events WHERE session_id = \(s) AND seq % \(number(2...9)) = \(number(0...1))")
+            return ("holes in seq", Self.unlock + "DELETE FROM event_rows WHERE session_id = \(s) AND seq % \(number(2...9)) = \(number(0...1))")
         case 6:
             return ("drop", "DROP \(pick(Self.droppable))")
         case 7:
             return ("bogus kind", Self.unlock + """
-                UPDATE events SET kind = \(pick(["'bogus'", "99", "-1", "9", "0", "2", garbageText()]))
+                UPDATE event_rows SET kind = \(pick(["'bogus'", "99", "-1", "9", "0", "2", garbageText()]))
                 WHERE session_id = \(s) AND seq = \(r)
                 """)
         case 8:
@@ -117,12 +118,12 @@ struct JournalMutator {
             return ("events.\(column) = \(huge) where \(which)", Self.unlock + "UPDATE OR IGNORE events SET \(column) = \(huge) WHERE session_id = \(s) AND \(which)")
         case 9:
             return ("garbage text", Self.unlock + """
-                UPDATE events SET \(pick(["old_value", "new_value", "reason", "detail"])) = \(garbageText())
+                UPDATE event_rows SET \(pick(["old_value", "new_value", "reason", "detail"])) = \(garbageText())
                 WHERE session_id = \(s) AND seq = \(r);
                 UPDATE strings SET value = \(garbageText()) WHERE id = \(number(1...40))
                 """)
         case 10:
-            return ("3 MB value", Self.unlock + "UPDATE events SET new_value = printf('%.*c', 3000000, 'x') WHERE seq = \(r)")
+            return ("3 MB value", Self.unlock + "UPDATE event_rows SET new_value = printf('%.*c', 3000000, 'x') WHERE seq = \(r)")
         case 11:
             return ("sessions", pick([
                 "DELETE FROM sessions WHERE id = \(s)",
@@ -183,18 +184,18 @@ struct JournalMutator {
             ]))
         case 21:
             return ("events copied to another session", """
-                INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
+                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
                     other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior, old_value, new_value, reason, detail)
                 SELECT \(number(4...9)), seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
                     other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior, old_value, new_value, reason, detail
                 FROM events WHERE session_id = \(s)
                 """)
         case 22:
-            return ("time reversed", Self.unlock + "UPDATE events SET time_ns = \(number(0...1000)) - time_ns * \(number(1...1000)) WHERE session_id = \(s)")
+            return ("time reversed", Self.unlock + "UPDATE event_rows SET time_ns = \(number(0...1000)) - time_ns * \(number(1...1000)) WHERE session_id = \(s)")
         case 23:
-            return ("deep nesting", Self.unlock + "UPDATE events SET depth = depth + \(pick([50, 100_000, Int(Int32.max)])) WHERE seq BETWEEN \(r) AND \(r + 50)")
+            return ("deep nesting", Self.unlock + "UPDATE event_rows SET depth = depth + \(pick([50, 100_000, Int(Int32.max)])) WHERE seq BETWEEN \(r) AND \(r + 50)")
         default:
-            return ("one channel", Self.unlock + "UPDATE events SET channel_id = \(number(1...3)) WHERE session_id = \(s)")
+            return ("one channel", Self.unlock + "UPDATE event_rows SET channel_id = \(number(1...3)) WHERE session_id = \(s)")
         }
     }
 

@@ -49,7 +49,7 @@ import TestSupport
         let scratch = try ScratchDirectory("migrate")
         let directory = scratch.url
         let old = try showcase(at: 1, in: directory)
-        let current = try showcase(at: 4, in: directory)
+        let current = try showcase(at: 5, in: directory)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: old))
 
         let before = try readings(old)
@@ -61,17 +61,17 @@ import TestSupport
             #expect(result.status == 0 || (name == "diagnose" && result.status == 1), "\(name): \(result.stderr)")
             #expect(result.stderr == "", "\(name)")
             #expect(!result.stdout.isEmpty, "\(name)")
-            #expect(result == latest[name], "\(name) of schema 1 differs from schema 4")
+            #expect(result == latest[name], "\(name) of schema 1 differs from schema 5")
         }
         #expect(try obsreplay(["stats", old]).stdout.contains("schema version  1\n"))
-        #expect(try obsreplay(["check", old]).stdout.contains("schema version    1 (this version reads up to 4)\n"))
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    1 (this version reads up to 5)\n"))
 
         let migrated = try obsreplay(["migrate", old])
-        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 4\n", status: 0))
+        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 5\n", status: 0))
         let after = try readings(old)
         for (name, result) in before.sorted(by: { $0.key < $1.key }) {
             #expect(after[name] == result, "\(name) changed by the migration")
         }
-        #expect(try obsreplay(["check", old]).stdout.contains("schema version    4 (this version reads up to 4)\n"))
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    5 (this version reads up to 5)\n"))
     }
 }

@@ -56,9 +56,12 @@ struct MutationBases {
         let path = directory.appendingPathComponent("recorded.sqlite").path
         let database = try SQLiteDatabase(path: raw, mode: .readWrite)
         let triggers = try sqlColumn(database, "SELECT sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
-        try database.execute("DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete;")
         try database.execute("""
-            UPDATE events SET time_ns = seq * 1000000, thread = 1, duration_ns = CASE WHEN duration_ns IS NULL THEN NULL ELSE 250000 END;
+            DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete;
+            DROP TRIGGER event_blocks_no_update; DROP TRIGGER event_blocks_no_delete;
+            """)
+        try database.execute("""
+            UPDATE event_rows SET time_ns = seq * 1000000, thread = 1, duration_ns = CASE WHEN duration_ns IS NULL THEN NULL ELSE 250000 END;
             UPDATE sessions SET process = 'App', pid = 4242, host = 'testhost', start_ns = 1000, library_version = '0.1.0',
                 started_at = '2025-01-01T10:00:0' || id || 'Z',
                 ended_at = CASE WHEN id = 2 THEN NULL ELSE '2025-01-01T10:00:09Z' END,

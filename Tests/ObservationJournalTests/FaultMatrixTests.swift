@@ -74,7 +74,7 @@ import TestSupport
         for phase in Phase.allCases {
             #expect(faults.contains { $0.phase == phase }, "no calls traced in \(phase)")
         }
-        #expect(Set(faults.compactMap { $0.phase == .batch && $0.call.sql?.hasPrefix("INSERT INTO events") == true ? $0.call.sql : nil }).count == 2)
+        #expect(Set(faults.compactMap { $0.phase == .batch && $0.call.sql?.hasPrefix("INSERT INTO event_rows") == true ? $0.call.sql : nil }).count == 2)
 
         var injected = 0
         for (index, fault) in faults.enumerated() {

@@ -30,7 +30,7 @@ import Testing
         let statement = try database.prepare("SELECT code, name FROM event_kinds ORDER BY code")
         while try statement.step() { kinds.append("\(statement.int(0)) \(statement.text(1))") }
         #expect(kinds == JournalEventKind.allCases.map { "\($0.code) \($0.name)" })
-        #expect(try database.scalarInt("SELECT sql LIKE '%CHECK (kind BETWEEN 0 AND \(JournalEventKind.allCases.count - 1))%' FROM sqlite_schema WHERE name = 'events'") == 1)
+        #expect(try database.scalarInt("SELECT sql LIKE '%CHECK (kind BETWEEN 0 AND \(JournalEventKind.allCases.count - 1))%' FROM sqlite_schema WHERE name = 'event_rows'") == 1)
         // Schema 1–3 journals hold names: the last text CHECK list is schema 2's.
         #expect(try checkList(table: "events", column: "kind", migrations: 3) == JournalEventKind.names)
         #expect(try checkList(table: "registrations", column: "removal_reason") == JournalRemovalReason.names)
