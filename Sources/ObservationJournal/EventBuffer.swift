@@ -189,8 +189,13 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     @exclusivity(unchecked) private var gapPlaces = 0
     /// Events accepted (and counted as unwritten) after writing failed.
     @exclusivity(unchecked) private var acceptedAfterFailure = 0
-    /// Places claimed when closing began: the writer ends the session once it took them.
+    /// Places claimed when closing began, plus those claimed since by `closingWaiters`:
+    /// the writer ends the session once it took them all.
     @exclusivity(unchecked) private var closingEnd = 0
+    /// Producers that were waiting for room when closing began and have not claimed their
+    /// place yet. Their events were handed over before the close, and `.wait` loses
+    /// nothing: the session ends only after they are written (or writing failed).
+    @exclusivity(unchecked) private var closingWaiters = 0
     @exclusivity(unchecked) private var committedSeq: Int64 = 0
     @exclusivity(unchecked) private var phase: Phase = .recording
     @exclusivity(unchecked) private var urgentRequests = 0
@@ -336,6 +341,9 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     private func enqueueLocked(_ record: EventRecord, _ detail: Detail) {
         monitor.lock()
         defer { monitor.unlock() }
+        // Set once this producer waits for room while recording: a close that begins
+        // meanwhile still owes its event a place (`closingWaiters`).
+        var waitedWhileRecording = false
         while true {
             switch phase {
             case .recording:
@@ -349,10 +357,22 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
                     drop(record)
                     return
                 }
-                roomWaiters += 1
+                waitedWhileRecording = true
+                waitForRoom()
+            case .closing where waitedWhileRecording:
+                // The ring takes no lock-free claims any more: the place after the last one
+                // claimed is this producer's, under the lock, once the writer made room.
+                let place = closingEnd
+                if place &- taken.load(ordering: .relaxed) >= capacity {
+                    waitForRoom()
+                    continue
+                }
+                claims.wrappingAdd(2, ordering: .sequentiallyConsistent)
+                closingEnd = place + 1
+                closingWaiters -= 1
+                _ = fill(record, detail, at: place)
                 wakeWriterLocked()
-                monitor.wait(room)
-                roomWaiters -= 1
+                return
             case .failed:
                 acceptedAfterFailure += 1
                 counts.unwritten += 1
@@ -361,6 +381,14 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// Under the lock: waits until the writer has taken events (or the phase changed).
+    private func waitForRoom() {
+        roomWaiters += 1
+        wakeWriterLocked()
+        monitor.wait(room)
+        roomWaiters -= 1
     }
 
     /// Under the lock: counts a dropped event into the latest gap if nothing was claimed
@@ -431,13 +459,17 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     }
 
     /// Stops accepting events, lets the writer commit the rest and end the session, and
-    /// returns when it has (or writing has failed).
+    /// returns when it has (or writing has failed). The rest includes the events of
+    /// producers waiting for room as it begins: they were handed over before the close.
     func close() {
         monitor.lock()
         defer { monitor.unlock() }
         if phase == .recording {
             phase = .closing
             closingEnd = closeRing()
+            // Every producer in `roomWaiters` waits in the recording phase (none can
+            // start to wait from now on, but for its own place below).
+            closingWaiters = roomWaiters
             monitor.broadcast(room)
         }
         while phase == .closing || mustAwaitAnnouncement {
@@ -520,8 +552,9 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
                 break
             }
             if claimed == start {
-                // Nothing claimed: done when closing, else sleep until a producer wakes us.
-                if phase == .closing { break }
+                // Nothing claimed: done when closing and no producer that was waiting for
+                // room still has to claim its place, else sleep until a producer wakes us.
+                if phase == .closing && closingWaiters == 0 { break }
                 writerState.store(WriterState.idle.rawValue, ordering: .sequentiallyConsistent)
                 if claims.load(ordering: .sequentiallyConsistent) >> 1 != start { continue }
                 monitor.wait(work)
@@ -561,7 +594,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         }
         let batch = RecordBatch(
             firstSeq: Int64(first) + 1, pending: spare, gap: gap,
-            endsSession: phase == .closing && place == closingEnd
+            endsSession: phase == .closing && place == closingEnd && closingWaiters == 0
         )
         spare = PendingEvents()
         if roomWaiters > 0 { monitor.broadcast(room) }
@@ -604,12 +637,20 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         monitor.broadcast(progress)
     }
 
-    // MARK: - Tests: a producer stopped between its claim and its copy
+    // MARK: - Tests: a producer stopped between its claim and its copy, or waiting for room
 
     /// Claims the next place lock-free as a producer does, without writing its entry, as
     /// a producer preempted right after its compare-and-swap leaves it; `nil` when that
     /// producer would take the lock. Tests finish it with `fill(claimed:_:values:)`.
     func claimWithoutFilling() -> Int? { claim() }
+
+    /// Producers waiting for room in a full ring, so that a test can start `close()` only
+    /// once one is waiting.
+    var roomWaiterCount: Int {
+        monitor.lock()
+        defer { monitor.unlock() }
+        return roomWaiters
+    }
 
     /// Writes the entry of a place from `claimWithoutFilling()` and wakes the writer as a
     /// producer does after its copy.

@@ -1,7 +1,9 @@
 /// What a recording session did with the events its registry produced.
 ///
 /// Once a session is closed, `accepted == written + unwritten`. Events after `close()`
-/// are not recorded and not counted.
+/// are not recorded and not counted; an event whose thread was waiting for room in a full
+/// buffer (`BufferFullPolicy.wait`) when `close()` began is recorded and counted before the
+/// session ends.
 public struct RecordingCounters: Sendable, Equatable, CustomStringConvertible {
     /// Events the session took and gave a sequence number.
     public var accepted: Int

@@ -53,8 +53,9 @@ public final class RecordingSession: Sendable {
     /// Ends the session cleanly: first `registry.sweep()`, so registrations of owners
     /// that are gone are recorded as removed (`ownerDeallocated`), then commits every
     /// event and marks the session ended cleanly. Returns when that is done. Events after
-    /// `close()` are not recorded; the registry itself keeps working. Calling it again
-    /// does nothing.
+    /// `close()` are not recorded; those of threads already waiting for room in a full
+    /// buffer when it began are (they were handed over before it). The registry itself
+    /// keeps working. Calling it again does nothing.
     public func close() {
         if buffer.currentPhase == .recording { registry.sweep() }
         buffer.close()

@@ -465,4 +465,71 @@ import TestSupport
         #expect(buffer.counters == RecordingCounters(accepted: 2, written: 2))
         #expect(buffer.currentPhase == .closed)
     }
+
+    /// A producer waiting for room in a full ring (`.wait`) when `close()` begins handed its
+    /// event over before the close: it is written before the session ends, numbered after
+    /// every event claimed before the close, and counted as accepted and written; an event
+    /// recorded after the close began is refused and not counted.
+    @Test func aProducerWaitingForRoomWhenCloseBeginsIsWrittenBeforeTheEnd() throws {
+        let buffer = EventBuffer(capacity: 1, policy: .wait, gatherMilliseconds: 0)
+        var spare = PendingEvents()
+        buffer.record(Self.plain(1))
+        let produced = DispatchSemaphore(value: 0)
+        Thread {
+            buffer.record(Self.plain(2))
+            produced.signal()
+        }.start()
+        while buffer.roomWaiterCount == 0 { usleep(100) }
+        let closed = DispatchSemaphore(value: 0)
+        Thread {
+            buffer.close()
+            closed.signal()
+        }.start()
+        while buffer.currentPhase == .recording { usleep(100) }
+        buffer.record(Self.plain(9))
+        // The writer, on this thread: batches until the buffer says the session is over.
+        var taken: [(seq: Int64, times: [UInt64], ends: Bool)] = []
+        while let batch = buffer.takeBatch(swapping: &spare) {
+            taken.append((batch.firstSeq, batch.pending.records.map(\.time), batch.endsSession))
+            buffer.committed(batch)
+            spare = PendingEvents()
+        }
+        produced.wait()
+        closed.wait()
+        #expect(taken.map(\.seq) == [1, 2])
+        #expect(taken.map(\.times) == [[1], [2]])
+        #expect(taken.map(\.ends) == [false, true])
+        #expect(buffer.counters == RecordingCounters(accepted: 2, written: 2))
+        #expect(buffer.currentPhase == .closed)
+    }
+
+    /// A write failure after `close()` began, with a producer still owed its place: its
+    /// event is counted as accepted and unwritten, like every other event the failure cut
+    /// off, and `close()` returns once the failure was announced.
+    @Test func aProducerWaitingForRoomWhenCloseBeginsIsCountedUnwrittenIfWritingFails() throws {
+        let buffer = EventBuffer(capacity: 1, policy: .wait, gatherMilliseconds: 0)
+        var spare = PendingEvents()
+        buffer.record(Self.plain(1))
+        let produced = DispatchSemaphore(value: 0)
+        Thread {
+            buffer.record(Self.plain(2))
+            produced.signal()
+        }.start()
+        while buffer.roomWaiterCount == 0 { usleep(100) }
+        let closed = DispatchSemaphore(value: 0)
+        Thread {
+            buffer.close()
+            closed.signal()
+        }.start()
+        while buffer.currentPhase == .recording { usleep(100) }
+        let batch = try #require(buffer.takeBatch(swapping: &spare))
+        #expect(batch.pending.records.map(\.time) == [1] && !batch.endsSession)
+        buffer.failed(batch, error: .sqlite(path: "ring", detail: "injected failure"))
+        buffer.announced()
+        produced.wait()
+        closed.wait()
+        #expect(buffer.takeBatch(swapping: &spare) == nil)
+        #expect(buffer.counters == RecordingCounters(accepted: 2, unwritten: 2))
+        #expect(buffer.currentPhase == .failed)
+    }
 }
