@@ -1,4 +1,5 @@
--- ObservationJournal schema 5: events packed in blocks, read through a view named `events`.
+-- ObservationJournal schema 5: events packed in blocks, read through a view named `events`;
+-- the delivery policy and the removal reason as small integers, as schema 4 made kinds.
 --
 -- event_blocks  the recorder's events, up to 256 consecutive events of one session per row.
 --               body: a JSON array with one array per event, in seq order; an event's array
@@ -22,10 +23,21 @@
 --               with its JSON functions (built in since 3.38, in JSON1 before). Reading events
 --               through it parses JSON: about an order of magnitude slower than reading a
 --               table; obsreplay decodes blocks itself.
+-- channels.policy, registrations.removal_reason
+--               integer codes checked by a range, named by the lookup tables
+--               `delivery_policies` and `removal_reasons` (code → name; the codes are
+--               JournalDeliveryPolicy's and JournalRemovalReason's, appended to, never
+--               renumbered). Why: a `CHECK (x IN ('a', …))` on text made SQLite build a
+--               temporary B-tree of the names for every row it checked, so for every
+--               registration inserted and every removal recorded (schema 4 did the same for
+--               events.kind).
 --
 -- The views that read `events` are dropped first (a rename rewrites the views that name the
 -- renamed table) and recreated last with their schema 4 text; the append-only triggers move
--- with the renamed table; event_blocks gets its own.
+-- with the renamed table; event_blocks gets its own. Then `channels` and `registrations` are
+-- rebuilt as 0004 rebuilt `events` (rows copied with their names translated, the index
+-- recreated), after the views that read them are dropped; the views are recreated with the
+-- same columns, showing names where the tables now hold codes.
 
 DROP VIEW event_log;
 DROP VIEW session_summary;
@@ -92,6 +104,117 @@ LEFT JOIN object_names ow ON ow.session_id = e.session_id AND ow.id = e.owner_id
 LEFT JOIN call_site_names cs ON cs.id = e.call_site_id;
 
 -- One row per session with its counts; a block's events are counted by its event_count.
+CREATE VIEW session_summary AS
+SELECT s.id, s.label, s.process, s.pid, s.started_at, s.ended_at, s.clean_end,
+       (SELECT COUNT(*) FROM event_rows e WHERE e.session_id = s.id)
+         + (SELECT COALESCE(SUM(b.event_count), 0) FROM event_blocks b WHERE b.session_id = s.id) AS events,
+       (SELECT COUNT(*) FROM registrations r WHERE r.session_id = s.id) AS registrations
+FROM sessions s;
+
+-- Delivery policies and removal reasons as codes.
+
+CREATE TABLE delivery_policies (
+    code    INTEGER PRIMARY KEY,
+    name    TEXT    NOT NULL UNIQUE
+) STRICT;
+
+INSERT INTO delivery_policies (code, name) VALUES (0, 'multicast'), (1, 'singleSlot');
+
+CREATE TABLE removal_reasons (
+    code    INTEGER PRIMARY KEY,
+    name    TEXT    NOT NULL UNIQUE
+) STRICT;
+
+INSERT INTO removal_reasons (code, name) VALUES
+    (0, 'explicit'), (1, 'ownerRemovedAll'), (2, 'tokenCancelled'), (3, 'tokenReleased'),
+    (4, 'ownerDeallocated'), (5, 'subjectDeallocated'), (6, 'replaced'), (7, 'streamEnded');
+
+DROP VIEW event_log;
+DROP VIEW registration_log;
+DROP VIEW session_summary;
+DROP VIEW channel_names;
+
+CREATE TABLE channels_v5 (
+    session_id  INTEGER NOT NULL REFERENCES sessions(id),
+    id          INTEGER NOT NULL,
+    subject_id  INTEGER NOT NULL,           -- objects.id; 0 for notifications (any sender)
+    key_id      INTEGER NOT NULL REFERENCES strings(id),
+    policy      INTEGER NOT NULL CHECK (policy BETWEEN 0 AND 1),  -- delivery_policies.code
+    first_seq   INTEGER NOT NULL,
+    PRIMARY KEY (session_id, id)
+) STRICT, WITHOUT ROWID;
+
+INSERT INTO channels_v5 (session_id, id, subject_id, key_id, policy, first_seq)
+SELECT c.session_id, c.id, c.subject_id, c.key_id, p.code, c.first_seq
+FROM channels c JOIN delivery_policies p ON p.name = c.policy;
+
+DROP TABLE channels;
+ALTER TABLE channels_v5 RENAME TO channels;
+
+CREATE TABLE registrations_v5 (
+    session_id      INTEGER NOT NULL REFERENCES sessions(id),
+    id              INTEGER NOT NULL,
+    channel_id      INTEGER NOT NULL,
+    owner_id        INTEGER NOT NULL,
+    call_site_id    INTEGER NOT NULL REFERENCES call_sites(id),
+    options         TEXT    NOT NULL,       -- comma list: initial,prior,old,new,onlyWhenChanged
+    queue_id        INTEGER REFERENCES strings(id),  -- label of the delivery queue, if any
+    expects_main    INTEGER NOT NULL CHECK (expects_main IN (0, 1)),
+    sender_id       INTEGER,                -- objects.id of the sender filter, if any
+    scope_id        INTEGER,                -- scopes.id it was declared for, if any
+    registered_seq  INTEGER NOT NULL,
+    removed_seq     INTEGER,                -- NULL while live
+    removal_reason  INTEGER CHECK (removal_reason BETWEEN 0 AND 7),  -- removal_reasons.code
+    PRIMARY KEY (session_id, id)
+) STRICT, WITHOUT ROWID;
+
+INSERT INTO registrations_v5 (session_id, id, channel_id, owner_id, call_site_id, options, queue_id,
+    expects_main, sender_id, scope_id, registered_seq, removed_seq, removal_reason)
+SELECT r.session_id, r.id, r.channel_id, r.owner_id, r.call_site_id, r.options, r.queue_id,
+    r.expects_main, r.sender_id, r.scope_id, r.registered_seq, r.removed_seq, rr.code
+FROM registrations r LEFT JOIN removal_reasons rr ON rr.name = r.removal_reason;
+
+-- Dropping the table drops its index too.
+DROP TABLE registrations;
+ALTER TABLE registrations_v5 RENAME TO registrations;
+
+CREATE INDEX registrations_by_channel ON registrations (session_id, channel_id);
+
+-- Channels with readable names: schema 1's columns, the policy by name.
+CREATE VIEW channel_names AS
+SELECT c.session_id, c.id,
+       CASE WHEN c.subject_id = 0 THEN '*' ELSE COALESCE(o.name, '?#' || c.subject_id) END || '.' || k.value AS name,
+       k.value AS key, p.name AS policy, c.first_seq
+FROM channels c
+JOIN strings k ON k.id = c.key_id
+LEFT JOIN delivery_policies p ON p.code = c.policy
+LEFT JOIN object_names o ON o.session_id = c.session_id AND o.id = c.subject_id;
+
+-- Every registration, readable, with how it ended (NULL reason: still live): schema 1's
+-- columns, the reason by name.
+CREATE VIEW registration_log AS
+SELECT r.session_id, r.id, ch.name AS channel, ch.policy, ow.name AS owner, cs.site AS call_site,
+       r.options, q.value AS queue, r.expects_main, r.registered_seq, r.removed_seq, rr.name AS removal_reason
+FROM registrations r
+LEFT JOIN channel_names ch ON ch.session_id = r.session_id AND ch.id = r.channel_id
+LEFT JOIN object_names ow ON ow.session_id = r.session_id AND ow.id = r.owner_id
+LEFT JOIN call_site_names cs ON cs.id = r.call_site_id
+LEFT JOIN strings q ON q.id = r.queue_id
+LEFT JOIN removal_reasons rr ON rr.code = r.removal_reason;
+
+-- Every event, readable: as above.
+CREATE VIEW event_log AS
+SELECT e.session_id, e.seq, e.time_ns, k.name AS kind, e.thread, e.is_main,
+       ch.name AS channel, e.registration_id, ow.name AS owner, e.other_registration_id,
+       cs.site AS call_site, e.depth, e.live_count, e.duration_ns, e.is_prior,
+       e.old_value, e.new_value, e.reason, e.detail, e.main_queue, e.cpu_ns, e.waits
+FROM events e
+LEFT JOIN event_kinds k ON k.code = e.kind
+LEFT JOIN channel_names ch ON ch.session_id = e.session_id AND ch.id = e.channel_id
+LEFT JOIN object_names ow ON ow.session_id = e.session_id AND ow.id = e.owner_id
+LEFT JOIN call_site_names cs ON cs.id = e.call_site_id;
+
+-- One row per session with its counts: as above.
 CREATE VIEW session_summary AS
 SELECT s.id, s.label, s.process, s.pid, s.started_at, s.ended_at, s.clean_end,
        (SELECT COUNT(*) FROM event_rows e WHERE e.session_id = s.id)

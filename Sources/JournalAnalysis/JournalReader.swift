@@ -13,6 +13,9 @@ package final class JournalReader {
     package let schemaVersion: Int
     /// Whether `events.kind` holds codes (schema 4 on) rather than names.
     let integerKinds: Bool
+    /// Whether `channels.policy` and `registrations.removal_reason` hold codes (schema 5 on)
+    /// rather than names.
+    let integerPoliciesAndReasons: Bool
     /// What the reader's queries read events from: the `events` table, or from schema 5 on
     /// a subquery unpacking `event_rows` and `event_blocks` (`EventColumn.source`).
     let events: String
@@ -33,6 +36,7 @@ package final class JournalReader {
             throw .journal(error)
         }
         integerKinds = schemaVersion >= EventColumn.integerKindsSince
+        integerPoliciesAndReasons = schemaVersion >= JournalSchema.integerPoliciesAndReasonsSince
         events = EventColumn.source(schema: schemaVersion)
     }
 
@@ -188,7 +192,8 @@ package final class JournalReader {
             WHERE c.session_id = ?1
             """, [.int(session)]) { row in
             catalog.channels[row.int(0)] = .init(
-                subjectID: row.int(1), key: row.text(2), policy: row.text(3), firstSeq: row.int(4)
+                subjectID: row.int(1), key: row.text(2),
+                policy: name(row, 3, of: JournalDeliveryPolicy.self, column: "policy") ?? "", firstSeq: row.int(4)
             )
         }
         catalog.callSites = try allCallSites()
@@ -216,14 +221,29 @@ package final class JournalReader {
         r.scope_id, r.registered_seq, r.removed_seq, r.removal_reason
         """
 
-    static func registration(from row: SQLiteStatement, offset: Int32 = 0) -> RegistrationRow {
+    /// The registration in `row`'s columns from `offset` on (`registrationColumns`).
+    func registration(from row: SQLiteStatement, offset: Int32 = 0) -> RegistrationRow {
         RegistrationRow(
             id: row.int(offset), channelID: row.int(offset + 1), ownerID: row.int(offset + 2),
             callSiteID: row.int(offset + 3), options: row.text(offset + 4), queue: row.optionalText(offset + 5),
             expectsMain: row.int(offset + 6) != 0, senderID: row.optionalInt(offset + 7),
             scopeID: row.optionalInt(offset + 8), registeredSeq: row.int(offset + 9),
-            removedSeq: row.optionalInt(offset + 10), removalReason: row.optionalText(offset + 11)
+            removedSeq: row.optionalInt(offset + 10),
+            removalReason: name(row, offset + 11, of: JournalRemovalReason.self, column: "removal_reason")
         )
+    }
+
+    /// The name of the `Value` stored in result column `index` (`nil` for NULL): from schema
+    /// 5 on a code, translated here (the reader's connection joins no lookup tables it does
+    /// not need); before, the name as stored. A code this version does not know reads as
+    /// `column#code`, kept for output as an unknown name is.
+    func name<Value: JournalEnumeration>(
+        _ row: SQLiteStatement, _ index: Int32, of _: Value.Type, column: String
+    ) -> String? {
+        if row.isNull(index) { return nil }
+        guard integerPoliciesAndReasons else { return row.text(index) }
+        let code = row.int(index)
+        return Value(code: code)?.name ?? "\(column)#\(code)"
     }
 
     /// One registration by id (a primary-key lookup with a reused statement).
@@ -240,7 +260,7 @@ package final class JournalReader {
             registrationStatement = statement
         }
         try bind(statement, [.int(session), .int(id)])
-        return try step(statement) ? Self.registration(from: statement) : nil
+        return try step(statement) ? registration(from: statement) : nil
     }
 
     /// The registrations of a channel made before `seq`, oldest first.
@@ -250,7 +270,7 @@ package final class JournalReader {
             SELECT \(Self.registrationColumns) FROM registrations r LEFT JOIN strings q ON q.id = r.queue_id
             WHERE r.session_id = ?1 AND r.channel_id = ?2 AND r.registered_seq < ?3 ORDER BY r.id
             """, [.int(session), .int(channel), .int(seq)]) { row in
-            result.append(Self.registration(from: row))
+            result.append(registration(from: row))
         }
         return result
     }
@@ -266,7 +286,7 @@ package final class JournalReader {
         defer { statement.reset() }
         do { try statement.bind(session, at: 1) } catch { throw failure(error) }
         while try step(statement) {
-            body(statement.int(0), Self.registration(from: statement, offset: 1))
+            body(statement.int(0), registration(from: statement, offset: 1))
         }
     }
 

@@ -56,7 +56,7 @@ package final class FixtureSession {
         policies[channel] = policy
         try fixture.run(
             "INSERT INTO channels (session_id, id, subject_id, key_id, policy, first_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            [.int(id), .int(channel), .int(subject), .int(try fixture.string(key)), .text(policy.name), .int(seq + 1)]
+            [.int(id), .int(channel), .int(subject), .int(try fixture.string(key)), stored(policy), .int(seq + 1)]
         )
         return channel
     }
@@ -143,12 +143,18 @@ package final class FixtureSession {
         return try event(.removed, channel: entry.channel, registration: registration, owner: entry.owner, site: site, reason: reason.name)
     }
 
+    /// A channel's policy or a registration's removal reason as this journal's schema stores
+    /// it: a code from schema 5 on, the name before.
+    private func stored(_ value: some JournalEnumeration) -> JournalFixture.Value {
+        fixture.schemaVersion >= JournalSchema.integerPoliciesAndReasonsSince ? .int(value.code) : .text(value.name)
+    }
+
     private func markRemoved(_ registration: Int64, at removedSeq: Int64, reason: JournalRemovalReason) throws {
         let entry = live.removeValue(forKey: registration)!
         liveOrder[entry.channel]?.removeAll { $0 == registration }
         try fixture.run(
             "UPDATE registrations SET removed_seq = ?1, removal_reason = ?2 WHERE session_id = ?3 AND id = ?4",
-            [.int(removedSeq), .text(reason.name), .int(id), .int(registration)]
+            [.int(removedSeq), stored(reason), .int(id), .int(registration)]
         )
     }
 

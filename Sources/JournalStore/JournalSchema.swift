@@ -5,4 +5,9 @@ package enum JournalSchema {
 
     /// The schema version this library writes: the number of migrations it knows.
     package static var latestVersion: Int { embeddedMigrations.count }
+
+    /// The first schema version whose `channels.policy` and `registrations.removal_reason`
+    /// hold `JournalDeliveryPolicy` and `JournalRemovalReason` codes (checked by a range);
+    /// older journals hold the names (checked by a list).
+    package static let integerPoliciesAndReasonsSince = 5
 }

@@ -42,7 +42,8 @@ extension SessionWriter {
         try insertChannel.bind(Int64(channel.id), at: 2)
         try insertChannel.bind(Int64(channel.subject.id), at: 3)
         try insertChannel.bind(try intern(channel.key), at: 4)
-        try insertChannel.bind(Self.journal(channel.policy).name, at: 5)
+        // A code (schema 5): the writer writes only the latest schema (`Journal.open`).
+        try insertChannel.bind(Self.journal(channel.policy).code, at: 5)
         try insertChannel.bind(seq, at: 6)
         try insertChannel.run()
         if database.changes > 0 {
@@ -96,7 +97,7 @@ extension SessionWriter {
 
     func remove(_ registration: UInt64, reason: JournalRemovalReason, seq: Int64) throws(SQLiteError) {
         try markRemoved.bind(seq, at: 1)
-        try markRemoved.bind(reason.name, at: 2)
+        try markRemoved.bind(reason.code, at: 2)
         try markRemoved.bind(sessionID, at: 3)
         try markRemoved.bind(Int64(registration), at: 4)
         try markRemoved.run()

@@ -156,3 +156,26 @@ private func oneSessionJournal(in scratch: ScratchDirectory, _ build: (FixtureSe
     #expect(end.nanoseconds(since: start) == nil)
     #expect(ISOTimestamp("2025-01-01T10:00:02.5Z")!.nanoseconds(since: ISOTimestamp("2025-01-01T10:00:00Z")!) == 2_500_000_000)
 }
+
+/// Schema 5 stores a channel's policy and a registration's removal reason as codes checked
+/// by a range; a file written with its checks off may hold codes nobody defined. They are
+/// read as `column#code`, kept for output like an unknown name, and decide nothing.
+@Test func policyAndRemovalCodesNobodyDefinedReadAsTheirNumbers() throws {
+    let scratch = try ScratchDirectory()
+    let path = try oneSessionJournal(in: scratch) { s in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "rate", singleSlot: true)
+        let registration = try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
+        _ = try s.remove(registration, reason: .ownerDeallocated)
+    }
+    try JournalFixture.edit(path, """
+        PRAGMA ignore_check_constraints = 1;
+        UPDATE channels SET policy = 7; UPDATE registrations SET removal_reason = -1
+        """)
+    let reader = try JournalReader(path: path)
+    let session = try reader.session(nil).id
+    let channel = try #require(try reader.catalog(session: session).channels[1])
+    #expect(channel.policy == "policy#7" && !channel.isSingleSlot)
+    let registration = try #require(try reader.registration(session: session, id: 1))
+    #expect(registration.removalReason == "removal_reason#-1" && registration.removal == nil)
+}

@@ -54,7 +54,7 @@ struct JournalMutator {
     ]
     private static let droppable = [
         "TABLE event_rows", "TABLE event_blocks", "VIEW events", "TABLE sessions", "TABLE registrations", "TABLE channels", "TABLE objects", "TABLE strings",
-        "TABLE call_sites", "TABLE scopes", "TABLE migrations", "VIEW event_log", "VIEW channel_names",
+        "TABLE call_sites", "TABLE scopes", "TABLE migrations", "TABLE delivery_policies", "TABLE removal_reasons", "VIEW event_log", "VIEW channel_names",
         "VIEW object_names", "VIEW call_site_names", "VIEW registration_log", "VIEW session_summary",
         "INDEX registrations_by_channel", "TRIGGER events_no_update", "TRIGGER event_blocks_no_update",
     ]
@@ -137,7 +137,9 @@ struct JournalMutator {
         case 12:
             return ("registrations", pick([
                 "UPDATE registrations SET removed_seq = registered_seq - \(number(1...50))",
-                "UPDATE registrations SET removal_reason = 'bogus'",
+                // A name (schema 4 and older) or a code (schema 5) nobody defined; the other
+                // is refused by the STRICT column's type.
+                "UPDATE registrations SET removal_reason = \(pick(["'bogus'", "99", "-1"]))",
                 "UPDATE registrations SET options = \(garbageText())",
                 "UPDATE registrations SET channel_id = \(huge) WHERE id % 2 = 0",
                 "UPDATE registrations SET owner_id = 999, call_site_id = 999, queue_id = 999, scope_id = 999, sender_id = 999",
@@ -146,7 +148,7 @@ struct JournalMutator {
             ]).replacingOccurrences(of: "UPDATE", with: "PRAGMA ignore_check_constraints = 1; UPDATE"))
         case 13:
             return ("channels", pick([
-                "PRAGMA ignore_check_constraints = 1; UPDATE channels SET policy = 'bogus'",
+                "PRAGMA ignore_check_constraints = 1; UPDATE channels SET policy = \(pick(["'bogus'", "7", "-1"]))",
                 "UPDATE channels SET key_id = 999", "UPDATE channels SET subject_id = \(huge)",
                 "DELETE FROM channels WHERE id = \(number(1...4))",
             ]))

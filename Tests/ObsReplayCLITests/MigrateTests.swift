@@ -74,4 +74,35 @@ import TestSupport
         }
         #expect(try obsreplay(["check", old]).stdout.contains("schema version    5 (this version reads up to 5)\n"))
     }
+
+    /// Schema 5 stores channels' policies and registrations' removal reasons as codes: a
+    /// schema-4 journal (names) migrated to 5 keeps every channel, registration and event
+    /// as the views and `export --what registrations` show them, names included.
+    @Test func schemaFourPoliciesAndRemovalReasonsBecomeCodesWithoutChangingAnything() throws {
+        let scratch = try ScratchDirectory("migrate")
+        let old = try showcase(at: 4, in: scratch.url)
+        let views = [
+            "SELECT * FROM channel_names ORDER BY session_id, id",
+            "SELECT * FROM registration_log ORDER BY session_id, id",
+            "SELECT * FROM event_log ORDER BY session_id, seq",
+            "SELECT * FROM session_summary ORDER BY id",
+        ]
+        let before = try views.map { try rows(old, $0) }
+        let exported = try obsreplay(["export", old, "--what", "registrations", "--format", "csv"])
+        #expect(exported.status == 0 && exported.stderr == "")
+        // The showcase has both policies and several ways to end: each is translated.
+        #expect(try rows(old, "SELECT DISTINCT policy FROM channels ORDER BY 1") == ["multicast", "singleSlot"])
+        let reasons = try rows(old, "SELECT DISTINCT removal_reason FROM registrations ORDER BY 1")
+        #expect(reasons == ["NULL", "explicit", "ownerDeallocated", "replaced", "tokenReleased"])
+
+        let migrated = try obsreplay(["migrate", old])
+        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 4 to 5\n", status: 0))
+        #expect(try views.map { try rows(old, $0) } == before)
+        #expect(try obsreplay(["export", old, "--what", "registrations", "--format", "csv"]) == exported)
+        #expect(try rows(old, "SELECT DISTINCT typeof(policy) || ' ' || policy FROM channels ORDER BY 1") == ["integer 0", "integer 1"])
+        #expect(try rows(old, "SELECT DISTINCT typeof(removal_reason) FROM registrations ORDER BY 1") == ["integer", "null"])
+        #expect(try rows(old, "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'registrations' AND sql IS NOT NULL")
+            == ["registrations_by_channel"])
+        #expect(try obsreplay(["check", old]).status == 0)
+    }
 }

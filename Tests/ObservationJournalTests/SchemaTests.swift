@@ -65,13 +65,14 @@ import TestSupport
     }
 
     /// 0003 loosens the removal-reason CHECK in place: a journal made at schema 1 and
-    /// upgraded accepts `streamEnded`, and still refuses a reason nobody defined.
+    /// upgraded accepts `streamEnded`, and still refuses a reason nobody defined (schema 4,
+    /// the last to store the reason by name).
     @Test func upgradedJournalAcceptsTheStreamEndedReason() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         try JournalMigrator.migrate(database, migrations: [JournalSchema.embeddedMigrations[0]])
-        try JournalMigrator.migrate(database)
+        try JournalMigrator.migrate(database, migrations: Array(JournalSchema.embeddedMigrations.prefix(4)))
         let fresh = try SQLiteDatabase(path: path, mode: .readWrite)
         let insert = """
             INSERT INTO registrations (session_id, id, channel_id, owner_id, call_site_id, options, expects_main,

@@ -22,19 +22,39 @@ import Testing
         }
     }
 
+    /// The rows of a lookup table (`event_kinds`, …) in the latest schema, as `code name`.
+    func lookupTable(_ table: String, in database: SQLiteDatabase) throws -> [String] {
+        var rows: [String] = []
+        let statement = try database.prepare("SELECT code, name FROM \(table) ORDER BY code")
+        while try statement.step() { rows.append("\(statement.int(0)) \(statement.text(1))") }
+        return rows
+    }
+
+    /// Whether `table`'s definition in `database` checks `column` by the range of `Value`'s codes.
+    func checksRange<Value: JournalEnumeration>(
+        _ table: String, _ column: String, of _: Value.Type, in database: SQLiteDatabase
+    ) throws -> Bool {
+        let range = "%CHECK (\(column) BETWEEN 0 AND \(Value.allCases.count - 1))%"
+        return try database.scalarInt("SELECT sql LIKE '\(range)' FROM sqlite_schema WHERE name = '\(table)'") == 1
+    }
+
     @Test func enumerationsAreTheSchemasCheckLists() throws {
-        // Schema 4 stores kinds as codes, named by `event_kinds`.
+        // Schema 4 on stores kinds, schema 5 on policies and removal reasons, as codes
+        // named by lookup tables and checked by a range.
         let database = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate)
         try JournalMigrator.migrate(database)
-        var kinds: [String] = []
-        let statement = try database.prepare("SELECT code, name FROM event_kinds ORDER BY code")
-        while try statement.step() { kinds.append("\(statement.int(0)) \(statement.text(1))") }
-        #expect(kinds == JournalEventKind.allCases.map { "\($0.code) \($0.name)" })
-        #expect(try database.scalarInt("SELECT sql LIKE '%CHECK (kind BETWEEN 0 AND \(JournalEventKind.allCases.count - 1))%' FROM sqlite_schema WHERE name = 'event_rows'") == 1)
-        // Schema 1–3 journals hold names: the last text CHECK list is schema 2's.
+        #expect(try lookupTable("event_kinds", in: database) == JournalEventKind.allCases.map { "\($0.code) \($0.name)" })
+        #expect(try lookupTable("delivery_policies", in: database) == JournalDeliveryPolicy.allCases.map { "\($0.code) \($0.name)" })
+        #expect(try lookupTable("removal_reasons", in: database) == JournalRemovalReason.allCases.map { "\($0.code) \($0.name)" })
+        #expect(try checksRange("event_rows", "kind", of: JournalEventKind.self, in: database))
+        #expect(try checksRange("channels", "policy", of: JournalDeliveryPolicy.self, in: database))
+        #expect(try checksRange("registrations", "removal_reason", of: JournalRemovalReason.self, in: database))
+        // Older journals hold names: the last text CHECK lists are schema 2's for kinds and
+        // schema 4's for policies and removal reasons.
         #expect(try checkList(table: "events", column: "kind", migrations: 3) == JournalEventKind.names)
-        #expect(try checkList(table: "registrations", column: "removal_reason") == JournalRemovalReason.names)
-        #expect(try checkList(table: "channels", column: "policy") == JournalDeliveryPolicy.names)
+        let lastNamed = JournalSchema.integerPoliciesAndReasonsSince - 1
+        #expect(try checkList(table: "registrations", column: "removal_reason", migrations: lastNamed) == JournalRemovalReason.names)
+        #expect(try checkList(table: "channels", column: "policy", migrations: lastNamed) == JournalDeliveryPolicy.names)
     }
 
     @Test func namesAndCodesRoundTrip() {
