@@ -22,6 +22,7 @@ enum JournalBenchmark {
     static let usage = """
         usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c|check|shapes]
                JournalBenchmark --profile raw|raw32|writer|check-in|check-or|check-none|check-int|check-bare[32]|shape-N [--count N]
+               JournalBenchmark --profile enum-channel|registration|removal-4|latest [--count N]
 
           --events N   events (rows) per measurement (default 1000000)
           --rounds R   rounds; each figure is their median and range (default 5)
@@ -30,6 +31,8 @@ enum JournalBenchmark {
           --profile X  one loop once, for callgrind: COUNT rows (raw, raw32, check-*; a name ending
                        in 32 inserts 32 rows per statement) or events through the recorder
                        (writer); shape-N: COUNT rows into shape N of --only shapes (0, 1, …);
+                       enum-WHAT-SCHEMA: COUNT channel or registration inserts (removal: and
+                       then COUNT removals) at schema 4 or the latest (see EnumerationCost);
                        see tools/benchmarks/callgrind-per-event.sh
         """
 
@@ -174,6 +177,10 @@ enum JournalBenchmark {
         case "raw": print("raw: \(try RawCeiling.run(path: path, rows: count ?? 100_000)) rows/s")
         case "raw32": print("raw32: \(try RawCeiling.run(path: path, rows: (count ?? 100_000) / 32 * 32, rowsPerStatement: 32)) rows/s")
         case "writer": print("writer: \(try Sustained.run(path: path, events: count ?? 100_000)) events/s")
+        case _ where what.hasPrefix("enum-"):
+            guard let (which, schema) = EnumerationCost.parse(what) else { fail("unknown profile '\(what)'") }
+            try EnumerationCost.run(which, schema: schema, path: path, count: count ?? 100_000)
+            print("\(what): \(count ?? 100_000) rows")
         case _ where what.hasPrefix("shape-"):
             guard let index = Int(what.dropFirst(6)), Shapes.shapes.indices.contains(index) else { fail("unknown profile '\(what)'") }
             print("\(what): \(try Shapes.run(Shapes.shapes[index], path: path, rows: count ?? 100_000)) rows/s")
