@@ -1,12 +1,12 @@
 import JournalStore
 import ObserverCore
 
-/// Row encoding: one `events` row per registry event, in `EventColumn` order, inserted
-/// `rowsPerInsert` at a time; the registry's enumerations in the journal's vocabulary.
+/// Event encoding: one event per registry event, in `EventColumn` order, packed into
+/// `event_blocks` (BLOCKS.md); the registry's enumerations in the journal's vocabulary.
 extension SessionWriter {
     // MARK: - Events
 
-    /// The columns of one event row.
+    /// The columns of one event.
     struct Row {
         var seq: Int64
         var time: UInt64
@@ -193,55 +193,107 @@ extension SessionWriter {
         return slot.number == number && slot.seq > 0 ? slot.seq : nil
     }
 
-    /// Queues an event row, inserting a full group of `rowsPerInsert`.
+    /// Adds an event to the open block, inserting the block when it is full: at
+    /// `EventBlock.maxEvents` events, or before its body would pass `EventBlock.maxBodyBytes`.
+    /// An event a block cannot hold goes to `event_rows` instead, the open block inserted
+    /// first so that no block's seq range spans a row: one whose JSON alone would pass the
+    /// limit, and one with U+0000 in a text (SQLite's JSON functions end a string there, so
+    /// the `events` view would not read it whole).
     func add(_ row: Row) throws(SQLiteError) {
-        rows.append(row)
-        if rows.count == Self.rowsPerInsert {
-            try insert(rows, with: insertEvents, bound: &boundEvents)
-            rows.removeAll(keepingCapacity: true)
+        encode(row, into: &block)
+        if block.lastEventHasNUL || block.lastEventBytes + 2 > EventBlock.maxBodyBytes {
+            block.removeLastEvent()
+            try insertOpenBlock()
+            try insert(row, with: insertEvent, bound: &boundEvent)
+            return
         }
+        if block.closedBodyBytes > EventBlock.maxBodyBytes {
+            block.removeLastEvent()
+            try insertOpenBlock()
+            encode(row, into: &block)
+        }
+        if block.count == EventBlock.maxEvents { try insertOpenBlock() }
     }
 
-    /// Binds `rows` to a statement made by `EventColumn.insertSQL(rows: rows.count)` and runs
-    /// it; `bound` is what the statement holds at each parameter (see `BoundParameter`).
-    func insert(_ rows: [Row], with statement: SQLiteStatement, bound: inout [BoundParameter]) throws(SQLiteError) {
+    /// Appends `row` to `block` as one event of a block body (BLOCKS.md), in `EventColumn` order.
+    private func encode(_ row: Row, into block: inout EventBlockEncoder) {
+        block.beginEvent(seq: row.seq)
+        block.int(Int64(bitPattern: row.time &- startNanoseconds))
+        block.int(row.kind.code)
+        block.int(Int64(bitPattern: row.thread))
+        block.int(row.isMain ? 1 : 0)
+        block.int(row.channel)
+        block.int(row.registration)
+        block.int(row.owner)
+        block.int(row.otherRegistration)
+        block.int(row.callSite)
+        block.int(row.scope)
+        block.int(Int64(row.depth))
+        block.int(row.liveCount)
+        block.int(row.duration)
+        block.int(row.isPrior ? 1 : 0)
+        block.text(row.old)
+        block.text(row.new)
+        block.text(row.reason)
+        block.text(row.detail)
+        block.int(row.isMainQueue.map { $0 ? 1 : 0 })
+        block.int(row.cpu)
+        block.int(row.waits)
+        block.int(row.changeSeq)
+        block.endEvent()
+    }
+
+    /// Inserts the open block, if it holds any event, and empties it.
+    func insertOpenBlock() throws(SQLiteError) {
+        guard block.count > 0 else { return }
+        try insertBlock.bind(sessionID, at: 1)
+        try insertBlock.bind(block.firstSeq, at: 2)
+        try insertBlock.bind(block.lastSeq, at: 3)
+        try insertBlock.bind(Int64(block.count), at: 4)
+        try block.withClosedBody { (body) throws(SQLiteError) in
+            defer { insertBlock.unbind(at: 5) }
+            try insertBlock.bind(borrowedText: body, at: 5)
+            try insertBlock.run()
+        }
+        block.reset()
+    }
+
+    /// Binds `row` to a statement made by `EventColumn.insertSQL(rows: 1)` and runs it;
+    /// `bound` is what the statement holds at each parameter (see `BoundParameter`).
+    func insert(_ row: Row, with statement: SQLiteStatement, bound: inout [BoundParameter]) throws(SQLiteError) {
         try bound.withUnsafeMutableBufferPointer { (bound) throws(SQLiteError) in
-            var base: Int32 = 1
-            for row in rows {
-                func int(_ value: Int64?, _ column: EventColumn) throws(SQLiteError) {
-                    let index = base + column.rawValue
-                    try statement.bind(value, at: index, over: &bound[Int(index - 1)])
-                }
-                func text(_ value: String?, _ column: EventColumn) throws(SQLiteError) {
-                    let index = base + column.rawValue
-                    try statement.bind(value, at: index, over: &bound[Int(index - 1)])
-                }
-                try int(sessionID, .sessionID)
-                try int(row.seq, .seq)
-                try int(Int64(bitPattern: row.time &- startNanoseconds), .timeNs)
-                try int(row.kind.code, .kind)
-                try int(Int64(bitPattern: row.thread), .thread)
-                try int(row.isMain ? 1 : 0, .isMain)
-                try int(row.channel, .channelID)
-                try int(row.registration, .registrationID)
-                try int(row.owner, .ownerID)
-                try int(row.otherRegistration, .otherRegistrationID)
-                try int(row.callSite, .callSiteID)
-                try int(row.scope, .scopeID)
-                try int(Int64(row.depth), .depth)
-                try int(row.liveCount, .liveCount)
-                try int(row.duration, .durationNs)
-                try int(row.isPrior ? 1 : 0, .isPrior)
-                try text(row.old, .oldValue)
-                try text(row.new, .newValue)
-                try text(row.reason, .reason)
-                try text(row.detail, .detail)
-                try int(row.isMainQueue.map { $0 ? 1 : 0 }, .mainQueue)
-                try int(row.cpu, .cpuNs)
-                try int(row.waits, .waits)
-                try int(row.changeSeq, .changeSeq)
-                base += EventColumn.count
+            func int(_ value: Int64?, _ column: EventColumn) throws(SQLiteError) {
+                let index = 1 + column.rawValue
+                try statement.bind(value, at: index, over: &bound[Int(index - 1)])
             }
+            func text(_ value: String?, _ column: EventColumn) throws(SQLiteError) {
+                let index = 1 + column.rawValue
+                try statement.bind(value, at: index, over: &bound[Int(index - 1)])
+            }
+            try int(sessionID, .sessionID)
+            try int(row.seq, .seq)
+            try int(Int64(bitPattern: row.time &- startNanoseconds), .timeNs)
+            try int(row.kind.code, .kind)
+            try int(Int64(bitPattern: row.thread), .thread)
+            try int(row.isMain ? 1 : 0, .isMain)
+            try int(row.channel, .channelID)
+            try int(row.registration, .registrationID)
+            try int(row.owner, .ownerID)
+            try int(row.otherRegistration, .otherRegistrationID)
+            try int(row.callSite, .callSiteID)
+            try int(row.scope, .scopeID)
+            try int(Int64(row.depth), .depth)
+            try int(row.liveCount, .liveCount)
+            try int(row.duration, .durationNs)
+            try int(row.isPrior ? 1 : 0, .isPrior)
+            try text(row.old, .oldValue)
+            try text(row.new, .newValue)
+            try text(row.reason, .reason)
+            try text(row.detail, .detail)
+            try int(row.isMainQueue.map { $0 ? 1 : 0 }, .mainQueue)
+            try int(row.cpu, .cpuNs)
+            try int(row.waits, .waits)
+            try int(row.changeSeq, .changeSeq)
         }
         try statement.run()
     }
