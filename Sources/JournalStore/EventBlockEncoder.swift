@@ -32,6 +32,7 @@ package struct EventBlockEncoder: Sendable {
     private var eventStart = 0
     /// `lastSeq` before the last event, for `removeLastEvent`.
     private var previousLastSeq: Int64 = 0
+    private var lastEventRemovable = false
     private var seq: Int64 = 0
 
     /// An empty block whose body keeps room for `capacity` bytes.
@@ -48,6 +49,7 @@ package struct EventBlockEncoder: Sendable {
         count = 0
         firstSeq = 0
         lastSeq = 0
+        lastEventRemovable = false
     }
 
     /// The body's length once closed (with its `]`).
@@ -101,12 +103,15 @@ package struct EventBlockEncoder: Sendable {
         if count == 0 { firstSeq = seq }
         lastSeq = seq
         count += 1
+        lastEventRemovable = true
     }
 
-    /// Takes the event just ended back out of the block, as if it had never begun.
+    /// Takes the event just ended back out of the block, as if it had never begun (once:
+    /// the event before it cannot be taken back).
     package mutating func removeLastEvent() {
-        precondition(count > 0, "no event to remove")
+        precondition(lastEventRemovable, "no event just ended to remove")
         bytes.removeSubrange(separatorStart...)
+        lastEventRemovable = false
         count -= 1
         lastSeq = previousLastSeq
         if count == 0 { firstSeq = 0 }
