@@ -5,14 +5,20 @@
 /// string escaping only `"`, `\` and U+0000–U+001F (`\b \t \n \f \r`, else `\u00xx`),
 /// everything else as its UTF-8 bytes — byte for byte what SQLite's `json_array()` writes
 /// for the same values; NULLs at the end of an event are left out; no whitespace. In
-/// steady state it allocates nothing: the body's capacity is kept across `reset()`.
+/// steady state it allocates nothing: the body's buffer is kept across `reset()` and only
+/// grows (doubling) when an event does not fit.
 ///
 /// Use: `beginEvent(seq:)`, then one `int`/`text` per later column in order (`time_ns`
 /// first), then `endEvent()`. The caller decides when the block is full (`count`,
 /// `closedBodyBytes`) and may take the last event back out (`removeLastEvent()`).
-package struct EventBlockEncoder: Sendable {
-    /// The body so far, without its closing `]`.
-    package private(set) var bytes: [UInt8]
+///
+/// Noncopyable: it owns its buffer (written through a pointer, the writer's hot path:
+/// an `Array.append` per byte cost about 2,000 instructions per event).
+package struct EventBlockEncoder: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    /// Bytes of the body so far, without its closing `]`.
+    @usableFromInline var length = 0
     /// The seq of the first event (meaningful when `count > 0`).
     package private(set) var firstSeq: Int64 = 0
     /// The seq of the last event (meaningful when `count > 0`).
@@ -21,31 +27,33 @@ package struct EventBlockEncoder: Sendable {
     package private(set) var count = 0
     /// Whether a text of the last event held U+0000: SQLite's JSON functions (3.40) end a
     /// string at an escaped NUL, so the `events` view would not read it back whole.
-    package private(set) var lastEventHasNUL = false
+    package internal(set) var lastEventHasNUL = false
 
     /// NULLs written since the last non-NULL column of the event: written only if a
     /// non-NULL column follows.
-    private var pendingNulls = 0
-    /// Where the last event's separator (or the block's `[`) begins, and where its own
-    /// array begins: what `removeLastEvent` cuts back to.
-    private var separatorStart = 0
-    private var eventStart = 0
+    @usableFromInline var pendingNulls = 0
+    /// Where the last event's separator begins, and where its own array begins: what
+    /// `removeLastEvent` cuts back to.
+    @usableFromInline var separatorStart = 0
+    @usableFromInline var eventStart = 0
     /// `lastSeq` before the last event, for `removeLastEvent`.
-    private var previousLastSeq: Int64 = 0
-    private var lastEventRemovable = false
-    private var seq: Int64 = 0
+    @usableFromInline var previousLastSeq: Int64 = 0
+    @usableFromInline var lastEventRemovable = false
+    @usableFromInline var seq: Int64 = 0
 
-    /// An empty block whose body keeps room for `capacity` bytes.
+    /// An empty block whose buffer has room for `capacity` bytes.
     package init(capacity: Int = 64 << 10) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
-        bytes.append(UInt8(ascii: "["))
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+        base[0] = UInt8(ascii: "[")
+        length = 1
     }
 
-    /// Empties the block, keeping the body's capacity.
+    deinit { base.deallocate() }
+
+    /// Empties the block, keeping its buffer.
     package mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        bytes.append(UInt8(ascii: "["))
+        length = 1
         count = 0
         firstSeq = 0
         lastSeq = 0
@@ -53,56 +61,62 @@ package struct EventBlockEncoder: Sendable {
     }
 
     /// The body's length once closed (with its `]`).
-    package var closedBodyBytes: Int { bytes.count + 1 }
+    package var closedBodyBytes: Int { length + 1 }
 
     /// The length of the last event's own JSON array.
-    package var lastEventBytes: Int { bytes.count - eventStart }
+    package var lastEventBytes: Int { length - eventStart }
 
     /// Starts an event: its array and its seq.
+    @inlinable
     package mutating func beginEvent(seq: Int64) {
-        separatorStart = bytes.count
-        if count > 0 { bytes.append(UInt8(ascii: ",")) }
-        eventStart = bytes.count
-        bytes.append(UInt8(ascii: "["))
-        appendDecimal(seq)
+        reserve(22)
+        separatorStart = length
+        if count > 0 { put(UInt8(ascii: ",")) }
+        eventStart = length
+        put(UInt8(ascii: "["))
+        putDecimal(seq)
         self.seq = seq
         pendingNulls = 0
         lastEventHasNUL = false
     }
 
     /// The next column: an integer or NULL.
-    @inline(__always)
+    @inlinable
     package mutating func int(_ value: Int64?) {
         guard let value else {
-            pendingNulls += 1
+            pendingNulls &+= 1
             return
         }
-        writePendingNulls()
-        bytes.append(UInt8(ascii: ","))
-        appendDecimal(value)
+        reserve(pendingNulls &* 5 &+ 22)
+        putPendingNulls()
+        put(UInt8(ascii: ","))
+        putDecimal(value)
     }
 
     /// The next column: a text or NULL.
-    @inline(__always)
+    @inlinable
     package mutating func text(_ value: String?) {
         guard var value else {
-            pendingNulls += 1
+            pendingNulls &+= 1
             return
         }
-        writePendingNulls()
-        bytes.append(UInt8(ascii: ","))
-        bytes.append(UInt8(ascii: "\""))
-        value.withUTF8 { appendEscaped($0) }
-        bytes.append(UInt8(ascii: "\""))
+        reserve(pendingNulls &* 5 &+ 3 &+ value.utf8.count)
+        putPendingNulls()
+        put(UInt8(ascii: ","))
+        put(UInt8(ascii: "\""))
+        value.withUTF8 { putEscaped($0) }
+        put(UInt8(ascii: "\""))
     }
 
     /// Ends the event (its trailing NULLs left out) and counts it.
+    @inlinable
     package mutating func endEvent() {
-        bytes.append(UInt8(ascii: "]"))
+        reserve(1)
+        put(UInt8(ascii: "]"))
         previousLastSeq = lastSeq
         if count == 0 { firstSeq = seq }
         lastSeq = seq
-        count += 1
+        count &+= 1
         lastEventRemovable = true
     }
 
@@ -110,7 +124,7 @@ package struct EventBlockEncoder: Sendable {
     /// the event before it cannot be taken back).
     package mutating func removeLastEvent() {
         precondition(lastEventRemovable, "no event just ended to remove")
-        bytes.removeSubrange(separatorStart...)
+        length = separatorStart
         lastEventRemovable = false
         count -= 1
         lastSeq = previousLastSeq
@@ -120,78 +134,121 @@ package struct EventBlockEncoder: Sendable {
 
     /// Calls `body` with the closed body (`[...]`), valid only during the call.
     package mutating func withClosedBody<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
-        bytes.append(UInt8(ascii: "]"))
-        defer { bytes.removeLast() }
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(E) -> R in try body(buffer) }
+        reserve(1)
+        base[length] = UInt8(ascii: "]")
+        return try body(UnsafeBufferPointer(start: base, count: length + 1))
     }
 
     /// The closed body as text (tests, fixtures).
-    package var body: String { String(decoding: bytes + [UInt8(ascii: "]")], as: UTF8.self) }
+    package var body: String {
+        String(decoding: UnsafeBufferPointer(start: base, count: length), as: UTF8.self) + "]"
+    }
 
-    // MARK: - Writing
+    // MARK: - Writing (room reserved by the caller)
 
-    @inline(__always)
-    private mutating func writePendingNulls() {
+    /// Makes room for `extra` more bytes.
+    @inlinable @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if length &+ extra > capacity { grow(to: length &+ extra) }
+    }
+
+    @usableFromInline
+    mutating func grow(to needed: Int) {
+        let newCapacity = Swift.max(needed, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: length)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inlinable @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        base[length] = byte
+        length &+= 1
+    }
+
+    @inlinable @inline(__always)
+    mutating func putPendingNulls() {
         while pendingNulls > 0 {
-            bytes.append(contentsOf: Self.commaNull)
-            pendingNulls -= 1
+            base[length] = UInt8(ascii: ",")
+            base[length &+ 1] = UInt8(ascii: "n")
+            base[length &+ 2] = UInt8(ascii: "u")
+            base[length &+ 3] = UInt8(ascii: "l")
+            base[length &+ 4] = UInt8(ascii: "l")
+            length &+= 5
+            pendingNulls &-= 1
         }
     }
 
-    private static let commaNull: [UInt8] = Array(",null".utf8)
-
-    /// `value` in decimal, without Foundation's formatting (no locale, no allocation).
-    @inline(__always)
-    private mutating func appendDecimal(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    /// `value` in decimal (at most 20 bytes), without Foundation's formatting.
+    @inlinable @inline(__always)
+    mutating func putDecimal(_ value: Int64) {
+        if value < 0 { put(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         if magnitude < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+            put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
             return
         }
-        let start = bytes.count
+        var low = length
         while magnitude > 0 {
             let (quotient, digit) = magnitude.quotientAndRemainder(dividingBy: 10)
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digit))
+            base[length] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digit)
+            length &+= 1
             magnitude = quotient
         }
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            var low = start
-            var high = buffer.count - 1
-            while low < high {
-                buffer.swapAt(low, high)
-                low += 1
-                high -= 1
-            }
+        var high = length &- 1
+        while low < high {
+            let byte = base[low]
+            base[low] = base[high]
+            base[high] = byte
+            low &+= 1
+            high &-= 1
         }
     }
 
-    /// UTF-8 `text` as the inside of a JSON string: unescaped runs are copied whole.
-    private mutating func appendEscaped(_ text: UnsafeBufferPointer<UInt8>) {
+    /// UTF-8 `text` as the inside of a JSON string, room for it unescaped already
+    /// reserved; unescaped runs are copied whole.
+    @usableFromInline
+    mutating func putEscaped(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let source = text.baseAddress else { return }
         var runStart = 0
-        for index in text.indices {
-            let byte = text[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index])) }
-            runStart = index + 1
-            bytes.append(UInt8(ascii: "\\"))
+        var index = 0
+        while index < text.count {
+            let byte = source[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                index &+= 1
+                continue
+            }
+            (base + length).update(from: source + runStart, count: index &- runStart)
+            length &+= index &- runStart
+            // The escape takes up to 6 bytes for 1; the rest of the text and the quote follow.
+            reserve(6 &+ (text.count &- index) &+ 1)
+            put(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-            case 0x08: bytes.append(UInt8(ascii: "b"))
-            case 0x09: bytes.append(UInt8(ascii: "t"))
-            case 0x0A: bytes.append(UInt8(ascii: "n"))
-            case 0x0C: bytes.append(UInt8(ascii: "f"))
-            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(byte)
+            case 0x08: put(UInt8(ascii: "b"))
+            case 0x09: put(UInt8(ascii: "t"))
+            case 0x0A: put(UInt8(ascii: "n"))
+            case 0x0C: put(UInt8(ascii: "f"))
+            case 0x0D: put(UInt8(ascii: "r"))
             default:
                 if byte == 0 { lastEventHasNUL = true }
-                bytes.append(contentsOf: Self.unicodeEscapePrefix)
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
+                put(UInt8(ascii: "u"))
+                put(UInt8(ascii: "0"))
+                put(UInt8(ascii: "0"))
+                put(Self.hexDigit(byte >> 4))
+                put(Self.hexDigit(byte & 0xF))
             }
+            index &+= 1
+            runStart = index
         }
-        if runStart < text.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...])) }
+        (base + length).update(from: source + runStart, count: text.count &- runStart)
+        length &+= text.count &- runStart
     }
 
-    private static let unicodeEscapePrefix: [UInt8] = Array("u00".utf8)
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    @usableFromInline
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
+    }
 }
