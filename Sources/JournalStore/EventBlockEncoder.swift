@@ -67,7 +67,7 @@ package struct EventBlockEncoder: ~Copyable {
     package var lastEventBytes: Int { length - eventStart }
 
     /// Starts an event: its array and its seq.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func beginEvent(seq: Int64) {
         reserve(22)
         separatorStart = length
@@ -81,7 +81,7 @@ package struct EventBlockEncoder: ~Copyable {
     }
 
     /// The next column: an integer or NULL.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func int(_ value: Int64?) {
         guard let value else {
             pendingNulls &+= 1
@@ -94,7 +94,7 @@ package struct EventBlockEncoder: ~Copyable {
     }
 
     /// The next column: a text or NULL.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func text(_ value: String?) {
         guard var value else {
             pendingNulls &+= 1
@@ -109,7 +109,7 @@ package struct EventBlockEncoder: ~Copyable {
     }
 
     /// Ends the event (its trailing NULLs left out) and counts it.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func endEvent() {
         reserve(1)
         put(UInt8(ascii: "]"))
@@ -181,7 +181,8 @@ package struct EventBlockEncoder: ~Copyable {
         }
     }
 
-    /// `value` in decimal (at most 20 bytes), without Foundation's formatting.
+    /// `value` in decimal (at most 20 bytes), without Foundation's formatting: its digits
+    /// counted first, then written from the last, two at a time.
     @inlinable @inline(__always)
     mutating func putDecimal(_ value: Int64) {
         if value < 0 { put(UInt8(ascii: "-")) }
@@ -190,22 +191,33 @@ package struct EventBlockEncoder: ~Copyable {
             put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
             return
         }
-        var low = length
-        while magnitude > 0 {
-            let (quotient, digit) = magnitude.quotientAndRemainder(dividingBy: 10)
-            base[length] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digit)
-            length &+= 1
+        var digits = 2
+        var bound: UInt64 = 100
+        while digits < 20 && magnitude >= bound {
+            digits &+= 1
+            bound &*= 10
+        }
+        var position = length &+ digits
+        length = position
+        while magnitude >= 100 {
+            let (quotient, pair) = magnitude.quotientAndRemainder(dividingBy: 100)
+            position &-= 2
+            base[position] = Self.digitPairs[Int(pair) &* 2]
+            base[position &+ 1] = Self.digitPairs[Int(pair) &* 2 &+ 1]
             magnitude = quotient
         }
-        var high = length &- 1
-        while low < high {
-            let byte = base[low]
-            base[low] = base[high]
-            base[high] = byte
-            low &+= 1
-            high &-= 1
+        if magnitude >= 10 {
+            position &-= 2
+            base[position] = Self.digitPairs[Int(magnitude) &* 2]
+            base[position &+ 1] = Self.digitPairs[Int(magnitude) &* 2 &+ 1]
+        } else {
+            base[position &- 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
         }
     }
+
+    /// "00", "01", …, "99": two digits per division.
+    @usableFromInline
+    static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 
     /// UTF-8 `text` as the inside of a JSON string, room for it unescaped already
     /// reserved; unescaped runs are copied whole.

@@ -200,25 +200,40 @@ extension SessionWriter {
     /// limit, and one with U+0000 in a text (SQLite's JSON functions end a string there, so
     /// the `events` view would not read it whole).
     func add(_ row: Row) throws(SQLiteError) {
-        encode(row, into: &block)
-        if block.lastEventHasNUL || block.lastEventBytes + 2 > EventBlock.maxBodyBytes {
-            block.removeLastEvent()
+        // One access to `block` per event (each access to a class's stored property is
+        // checked for exclusivity at run time).
+        switch Self.append(row, start: startNanoseconds, to: &block) {
+        case .added:
+            return
+        case .filled:
+            try insertOpenBlock()
+        case .needsRow:
             try insertOpenBlock()
             try insert(row, with: insertEvent, bound: &boundEvent)
-            return
-        }
-        if block.closedBodyBytes > EventBlock.maxBodyBytes {
-            block.removeLastEvent()
+        case .needsNewBlock:
             try insertOpenBlock()
-            encode(row, into: &block)
+            _ = Self.append(row, start: startNanoseconds, to: &block)
+            if block.count == EventBlock.maxEvents { try insertOpenBlock() }
         }
-        if block.count == EventBlock.maxEvents { try insertOpenBlock() }
     }
 
-    /// Appends `row` to `block` as one event of a block body (BLOCKS.md), in `EventColumn` order.
-    private func encode(_ row: Row, into block: inout EventBlockEncoder) {
+    /// What `append` did with an event.
+    enum Appended {
+        /// In the block, which has room for more.
+        case added
+        /// In the block, which is now full.
+        case filled
+        /// Not in the block: it goes to `event_rows`.
+        case needsRow
+        /// Not in the block, which would pass `EventBlock.maxBodyBytes` with it.
+        case needsNewBlock
+    }
+
+    /// Appends `row` to `block` as one event of a block body (BLOCKS.md), in `EventColumn`
+    /// order, unless the block cannot hold it (see `add`).
+    private static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
         block.beginEvent(seq: row.seq)
-        block.int(Int64(bitPattern: row.time &- startNanoseconds))
+        block.int(Int64(bitPattern: row.time &- start))
         block.int(row.kind.code)
         block.int(Int64(bitPattern: row.thread))
         block.int(row.isMain ? 1 : 0)
@@ -241,6 +256,15 @@ extension SessionWriter {
         block.int(row.waits)
         block.int(row.changeSeq)
         block.endEvent()
+        if block.lastEventHasNUL || block.lastEventBytes + 2 > EventBlock.maxBodyBytes {
+            block.removeLastEvent()
+            return .needsRow
+        }
+        if block.closedBodyBytes > EventBlock.maxBodyBytes {
+            block.removeLastEvent()
+            return .needsNewBlock
+        }
+        return block.count == EventBlock.maxEvents ? .filled : .added
     }
 
     /// Inserts the open block, if it holds any event, and empties it.
