@@ -1,6 +1,7 @@
 import SystemShim
 import Foundation
 import JournalFixtures
+import JournalStore
 import ObservationJournal
 import ObserverCore
 
@@ -23,14 +24,14 @@ import ObserverCore
 enum JournalBenchmark {
     static let usage = """
         usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c|check|shapes]
-               JournalBenchmark --profile blocks|raw|raw32|writer|check-in|check-or|check-none|check-int|check-bare[32]|shape-N [--count N]
+               JournalBenchmark --profile blocks|blocks-encode|raw|raw32|writer|check-in|check-or|check-none|check-int|check-bare[32]|shape-N [--count N]
 
           --events N   events (rows) per measurement (default 1000000)
           --rounds R   rounds; each figure is their median and range (default 5)
           --only X     one part: a (raw ceiling), b (sustained), c (calling thread), check
                        (the CHECK on events.kind), shapes (shapes of the events table); not in the default run
           --profile X  one loop once, for callgrind: COUNT events in blocks (blocks; encoded before
-                       the clock starts), COUNT rows (raw, raw32, check-*; a name ending
+                       the clock starts; blocks-encode: only that encoding), COUNT rows (raw, raw32, check-*; a name ending
                        in 32 inserts 32 rows per statement) or events through the recorder
                        (writer); shape-N: COUNT rows into shape N of --only shapes (0, 1, …);
                        see tools/benchmarks/callgrind-per-event.sh
@@ -179,6 +180,12 @@ enum JournalBenchmark {
         let path = "\(directory)/profile.sqlite"
         switch what {
         case "blocks": print("blocks: \(try BlockCeiling.run(path: path, events: count ?? 100_000)) events/s")
+        case "blocks-encode":
+            // `blocks` without the inserts: subtracted from it, what SQLite costs per event.
+            let sample = try RawCeiling.sampleRows(path: path)
+            let database = try RawSQLite(path: path)
+            let templates = try (2...3).map { try RawCeiling.copyRow(database, session: sample, seq: $0, columnCount: EventColumn.allCases.count) }
+            print("blocks-encode: \(BlockCeiling.encode(templates: templates, events: count ?? 100_000).1.count) blocks")
         case "raw": print("raw: \(try RawCeiling.run(path: path, rows: count ?? 100_000)) rows/s")
         case "raw32": print("raw32: \(try RawCeiling.run(path: path, rows: (count ?? 100_000) / 32 * 32, rowsPerStatement: 32)) rows/s")
         case "writer": print("writer: \(try Sustained.run(path: path, events: count ?? 100_000)) events/s")
