@@ -41,8 +41,11 @@ package struct EventBlockEncoder: ~Copyable {
     @usableFromInline var lastEventRemovable = false
     @usableFromInline var seq: Int64 = 0
 
+    /// The buffer's size to begin with: a block of 256 typical events is about 25 KB.
+    package static let defaultCapacity = 64 << 10
+
     /// An empty block whose buffer has room for `capacity` bytes.
-    package init(capacity: Int = 64 << 10) {
+    package init(capacity: Int = defaultCapacity) {
         self.capacity = max(capacity, 64)
         base = .allocate(capacity: self.capacity)
         base[0] = UInt8(ascii: "[")
@@ -51,8 +54,16 @@ package struct EventBlockEncoder: ~Copyable {
 
     deinit { base.deallocate() }
 
-    /// Empties the block, keeping its buffer.
+    /// Empties the block, keeping its buffer unless an outsized event (one sent to
+    /// `event_rows`, or a block near `EventBlock.maxBodyBytes`) grew it past twice that:
+    /// such a buffer is given back, so one huge value does not stay in memory all session.
     package mutating func reset() {
+        if capacity > 2 * EventBlock.maxBodyBytes {
+            base.deallocate()
+            capacity = Self.defaultCapacity
+            base = .allocate(capacity: capacity)
+            base[0] = UInt8(ascii: "[")
+        }
         length = 1
         count = 0
         firstSeq = 0

@@ -269,7 +269,11 @@ extension SessionWriter {
 
     /// Inserts the open block, if it holds any event, and empties it.
     func insertOpenBlock() throws(SQLiteError) {
-        guard block.count > 0 else { return }
+        guard block.count > 0 else {
+            // Still reset: an event that went to event_rows may have grown the buffer.
+            block.reset()
+            return
+        }
         try insertBlock.bind(sessionID, at: 1)
         try insertBlock.bind(block.firstSeq, at: 2)
         try insertBlock.bind(block.lastSeq, at: 3)

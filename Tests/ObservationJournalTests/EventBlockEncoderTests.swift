@@ -152,4 +152,19 @@ import TestSupport
         #expect(encoder.count == 0)
         #expect(encoder.body == "[]")
     }
+
+    @Test func anOutsizedEventsBufferIsGivenBackAtReset() {
+        var encoder = EventBlockEncoder()
+        encoder.beginEvent(seq: 1)
+        encoder.int(0)
+        encoder.text(String(repeating: "\u{1}", count: 2 << 20))
+        encoder.endEvent()
+        let grown = encoder.capacity
+        #expect(grown > 2 * EventBlock.maxBodyBytes)
+        encoder.removeLastEvent()
+        encoder.reset()
+        let capacity = encoder.capacity
+        #expect(capacity == EventBlockEncoder.defaultCapacity)
+        #expect(encoder.body == "[]")
+    }
 }
