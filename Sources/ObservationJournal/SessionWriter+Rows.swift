@@ -153,8 +153,12 @@ extension SessionWriter {
         row.channel = try channelID(record.channel, decoder: decoder, seq: seq)
         if record.registration != 0 {
             // A registration's row is written when it is first named; afterwards its id is enough.
-            if registrations[record.registration] == nil, let info = decoder.registration(record) {
-                try note(info, seq: seq)
+            // As with channels, the last registration found spares a lookup.
+            if record.registration != lastRegistration {
+                if registrations[record.registration] == nil, let info = decoder.registration(record) {
+                    try note(info, seq: seq)
+                }
+                if registrations[record.registration] != nil { lastRegistration = record.registration }
             }
             row.registration = Int64(record.registration)
             row.owner = Int64(record.owner)
@@ -173,7 +177,13 @@ extension SessionWriter {
     /// The id of the channel a record names, its row written on first sight; `nil` for one
     /// never defined (as a decoded event without a channel).
     private func channelID(_ id: UInt64, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) -> Int64? {
-        if channels[id] != nil { return Int64(id) }
+        // Records come in runs on one channel (a change, then its deliveries): the last
+        // one found spares a dictionary lookup (hashing) per record.
+        if id == lastChannel, id != 0 { return Int64(id) }
+        if channels[id] != nil {
+            lastChannel = id
+            return Int64(id)
+        }
         guard let info = decoder.channel(id), info.id != 0 else { return nil }
         try note(info, seq: seq)
         return Int64(id)

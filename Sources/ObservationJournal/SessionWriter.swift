@@ -31,6 +31,12 @@ final class SessionWriter: @unchecked Sendable {
     /// Live channels with a row, with their subjects' ids; forgotten when the channel is
     /// deallocated (`forgetChannels`).
     var channels: [UInt64: UInt64] = [:]
+    /// The channel `channelID` last found in `channels` (0: none); reset when channels
+    /// are forgotten.
+    var lastChannel: UInt64 = 0
+    /// The registration `writeDelivery` last found in `registrations` (0: none); reset
+    /// when it is removed.
+    var lastRegistration: UInt64 = 0
     /// Live registrations with a row, with their owners' and senders' ids; forgotten when
     /// their removal (or replacement) is written.
     var registrations: [UInt64: (owner: UInt64, sender: UInt64?)] = [:]
