@@ -53,7 +53,7 @@ let package = Package(
             path: "tools/harnesses/JournalStress", swiftSettings: strict
         ),
         .executableTarget(
-            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "JournalFixtures", "SystemShim", "CSQLite"],
+            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "JournalFixtures", "JournalStore", "SystemShim", "CSQLite"],
             path: "tools/benchmarks/JournalBenchmark", swiftSettings: strict
         ),
         // What the tests share (scratch directories that remove themselves, the child-process

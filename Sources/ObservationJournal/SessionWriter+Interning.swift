@@ -54,6 +54,7 @@ extension SessionWriter {
 
     /// Forgets channels that were deallocated (`RecordDecoder.endedChannels`).
     func forgetChannels(_ ids: [UInt64]) {
+        if !ids.isEmpty { lastChannel = 0 }
         for id in ids {
             if let subject = channels.removeValue(forKey: id) { release(subject) }
         }
@@ -102,6 +103,7 @@ extension SessionWriter {
         try markRemoved.bind(Int64(registration), at: 4)
         try markRemoved.run()
         // Its removal is written: later events name it by id only.
+        if registration == lastRegistration { lastRegistration = 0 }
         if let ended = registrations.removeValue(forKey: registration) {
             release(ended.owner)
             if let sender = ended.sender { release(sender) }

@@ -1,12 +1,12 @@
 import JournalStore
 import ObserverCore
 
-/// Row encoding: one `events` row per registry event, in `EventColumn` order, inserted
-/// `rowsPerInsert` at a time; the registry's enumerations in the journal's vocabulary.
+/// Event encoding: one event per registry event, in `EventColumn` order, packed into
+/// `event_blocks` (BLOCKS.md); the registry's enumerations in the journal's vocabulary.
 extension SessionWriter {
     // MARK: - Events
 
-    /// The columns of one event row.
+    /// The columns of one event.
     struct Row {
         var seq: Int64
         var time: UInt64
@@ -153,8 +153,12 @@ extension SessionWriter {
         row.channel = try channelID(record.channel, decoder: decoder, seq: seq)
         if record.registration != 0 {
             // A registration's row is written when it is first named; afterwards its id is enough.
-            if registrations[record.registration] == nil, let info = decoder.registration(record) {
-                try note(info, seq: seq)
+            // As with channels, the last registration found spares a lookup.
+            if record.registration != lastRegistration {
+                if registrations[record.registration] == nil, let info = decoder.registration(record) {
+                    try note(info, seq: seq)
+                }
+                if registrations[record.registration] != nil { lastRegistration = record.registration }
             }
             row.registration = Int64(record.registration)
             row.owner = Int64(record.owner)
@@ -173,7 +177,13 @@ extension SessionWriter {
     /// The id of the channel a record names, its row written on first sight; `nil` for one
     /// never defined (as a decoded event without a channel).
     private func channelID(_ id: UInt64, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) -> Int64? {
-        if channels[id] != nil { return Int64(id) }
+        // Records come in runs on one channel (a change, then its deliveries): the last
+        // one found spares a dictionary lookup (hashing) per record.
+        if id == lastChannel, id != 0 { return Int64(id) }
+        if channels[id] != nil {
+            lastChannel = id
+            return Int64(id)
+        }
         guard let info = decoder.channel(id), info.id != 0 else { return nil }
         try note(info, seq: seq)
         return Int64(id)
@@ -193,55 +203,135 @@ extension SessionWriter {
         return slot.number == number && slot.seq > 0 ? slot.seq : nil
     }
 
-    /// Queues an event row, inserting a full group of `rowsPerInsert`.
+    /// Adds an event to the open block, inserting the block when it is full: at
+    /// `EventBlock.maxEvents` events, or before its body would pass `EventBlock.maxBodyBytes`.
+    /// An event a block cannot hold goes to `event_rows` instead, the open block inserted
+    /// first so that no block's seq range spans a row: one whose JSON alone would pass the
+    /// limit, and one with U+0000 in a text (SQLite's JSON functions end a string there, so
+    /// the `events` view would not read it whole).
     func add(_ row: Row) throws(SQLiteError) {
-        rows.append(row)
-        if rows.count == Self.rowsPerInsert {
-            try insert(rows, with: insertEvents, bound: &boundEvents)
-            rows.removeAll(keepingCapacity: true)
+        // One access to `block` per event (each access to a class's stored property is
+        // checked for exclusivity at run time).
+        switch Self.append(row, start: startNanoseconds, to: &block) {
+        case .added:
+            return
+        case .filled:
+            try insertOpenBlock()
+        case .needsRow:
+            try insertOpenBlock()
+            try insert(row, with: insertEvent, bound: &boundEvent)
+        case .needsNewBlock:
+            try insertOpenBlock()
+            _ = Self.append(row, start: startNanoseconds, to: &block)
+            if block.count == EventBlock.maxEvents { try insertOpenBlock() }
         }
     }
 
-    /// Binds `rows` to a statement made by `EventColumn.insertSQL(rows: rows.count)` and runs
-    /// it; `bound` is what the statement holds at each parameter (see `BoundParameter`).
-    func insert(_ rows: [Row], with statement: SQLiteStatement, bound: inout [BoundParameter]) throws(SQLiteError) {
+    /// What `append` did with an event.
+    enum Appended {
+        /// In the block, which has room for more.
+        case added
+        /// In the block, which is now full.
+        case filled
+        /// Not in the block: it goes to `event_rows`.
+        case needsRow
+        /// Not in the block, which would pass `EventBlock.maxBodyBytes` with it.
+        case needsNewBlock
+    }
+
+    /// Appends `row` to `block` as one event of a block body (BLOCKS.md), in `EventColumn`
+    /// order, unless the block cannot hold it (see `add`).
+    private static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
+        block.beginEvent(seq: row.seq)
+        block.int(Int64(bitPattern: row.time &- start))
+        block.int(row.kind.code)
+        block.int(Int64(bitPattern: row.thread))
+        block.int(row.isMain ? 1 : 0)
+        block.int(row.channel)
+        block.int(row.registration)
+        block.int(row.owner)
+        block.int(row.otherRegistration)
+        block.int(row.callSite)
+        block.int(row.scope)
+        block.int(Int64(row.depth))
+        block.int(row.liveCount)
+        block.int(row.duration)
+        block.int(row.isPrior ? 1 : 0)
+        block.text(row.old)
+        block.text(row.new)
+        block.text(row.reason)
+        block.text(row.detail)
+        block.int(row.isMainQueue.map { $0 ? 1 : 0 })
+        block.int(row.cpu)
+        block.int(row.waits)
+        block.int(row.changeSeq)
+        block.endEvent()
+        if block.lastEventHasNUL || block.lastEventBytes + 2 > EventBlock.maxBodyBytes {
+            block.removeLastEvent()
+            return .needsRow
+        }
+        if block.closedBodyBytes > EventBlock.maxBodyBytes {
+            block.removeLastEvent()
+            return .needsNewBlock
+        }
+        return block.count == EventBlock.maxEvents ? .filled : .added
+    }
+
+    /// Inserts the open block, if it holds any event, and empties it.
+    func insertOpenBlock() throws(SQLiteError) {
+        guard block.count > 0 else {
+            // Still reset: an event that went to event_rows may have grown the buffer.
+            block.reset()
+            return
+        }
+        try insertBlock.bind(sessionID, at: 1)
+        try insertBlock.bind(block.firstSeq, at: 2)
+        try insertBlock.bind(block.lastSeq, at: 3)
+        try insertBlock.bind(Int64(block.count), at: 4)
+        try block.withClosedBody { (body) throws(SQLiteError) in
+            defer { insertBlock.unbind(at: 5) }
+            try insertBlock.bind(borrowedText: body, at: 5)
+            try insertBlock.run()
+        }
+        block.reset()
+    }
+
+    /// Binds `row` to a statement made by `EventColumn.insertSQL(rows: 1)` and runs it;
+    /// `bound` is what the statement holds at each parameter (see `BoundParameter`).
+    func insert(_ row: Row, with statement: SQLiteStatement, bound: inout [BoundParameter]) throws(SQLiteError) {
         try bound.withUnsafeMutableBufferPointer { (bound) throws(SQLiteError) in
-            var base: Int32 = 1
-            for row in rows {
-                func int(_ value: Int64?, _ column: EventColumn) throws(SQLiteError) {
-                    let index = base + column.rawValue
-                    try statement.bind(value, at: index, over: &bound[Int(index - 1)])
-                }
-                func text(_ value: String?, _ column: EventColumn) throws(SQLiteError) {
-                    let index = base + column.rawValue
-                    try statement.bind(value, at: index, over: &bound[Int(index - 1)])
-                }
-                try int(sessionID, .sessionID)
-                try int(row.seq, .seq)
-                try int(Int64(bitPattern: row.time &- startNanoseconds), .timeNs)
-                try int(row.kind.code, .kind)
-                try int(Int64(bitPattern: row.thread), .thread)
-                try int(row.isMain ? 1 : 0, .isMain)
-                try int(row.channel, .channelID)
-                try int(row.registration, .registrationID)
-                try int(row.owner, .ownerID)
-                try int(row.otherRegistration, .otherRegistrationID)
-                try int(row.callSite, .callSiteID)
-                try int(row.scope, .scopeID)
-                try int(Int64(row.depth), .depth)
-                try int(row.liveCount, .liveCount)
-                try int(row.duration, .durationNs)
-                try int(row.isPrior ? 1 : 0, .isPrior)
-                try text(row.old, .oldValue)
-                try text(row.new, .newValue)
-                try text(row.reason, .reason)
-                try text(row.detail, .detail)
-                try int(row.isMainQueue.map { $0 ? 1 : 0 }, .mainQueue)
-                try int(row.cpu, .cpuNs)
-                try int(row.waits, .waits)
-                try int(row.changeSeq, .changeSeq)
-                base += EventColumn.count
+            func int(_ value: Int64?, _ column: EventColumn) throws(SQLiteError) {
+                let index = 1 + column.rawValue
+                try statement.bind(value, at: index, over: &bound[Int(index - 1)])
             }
+            func text(_ value: String?, _ column: EventColumn) throws(SQLiteError) {
+                let index = 1 + column.rawValue
+                try statement.bind(value, at: index, over: &bound[Int(index - 1)])
+            }
+            try int(sessionID, .sessionID)
+            try int(row.seq, .seq)
+            try int(Int64(bitPattern: row.time &- startNanoseconds), .timeNs)
+            try int(row.kind.code, .kind)
+            try int(Int64(bitPattern: row.thread), .thread)
+            try int(row.isMain ? 1 : 0, .isMain)
+            try int(row.channel, .channelID)
+            try int(row.registration, .registrationID)
+            try int(row.owner, .ownerID)
+            try int(row.otherRegistration, .otherRegistrationID)
+            try int(row.callSite, .callSiteID)
+            try int(row.scope, .scopeID)
+            try int(Int64(row.depth), .depth)
+            try int(row.liveCount, .liveCount)
+            try int(row.duration, .durationNs)
+            try int(row.isPrior ? 1 : 0, .isPrior)
+            try text(row.old, .oldValue)
+            try text(row.new, .newValue)
+            try text(row.reason, .reason)
+            try text(row.detail, .detail)
+            try int(row.isMainQueue.map { $0 ? 1 : 0 }, .mainQueue)
+            try int(row.cpu, .cpuNs)
+            try int(row.waits, .waits)
+            try int(row.changeSeq, .changeSeq)
         }
         try statement.run()
     }

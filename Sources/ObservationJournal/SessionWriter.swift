@@ -3,10 +3,10 @@ import CSQLite
 import Foundation
 import ObserverCore
 
-/// Writes one session's events as rows, on the writer thread.
+/// Writes one session's events, packed in blocks of up to 256, on the writer thread.
 ///
 /// Interns strings and call sites, and inserts the rows of objects, channels, scopes and
-/// registrations the first time an event names them, so each event row holds only ids.
+/// registrations the first time an event names them, so each event holds only ids.
 /// Keeps what it has written in memory to avoid a query per event; when a transaction
 /// fails, recording stops, so that memory never disagrees with a file still written to.
 /// Of objects, channels, scopes and registrations it keeps only the live ones (see
@@ -31,6 +31,12 @@ final class SessionWriter: @unchecked Sendable {
     /// Live channels with a row, with their subjects' ids; forgotten when the channel is
     /// deallocated (`forgetChannels`).
     var channels: [UInt64: UInt64] = [:]
+    /// The channel `channelID` last found in `channels` (0: none); reset when channels
+    /// are forgotten.
+    var lastChannel: UInt64 = 0
+    /// The registration `writeDelivery` last found in `registrations` (0: none); reset
+    /// when it is removed.
+    var lastRegistration: UInt64 = 0
     /// Live registrations with a row, with their owners' and senders' ids; forgotten when
     /// their removal (or replacement) is written.
     var registrations: [UInt64: (owner: UInt64, sender: UInt64?)] = [:]
@@ -43,19 +49,16 @@ final class SessionWriter: @unchecked Sendable {
     var changeSeqs: [(number: UInt64, seq: Int64)]
     static let recentChanges = 4096
 
-    /// Inserts one event row (the tail of a batch).
+    /// Inserts one block of events (`EventBlock.insertSQL`).
+    let insertBlock: SQLiteStatement
+    /// The open block: events added since the last block was inserted, written out when
+    /// it is full and before every COMMIT, so the committed prefix is always whole.
+    var block = EventBlockEncoder()
+    /// Inserts one event into `event_rows`: an event a block cannot hold (see `add`).
     let insertEvent: SQLiteStatement
-    /// Inserts `rowsPerInsert` event rows at once: SQLite's per-execution work is then
-    /// paid once per that many rows.
-    let insertEvents: SQLiteStatement
-    /// What `insertEvent` and `insertEvents` hold at each parameter: most of a row repeats
-    /// from one run to the next, and those binds are skipped. The two statements are the
-    /// writer's own (`prepare`, not `cached`), so nothing else binds or clears them.
+    /// What `insertEvent` holds at each parameter (see `BoundParameter`); the statement
+    /// is the writer's own (`prepare`, not `cached`), so nothing else binds or clears it.
     var boundEvent: [BoundParameter]
-    var boundEvents: [BoundParameter]
-    /// Event rows waiting for `insertEvents`.
-    var rows: [Row] = []
-    static let rowsPerInsert = 32
     let selectString: SQLiteStatement
     let insertString: SQLiteStatement
     let selectCallSite: SQLiteStatement
@@ -81,11 +84,9 @@ final class SessionWriter: @unchecked Sendable {
         changeSeqs = Array(repeating: (0, 0), count: Self.recentChanges)
         let start = monotonicNanoseconds()
         startNanoseconds = start
+        insertBlock = try database.prepare(EventBlock.insertSQL)
         insertEvent = try database.prepare(EventColumn.insertSQL(rows: 1))
-        insertEvents = try database.prepare(EventColumn.insertSQL(rows: Self.rowsPerInsert))
         boundEvent = Array(repeating: .unknown, count: Int(EventColumn.count))
-        boundEvents = Array(repeating: .unknown, count: Int(EventColumn.count) * Self.rowsPerInsert)
-        rows.reserveCapacity(Self.rowsPerInsert)
         selectString = try database.cached("SELECT id FROM strings WHERE value = ?")
         insertString = try database.cached("INSERT INTO strings (value) VALUES (?)")
         selectCallSite = try database.cached(
@@ -191,10 +192,11 @@ final class SessionWriter: @unchecked Sendable {
         forgetChannels(decoder.endedChannels)
     }
 
-    /// Runs `body`, which adds a batch's rows, in one write transaction with the rows' tail
-    /// inserted; with `endsSession`, also marks the session ended cleanly in it.
+    /// Runs `body`, which adds a batch's events, in one write transaction with the open
+    /// block inserted; with `endsSession`, also marks the session ended cleanly in it.
     private func transaction(endsSession: Bool, _ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
-        rows.removeAll(keepingCapacity: true)
+        // A failed transaction left its events in the block; they were rolled back.
+        block.reset()
         // Writing on into a removed or replaced file would lose the batch silently (and
         // leave a -wal beside the replacement): stop with an error instead. The code is
         // SQLITE_READONLY_DBMOVED, a macro Swift does not import.
@@ -206,8 +208,7 @@ final class SessionWriter: @unchecked Sendable {
         }
         try database.writeTransaction { () throws(SQLiteError) in
             try body()
-            for row in rows { try insert([row], with: insertEvent, bound: &boundEvent) }
-            rows.removeAll(keepingCapacity: true)
+            try insertOpenBlock()
             if endsSession {
                 try endSession.bind(JournalClock.isoNow(), at: 1)
                 try endSession.bind(sessionID, at: 2)

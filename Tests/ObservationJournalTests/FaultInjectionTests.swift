@@ -12,15 +12,15 @@ import TestSupport
         let received = Mutex<[JournalError]>([])
     }
 
-    /// Records 5 events and flushes them, then makes the 3rd event insert of the next batch
-    /// fail (and every later call at that site). The app keeps running and receiving
+    /// Records 5 events and flushes them (one block), then makes the block insert of the
+    /// next batch fail (and every later call at that site). The app keeps running and receiving
     /// changes; the journal keeps the first batch, whole and consistent.
     @Test(arguments: [SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY, SQLITE_NOMEM])
     func writeFailureMidSessionStopsRecordingNotTheApp(code: Int32) throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options(batchDelayMilliseconds: 60_000)
-        options.faults = SQLiteFaultPlan(failing: 8, at: .step, sqlContains: "INSERT INTO event_rows", with: code, persists: true)
+        options.faults = SQLiteFaultPlan(failing: 2, at: .step, sqlContains: "INSERT INTO event_blocks", with: code, persists: true)
         let errors = Errors()
         let recording = try Journal.open(path: path, options: options)
             .startSession(label: "failing") { error in errors.received.withLock { $0.append(error) } }
@@ -49,7 +49,7 @@ import TestSupport
             return
         }
         #expect(errorPath == path)
-        #expect(detail.hasPrefix("\(name) (\(code)): \(message) [INSERT INTO event_rows"))
+        #expect(detail.hasPrefix("\(name) (\(code)): \(message) [INSERT INTO event_blocks"))
         #expect(errors.received.withLock { $0 } == [error])
 
         recording.close()
@@ -170,7 +170,7 @@ extension FaultInjectionTests {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options()
-        options.faults = SQLiteFaultPlan(failing: 1, at: .step, sqlContains: "INSERT INTO event_rows", with: SQLITE_FULL)
+        options.faults = SQLiteFaultPlan(failing: 1, at: .step, sqlContains: "INSERT INTO event_blocks", with: SQLITE_FULL)
         let holder = Holder()
         let recording = try Journal.open(path: path, options: options).startSession(label: "close on error") { _ in
             holder.recording.withLock { $0 }?.close()

@@ -5,7 +5,8 @@ import ObserverCore
 
 /// (a) The raw ceiling: the rows the recorder writes for a fan-out-1 workload (a `changed`
 /// with old and new values, then a `delivered`), inserted with the SQLite C API into the
-/// journal's own `events` table, through one prepared statement, about 10,000 rows per
+/// journal's own table of one row per event (`event_rows`, schema 5's reference: the
+/// recorder itself writes blocks, see `BlockCeiling`), through one prepared statement, about 10,000 rows per
 /// `BEGIN IMMEDIATE` transaction, WAL, `synchronous=NORMAL`; no registry, no recorder.
 ///
 /// The row shape is not written out here: a short recording writes a `changed` and a
@@ -18,7 +19,7 @@ enum RawCeiling {
         let sample = try sampleRows(path: path)
         let database = try RawSQLite(path: path)
         try database.execute("PRAGMA synchronous = NORMAL")
-        let columns = try database.rows("PRAGMA table_info(events)").map { $0[1]! }
+        let columns = try database.rows("PRAGMA table_info(event_rows)").map { $0[1]! }
         // The two rows to copy: seq 2 (`changed`) and 3 (`delivered`) of the sample session.
         let templates = try (2...3).map { seq in
             try copyRow(database, session: sample, seq: seq, columnCount: columns.count)
@@ -26,7 +27,7 @@ enum RawCeiling {
         defer { for row in templates { for value in row { sqlite3_value_free(value) } } }
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
         let insert = try database.prepare(
-            "INSERT INTO events (\(columns.joined(separator: ", "))) VALUES "
+            "INSERT INTO event_rows (\(columns.joined(separator: ", "))) VALUES "
                 + Array(repeating: row, count: rowsPerStatement).joined(separator: ", ")
         )
         defer { sqlite3_finalize(insert) }
@@ -79,7 +80,8 @@ enum RawCeiling {
         return recording.sessionID
     }
 
-    /// One event row's values, each copied out of SQLite (free with `sqlite3_value_free`).
+    /// One event's values as the `events` view gives them (whether the recorder wrote a
+    /// row or a block), each copied out of SQLite (free with `sqlite3_value_free`).
     static func copyRow(_ database: RawSQLite, session: Int64, seq: Int64, columnCount: Int) throws -> [OpaquePointer] {
         let select = try database.prepare("SELECT * FROM events WHERE session_id = ? AND seq = ?")
         defer { sqlite3_finalize(select) }

@@ -191,11 +191,14 @@ struct Soak {
 
     // MARK: - Checks
 
-    /// The session's events by kind, counted by SQLite.
+    /// The session's events by kind, counted by SQLite: through the reader's own subquery
+    /// of rows and blocks (`EventColumn.source`), since the hardened connection runs no
+    /// JSON function of a schema view (SQLite: "unsafe use of json_extract()").
     static func eventCounts(_ path: String, session: Int64) throws -> [String: Int] {
         let database = try JournalFile.openForReading(path: path)
         let statement = try database.prepare("""
-            SELECT k.name, count(*) FROM events e JOIN event_kinds k ON k.code = e.kind
+            SELECT k.name, count(*) FROM \(EventColumn.source(schema: JournalSchema.latestVersion)) e
+            JOIN event_kinds k ON k.code = e.kind
             WHERE e.session_id = ? GROUP BY k.name
             """)
         try statement.bind(session, at: 1)

@@ -1,0 +1,277 @@
+/// Builds the body of one `event_blocks` row: a JSON array of events, each a JSON array of
+/// schema 4's event columns after `session_id` in `EventColumn` order (BLOCKS.md).
+///
+/// Guarantees: integers are written in decimal (`-`? digits, any `Int64`), text as a JSON
+/// string escaping only `"`, `\` and U+0000–U+001F (`\b \t \n \f \r`, else `\u00xx`),
+/// everything else as its UTF-8 bytes — byte for byte what SQLite's `json_array()` writes
+/// for the same values; NULLs at the end of an event are left out; no whitespace. In
+/// steady state it allocates nothing: the body's buffer is kept across `reset()` and only
+/// grows (doubling) when an event does not fit.
+///
+/// Use: `beginEvent(seq:)`, then one `int`/`text` per later column in order (`time_ns`
+/// first), then `endEvent()`. The caller decides when the block is full (`count`,
+/// `closedBodyBytes`) and may take the last event back out (`removeLastEvent()`).
+///
+/// Noncopyable: it owns its buffer (written through a pointer, the writer's hot path:
+/// an `Array.append` per byte cost about 2,000 instructions per event).
+package struct EventBlockEncoder: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    /// Bytes of the body so far, without its closing `]`.
+    @usableFromInline var length = 0
+    /// The seq of the first event (meaningful when `count > 0`).
+    package private(set) var firstSeq: Int64 = 0
+    /// The seq of the last event (meaningful when `count > 0`).
+    package private(set) var lastSeq: Int64 = 0
+    /// Events in the block.
+    package private(set) var count = 0
+    /// Whether a text of the last event held U+0000: SQLite's JSON functions (3.40) end a
+    /// string at an escaped NUL, so the `events` view would not read it back whole.
+    package internal(set) var lastEventHasNUL = false
+
+    /// NULLs written since the last non-NULL column of the event: written only if a
+    /// non-NULL column follows.
+    @usableFromInline var pendingNulls = 0
+    /// Where the last event's separator begins, and where its own array begins: what
+    /// `removeLastEvent` cuts back to.
+    @usableFromInline var separatorStart = 0
+    @usableFromInline var eventStart = 0
+    /// `lastSeq` before the last event, for `removeLastEvent`.
+    @usableFromInline var previousLastSeq: Int64 = 0
+    @usableFromInline var lastEventRemovable = false
+    @usableFromInline var seq: Int64 = 0
+
+    /// The buffer's size to begin with: a block of 256 typical events is about 25 KB.
+    package static let defaultCapacity = 64 << 10
+
+    /// An empty block whose buffer has room for `capacity` bytes.
+    package init(capacity: Int = defaultCapacity) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+        base[0] = UInt8(ascii: "[")
+        length = 1
+    }
+
+    deinit { base.deallocate() }
+
+    /// Empties the block, keeping its buffer unless an outsized event (one sent to
+    /// `event_rows`, or a block near `EventBlock.maxBodyBytes`) grew it past twice that:
+    /// such a buffer is given back, so one huge value does not stay in memory all session.
+    package mutating func reset() {
+        if capacity > 2 * EventBlock.maxBodyBytes {
+            base.deallocate()
+            capacity = Self.defaultCapacity
+            base = .allocate(capacity: capacity)
+            base[0] = UInt8(ascii: "[")
+        }
+        length = 1
+        count = 0
+        firstSeq = 0
+        lastSeq = 0
+        lastEventRemovable = false
+    }
+
+    /// The body's length once closed (with its `]`).
+    package var closedBodyBytes: Int { length + 1 }
+
+    /// The length of the last event's own JSON array.
+    package var lastEventBytes: Int { length - eventStart }
+
+    /// Starts an event: its array and its seq.
+    @inlinable @inline(__always)
+    package mutating func beginEvent(seq: Int64) {
+        reserve(22)
+        separatorStart = length
+        if count > 0 { put(UInt8(ascii: ",")) }
+        eventStart = length
+        put(UInt8(ascii: "["))
+        putDecimal(seq)
+        self.seq = seq
+        pendingNulls = 0
+        lastEventHasNUL = false
+    }
+
+    /// The next column: an integer or NULL.
+    @inlinable @inline(__always)
+    package mutating func int(_ value: Int64?) {
+        guard let value else {
+            pendingNulls &+= 1
+            return
+        }
+        reserve(pendingNulls &* 5 &+ 22)
+        putPendingNulls()
+        put(UInt8(ascii: ","))
+        putDecimal(value)
+    }
+
+    /// The next column: a text or NULL.
+    @inlinable @inline(__always)
+    package mutating func text(_ value: String?) {
+        guard var value else {
+            pendingNulls &+= 1
+            return
+        }
+        reserve(pendingNulls &* 5 &+ 3 &+ value.utf8.count)
+        putPendingNulls()
+        put(UInt8(ascii: ","))
+        put(UInt8(ascii: "\""))
+        value.withUTF8 { putEscaped($0) }
+        put(UInt8(ascii: "\""))
+    }
+
+    /// Ends the event (its trailing NULLs left out) and counts it.
+    @inlinable @inline(__always)
+    package mutating func endEvent() {
+        reserve(1)
+        put(UInt8(ascii: "]"))
+        previousLastSeq = lastSeq
+        if count == 0 { firstSeq = seq }
+        lastSeq = seq
+        count &+= 1
+        lastEventRemovable = true
+    }
+
+    /// Takes the event just ended back out of the block, as if it had never begun (once:
+    /// the event before it cannot be taken back).
+    package mutating func removeLastEvent() {
+        precondition(lastEventRemovable, "no event just ended to remove")
+        length = separatorStart
+        lastEventRemovable = false
+        count -= 1
+        lastSeq = previousLastSeq
+        if count == 0 { firstSeq = 0 }
+        lastEventHasNUL = false
+    }
+
+    /// Calls `body` with the closed body (`[...]`), valid only during the call.
+    package mutating func withClosedBody<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        reserve(1)
+        base[length] = UInt8(ascii: "]")
+        return try body(UnsafeBufferPointer(start: base, count: length + 1))
+    }
+
+    /// The closed body as text (tests, fixtures).
+    package var body: String {
+        String(decoding: UnsafeBufferPointer(start: base, count: length), as: UTF8.self) + "]"
+    }
+
+    // MARK: - Writing (room reserved by the caller)
+
+    /// Makes room for `extra` more bytes.
+    @inlinable @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if length &+ extra > capacity { grow(to: length &+ extra) }
+    }
+
+    @usableFromInline
+    mutating func grow(to needed: Int) {
+        let newCapacity = Swift.max(needed, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: length)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inlinable @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        base[length] = byte
+        length &+= 1
+    }
+
+    @inlinable @inline(__always)
+    mutating func putPendingNulls() {
+        while pendingNulls > 0 {
+            base[length] = UInt8(ascii: ",")
+            base[length &+ 1] = UInt8(ascii: "n")
+            base[length &+ 2] = UInt8(ascii: "u")
+            base[length &+ 3] = UInt8(ascii: "l")
+            base[length &+ 4] = UInt8(ascii: "l")
+            length &+= 5
+            pendingNulls &-= 1
+        }
+    }
+
+    /// `value` in decimal (at most 20 bytes), without Foundation's formatting: its digits
+    /// counted first, then written from the last, two at a time.
+    @inlinable @inline(__always)
+    mutating func putDecimal(_ value: Int64) {
+        if value < 0 { put(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        if magnitude < 10 {
+            put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
+        var digits = 2
+        var bound: UInt64 = 100
+        while digits < 20 && magnitude >= bound {
+            digits &+= 1
+            bound &*= 10
+        }
+        var position = length &+ digits
+        length = position
+        while magnitude >= 100 {
+            let (quotient, pair) = magnitude.quotientAndRemainder(dividingBy: 100)
+            position &-= 2
+            base[position] = Self.digitPairs[Int(pair) &* 2]
+            base[position &+ 1] = Self.digitPairs[Int(pair) &* 2 &+ 1]
+            magnitude = quotient
+        }
+        if magnitude >= 10 {
+            position &-= 2
+            base[position] = Self.digitPairs[Int(magnitude) &* 2]
+            base[position &+ 1] = Self.digitPairs[Int(magnitude) &* 2 &+ 1]
+        } else {
+            base[position &- 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+        }
+    }
+
+    /// "00", "01", …, "99": two digits per division.
+    @usableFromInline
+    static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+
+    /// UTF-8 `text` as the inside of a JSON string, room for it unescaped already
+    /// reserved; unescaped runs are copied whole.
+    @usableFromInline
+    mutating func putEscaped(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let source = text.baseAddress else { return }
+        var runStart = 0
+        var index = 0
+        while index < text.count {
+            let byte = source[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                index &+= 1
+                continue
+            }
+            (base + length).update(from: source + runStart, count: index &- runStart)
+            length &+= index &- runStart
+            // The escape takes up to 6 bytes for 1; the rest of the text and the quote follow.
+            reserve(6 &+ (text.count &- index) &+ 1)
+            put(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(byte)
+            case 0x08: put(UInt8(ascii: "b"))
+            case 0x09: put(UInt8(ascii: "t"))
+            case 0x0A: put(UInt8(ascii: "n"))
+            case 0x0C: put(UInt8(ascii: "f"))
+            case 0x0D: put(UInt8(ascii: "r"))
+            default:
+                if byte == 0 { lastEventHasNUL = true }
+                put(UInt8(ascii: "u"))
+                put(UInt8(ascii: "0"))
+                put(UInt8(ascii: "0"))
+                put(Self.hexDigit(byte >> 4))
+                put(Self.hexDigit(byte & 0xF))
+            }
+            index &+= 1
+            runStart = index
+        }
+        (base + length).update(from: source + runStart, count: text.count &- runStart)
+        length &+= text.count &- runStart
+    }
+
+    @usableFromInline
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+@testable import JournalStore
+import Testing
+import TestSupport
+
+/// The block body the writer builds, checked against SQLite's own JSON: byte for byte what
+/// `json_array()` writes for the same values, and read back exactly by `json_extract()`.
+@Suite struct EventBlockEncoderTests {
+    /// One column of an event after session_id, in `EventColumn` order.
+    enum Value: Equatable {
+        case int(Int64?)
+        case text(String?)
+
+        var isNull: Bool { self == .int(nil) || self == .text(nil) }
+    }
+
+    /// Texts a value description may hold: everything JSON must escape, and what it must not.
+    static let hostile = [
+        "", "plain", "\"quoted\"", "back\\slash\\", "\\\"", "\u{1}\u{7}\u{8}\t\n\u{b}\u{c}\r\u{e}\u{1f}", "del \u{7f}",
+        "line\u{2028}para\u{2029}", "emoji 😀 family 👩‍👩‍👧", "é ü ß 中文", "\\u0000 literally", "</script> / slash",
+        "{\"json\": [1, null]}", " spaced ",
+    ]
+    static let integers: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_000_000_007, .max, .min, .min + 1, -9_999_999_999]
+
+    /// Columns 1...23 of a schema 5 event: every text from `hostile`, every integer from
+    /// `integers`, NULLs in the middle, and for odd events trailing NULLs.
+    static func events() -> [[Value]] {
+        hostile.indices.map { index in
+            let integer = { (offset: Int) in integers[(index + offset) % integers.count] }
+            let text = { (offset: Int) in hostile[(index + offset) % hostile.count] }
+            var event: [Value] = [
+                .int(Int64(index + 1)), .int(integer(0)), .int(4), .int(integer(1)), .int(Int64(index % 2)),
+                .int(integer(2)), .int(nil), .int(integer(3)), .int(nil), .int(nil), .int(integer(4)),
+                .int(integer(5)), .int(nil), .int(integer(6)), .int(0), .text(text(0)), .text(text(1)),
+                .text(nil), .text(text(2)),
+            ]
+            event += index % 2 == 0 ? [.int(1), .int(integer(7)), .int(nil), .int(integer(8))] : [.int(nil), .int(nil), .int(nil), .int(nil)]
+            return event
+        }
+    }
+
+    static func encode(_ events: [[Value]]) -> EventBlockEncoder {
+        var encoder = EventBlockEncoder(capacity: 16)
+        for event in events {
+            guard case let .int(seq?) = event[0] else { preconditionFailure("an event starts with its seq") }
+            encoder.beginEvent(seq: seq)
+            for value in event.dropFirst() {
+                switch value {
+                case let .int(number): encoder.int(number)
+                case let .text(text): encoder.text(text)
+                }
+            }
+            encoder.endEvent()
+        }
+        return encoder
+    }
+
+    static func bind(_ value: Value, to statement: SQLiteStatement, at index: Int32) throws {
+        switch value {
+        case let .int(number): try statement.bind(number, at: index)
+        case let .text(text): try statement.bind(text, at: index)
+        }
+    }
+
+    /// What SQLite's `json_array()` makes of an event, its trailing NULLs left out.
+    static func sqliteArray(_ event: [Value], database: SQLiteDatabase) throws -> String {
+        let kept = event.prefix(through: event.lastIndex { !$0.isNull } ?? 0)
+        let statement = try database.prepare("SELECT json_array(" + Array(repeating: "?", count: kept.count).joined(separator: ", ") + ")")
+        for (offset, value) in kept.enumerated() { try bind(value, to: statement, at: Int32(offset + 1)) }
+        #expect(try statement.step())
+        return statement.text(0)
+    }
+
+    @Test func bodyIsByteForByteWhatSQLiteJSONArrayWrites() throws {
+        let scratch = try ScratchDirectory()
+        let database = try SQLiteDatabase(path: scratch.path(), mode: .readWriteCreate)
+        let events = Self.events() + [[
+            .int(40), .int(.max), .int(0), .int(.min), .int(1), .int(nil), .int(nil), .int(nil), .int(nil), .int(nil),
+            .int(nil), .int(0), .int(nil), .int(nil), .int(0), .text("nul \u{0} inside"), .text("\u{0}"),
+        ]]
+        let encoder = Self.encode(events)
+        let expected = try "[" + events.map { try Self.sqliteArray($0, database: database) }.joined(separator: ",") + "]"
+        let body = encoder.body
+        #expect(body == expected)
+        #expect((encoder.count, encoder.firstSeq, encoder.lastSeq) == (events.count, 1, 40))
+        let bytes = encoder.closedBodyBytes
+        #expect(bytes == expected.utf8.count)
+        let hasNUL = encoder.lastEventHasNUL
+        #expect(hasNUL)
+    }
+
+    @Test func sqliteReadsEveryValueBackExactly() throws {
+        let scratch = try ScratchDirectory()
+        let database = try SQLiteDatabase(path: scratch.path(), mode: .readWriteCreate)
+        let events = Self.events()
+        let encoder = Self.encode(events)
+        let hasNUL = encoder.lastEventHasNUL
+        #expect(!hasNUL)
+        let body = encoder.body
+        #expect(try { () throws -> Int64 in
+            let valid = try database.prepare("SELECT json_valid(?) AND json_array_length(?1) = \(events.count)")
+            try valid.bind(body, at: 1)
+            return try valid.step() ? valid.int(0) : -1
+        }() == 1)
+        let extract = try database.prepare("SELECT json_extract(?1, ?2) IS ?3 AND json_type(?1, ?2) IS ?4")
+        var checked = 0
+        for (eventIndex, event) in events.enumerated() {
+            for (column, value) in event.enumerated() {
+                try extract.bind(body, at: 1)
+                try extract.bind("$[\(eventIndex)][\(column)]", at: 2)
+                try Self.bind(value, to: extract, at: 3)
+                let trailing = event[column...].allSatisfy(\.isNull)
+                // A trailing NULL is left out: the element is missing, not a JSON null.
+                let type: String? = switch value {
+                case .int(nil), .text(nil): trailing ? nil : "null"
+                case .int: "integer"
+                case .text: "text"
+                }
+                try extract.bind(type, at: 4)
+                #expect(try extract.step() && extract.int(0) == 1, "event \(eventIndex) column \(column + 1): \(value)")
+                extract.reset()
+                checked += 1
+            }
+        }
+        #expect(checked == events.count * 23)
+    }
+
+    @Test func trailingNullsAreLeftOutAndTheLastEventCanBeTakenBack() {
+        var single = Self.encode([Self.events()[1]])
+        single.removeLastEvent()
+        #expect(single.body == "[]")
+        #expect((single.count, single.firstSeq, single.lastSeq) == (0, 0, 0))
+        var encoder = EventBlockEncoder(capacity: 0)
+        #expect(encoder.body == "[]")
+        let quiet: [Value] = [
+            .int(7), .int(1), .int(9), .int(2), .int(0), .int(nil), .int(nil), .int(nil), .int(nil), .int(nil), .int(nil),
+            .int(0), .int(nil), .int(nil), .int(0), .text(nil), .text(nil), .text(nil), .text(nil), .int(nil), .int(nil),
+            .int(nil), .int(nil),
+        ]
+        var second = quiet
+        second[0] = .int(8)
+        second[22] = .int(-3)
+        encoder = Self.encode([quiet, second])
+        #expect(encoder.body == "[[7,1,9,2,0,null,null,null,null,null,null,0,null,null,0],"
+            + "[8,1,9,2,0,null,null,null,null,null,null,0,null,null,0,null,null,null,null,null,null,null,-3]]")
+        let lastBytes = encoder.lastEventBytes
+        #expect(lastBytes == 93)
+        encoder.removeLastEvent()
+        #expect(encoder.body == "[[7,1,9,2,0,null,null,null,null,null,null,0,null,null,0]]")
+        #expect((encoder.count, encoder.firstSeq, encoder.lastSeq) == (1, 7, 7))
+        encoder.reset()
+        #expect(encoder.count == 0)
+        #expect(encoder.body == "[]")
+    }
+
+    @Test func anOutsizedEventsBufferIsGivenBackAtReset() {
+        var encoder = EventBlockEncoder()
+        encoder.beginEvent(seq: 1)
+        encoder.int(0)
+        encoder.text(String(repeating: "\u{1}", count: 2 << 20))
+        encoder.endEvent()
+        let grown = encoder.capacity
+        #expect(grown > 2 * EventBlock.maxBodyBytes)
+        encoder.removeLastEvent()
+        encoder.reset()
+        let capacity = encoder.capacity
+        #expect(capacity == EventBlockEncoder.defaultCapacity)
+        #expect(encoder.body == "[]")
+    }
+}
