@@ -25,6 +25,9 @@ package final class EventBlockDecoder {
 
     /// The most events one block may hold (the writer closes a block at 256).
     package static let maxEvents = 256
+    /// The longest body the writer writes (BLOCKS.md: a block closes before passing it;
+    /// a longer event is a row): a longer body is refused before a byte is parsed.
+    package static let maxBodyBytes = 4 << 20
     /// Elements of an event array: the event columns after `session_id`; trailing NULLs
     /// may be left out down to `minElements` (the last column that is never NULL is
     /// `is_prior`, the 15th).
@@ -97,6 +100,9 @@ package final class EventBlockDecoder {
     ) throws(Damage) {
         guard eventCount >= 1, eventCount <= Int64(Self.maxEvents) else {
             throw Damage("event_count \(eventCount) is not between 1 and \(Self.maxEvents)")
+        }
+        guard body.count <= Self.maxBodyBytes else {
+            throw Damage("its body is \(body.count) bytes, longer than the \(Self.maxBodyBytes) a block may hold")
         }
         var parser = Parser(body)
         try parser.skipSpace()
