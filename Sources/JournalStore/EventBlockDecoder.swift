@@ -161,7 +161,7 @@ package final class EventBlockDecoder {
     private static let flagMask: UInt32 = 1 << 4 | 1 << 14 | 1 << 19
 
     /// A column's name for messages, by element index.
-    private static func name(_ index: Int) -> String {
+    fileprivate static func name(_ index: Int) -> String {
         EventColumn(rawValue: Int32(index + 1))?.name ?? "?"
     }
 
@@ -218,14 +218,14 @@ package final class EventBlockDecoder {
         let isText = Self.isText(index)
         switch byte {
         case UInt8(ascii: "n"):
-            try parser.literal("null", event: event)
+            try parser.null(event: event)
             return
         case UInt8(ascii: "\""):
             guard isText else {
                 throw Damage("event \(event): \(Self.name(index)) is a string, not an integer (byte \(start))")
             }
             parser.position += 1
-            let value = try parser.string(scratch: &scratch, event: event, column: Self.name(index))
+            let value = try parser.string(scratch: &scratch, event: event, column: index)
             switch index {
             case 15: oldValue = value
             case 16: newValue = value
@@ -236,7 +236,7 @@ package final class EventBlockDecoder {
             guard !isText else {
                 throw Damage("event \(event): \(Self.name(index)) is a number, not a string (byte \(start))")
             }
-            integers[index] = try parser.integer(event: event, column: Self.name(index))
+            integers[index] = try parser.integer(event: event, column: index)
         default:
             let what = isText ? "a string" : "an integer"
             throw Damage("event \(event): \(Self.name(index)) is not \(what) or null (byte \(start))")
@@ -297,20 +297,23 @@ package final class EventBlockDecoder {
             return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
         }
 
-        mutating func literal(_ word: StaticString, event: Int) throws(Damage) {
-            let start = position
-            let count = word.utf8CodeUnitCount
-            guard bytes.count - position >= count else {
+        /// `null`, whose `n` is at `position`.
+        @inline(__always)
+        mutating func null(event: Int) throws(Damage) {
+            guard bytes.count - position >= 4 else {
                 throw Damage("the body ends inside event \(event) (truncated)")
             }
-            for offset in 0..<count where bytes[position + offset] != word.utf8Start[offset] {
-                throw Damage("event \(event): malformed value at byte \(start)")
+            guard bytes[position + 1] == UInt8(ascii: "u"), bytes[position + 2] == UInt8(ascii: "l"),
+                  bytes[position + 3] == UInt8(ascii: "l") else {
+                throw Damage("event \(event): malformed value at byte \(position)")
             }
-            position += count
+            position += 4
         }
 
         /// `-`? digits, no leading zero, no fraction or exponent, within `Int64`.
-        mutating func integer(event: Int, column: String) throws(Damage) -> Int64 {
+        /// `column` is the element's index (named only in a refusal).
+        mutating func integer(event: Int, column index: Int) throws(Damage) -> Int64 {
+            var column: String { EventBlockDecoder.name(index) }
             let start = position
             let negative = bytes[position] == UInt8(ascii: "-")
             if negative { position += 1 }
@@ -354,7 +357,8 @@ package final class EventBlockDecoder {
         }
 
         /// The string whose opening quote was just read, unescaped and checked to be UTF-8.
-        mutating func string(scratch: inout [UInt8], event: Int, column: String) throws(Damage) -> String {
+        mutating func string(scratch: inout [UInt8], event: Int, column index: Int) throws(Damage) -> String {
+            var column: String { EventBlockDecoder.name(index) }
             let start = position
             // Fast path: no escapes, the bytes are the value.
             while position < bytes.count {
@@ -362,7 +366,7 @@ package final class EventBlockDecoder {
                 if byte == UInt8(ascii: "\"") {
                     let value = UnsafeBufferPointer(rebasing: bytes[start..<position])
                     position += 1
-                    return try Self.validated(value, event: event, column: column, at: start)
+                    return try Self.validated(value, event: event, column: index, at: start)
                 }
                 if byte == UInt8(ascii: "\\") { break }
                 guard byte >= 0x20 else {
@@ -380,10 +384,10 @@ package final class EventBlockDecoder {
                 switch byte {
                 case UInt8(ascii: "\""):
                     return try scratch.withUnsafeBufferPointer { (value) throws(Damage) -> String in
-                        try Self.validated(value, event: event, column: column, at: start)
+                        try Self.validated(value, event: event, column: index, at: start)
                     }
                 case UInt8(ascii: "\\"):
-                    try unescape(into: &scratch, event: event, column: column)
+                    try unescape(into: &scratch, event: event, column: index)
                 case 0..<0x20:
                     throw Damage("event \(event): \(column) holds a raw control character (byte 0x\(Self.hex(byte)) at \(position - 1))")
                 default:
@@ -393,17 +397,18 @@ package final class EventBlockDecoder {
         }
 
         private static func validated(
-            _ value: UnsafeBufferPointer<UInt8>, event: Int, column: String, at offset: Int
+            _ value: UnsafeBufferPointer<UInt8>, event: Int, column: Int, at offset: Int
         ) throws(Damage) -> String {
             guard let text = String(validating: value, as: UTF8.self) else {
-                throw Damage("event \(event): \(column) is not valid UTF-8 (string at byte \(offset))")
+                throw Damage("event \(event): \(EventBlockDecoder.name(column)) is not valid UTF-8 (string at byte \(offset))")
             }
             return text
         }
 
         /// One escape after its backslash; a `\u` high surrogate must be followed by a
         /// `\u` low surrogate.
-        private mutating func unescape(into out: inout [UInt8], event: Int, column: String) throws(Damage) {
+        private mutating func unescape(into out: inout [UInt8], event: Int, column index: Int) throws(Damage) {
+            var column: String { EventBlockDecoder.name(index) }
             let at = position - 1
             guard position < bytes.count else { throw Damage("the body ends inside event \(event) (truncated)") }
             let byte = bytes[position]
@@ -416,14 +421,14 @@ package final class EventBlockDecoder {
             case UInt8(ascii: "r"): out.append(0x0D)
             case UInt8(ascii: "t"): out.append(0x09)
             case UInt8(ascii: "u"):
-                var scalar = try hex4(event: event, column: column, at: at)
+                var scalar = try hex4(event: event, column: index, at: at)
                 if scalar >= 0xD800, scalar <= 0xDBFF {
                     guard bytes.count - position >= 2, bytes[position] == UInt8(ascii: "\\"),
                           bytes[position + 1] == UInt8(ascii: "u") else {
                         throw Damage("event \(event): \(column) holds a lone surrogate escape (byte \(at))")
                     }
                     position += 2
-                    let low = try hex4(event: event, column: column, at: at)
+                    let low = try hex4(event: event, column: index, at: at)
                     guard low >= 0xDC00, low <= 0xDFFF else {
                         throw Damage("event \(event): \(column) holds a lone surrogate escape (byte \(at))")
                     }
@@ -440,7 +445,7 @@ package final class EventBlockDecoder {
             }
         }
 
-        private mutating func hex4(event: Int, column: String, at: Int) throws(Damage) -> UInt32 {
+        private mutating func hex4(event: Int, column index: Int, at: Int) throws(Damage) -> UInt32 {
             guard bytes.count - position >= 4 else { throw Damage("the body ends inside event \(event) (truncated)") }
             var value: UInt32 = 0
             for _ in 0..<4 {
@@ -450,7 +455,7 @@ package final class EventBlockDecoder {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
                 case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
                 case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: throw Damage("event \(event): \(column) holds an invalid escape (byte \(at))")
+                default: throw Damage("event \(event): \(EventBlockDecoder.name(index)) holds an invalid escape (byte \(at))")
                 }
                 value = value << 4 | UInt32(digit)
                 position += 1
