@@ -335,7 +335,8 @@ package final class JournalReader {
     }
 
     /// Streams the events of `session` that pass `filter`, in sequence order. Memory
-    /// stays constant: one row at a time. `body` returns `false` to stop early.
+    /// stays constant: one row at a time, or from schema 5 on one decoded block (at most
+    /// 256 events), the filter applied in Swift. `body` returns `false` to stop early.
     package func forEachEvent(
         session: Int64, filter: EventFilter = EventFilter(), _ body: (EventRow) -> Bool
     ) throws(AnalysisError) {
