@@ -1,4 +1,5 @@
-/// Which events of a session to read. Every value reaches SQL as a bound parameter.
+/// Which events of a session to read. Every value reaches SQL as a bound parameter; from
+/// schema 5 on, the key and type are resolved to ids once and events matched in Swift.
 package struct EventFilter: Sendable, Equatable {
     /// First and last sequence number, inclusive.
     package var from: Int64 = 1

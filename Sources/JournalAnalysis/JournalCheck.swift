@@ -42,13 +42,9 @@ package struct JournalCheck: Sendable, Equatable {
         // A damaged file may fail any further query; what is wrong is already said.
         guard check.integrity == ["ok"] else { return check }
         try reader.query("SELECT id FROM sessions WHERE clean_end = 0 ORDER BY id") { check.uncleanSessions.append($0.int(0)) }
-        try reader.query("SELECT session_id, seq, detail FROM \(reader.events) WHERE kind = ?1 ORDER BY session_id, seq", [reader.stored(.gap)]) {
-            check.recordedGaps.append(RecordedGap(sessionID: $0.int(0), seq: $0.int(1), detail: $0.optionalText(2)))
-        }
         var session: Int64 = -1
         var expected: Int64 = 1
-        try reader.query("SELECT session_id, seq FROM \(reader.events) ORDER BY session_id, seq") { row in
-            let id = row.int(0), seq = row.int(1)
+        func take(_ id: Int64, _ seq: Int64) {
             if id != session {
                 session = id
                 expected = 1
@@ -58,6 +54,22 @@ package struct JournalCheck: Sendable, Equatable {
             }
             // Nothing follows the largest seq a (damaged) journal can hold.
             expected = seq < .max ? seq + 1 : .max
+        }
+        guard reader.hasBlocks else {
+            try reader.query("SELECT session_id, seq, detail FROM events WHERE kind = ?1 ORDER BY session_id, seq", [reader.stored(.gap)]) {
+                check.recordedGaps.append(RecordedGap(sessionID: $0.int(0), seq: $0.int(1), detail: $0.optionalText(2)))
+            }
+            try reader.query("SELECT session_id, seq FROM events ORDER BY session_id, seq") { take($0.int(0), $0.int(1)) }
+            return check
+        }
+        // One pass over rows and decoded blocks: a damaged block is refused here as
+        // everywhere else, with the one line saying which.
+        try reader.forEachStoredEvent(session: nil, from: .min, to: .max) { event in
+            if event.kind == .gap {
+                check.recordedGaps.append(RecordedGap(sessionID: event.sessionID, seq: event.seq, detail: event.detail))
+            }
+            take(event.sessionID, event.seq)
+            return true
         }
         return check
     }

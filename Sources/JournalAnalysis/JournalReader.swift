@@ -16,9 +16,11 @@ package final class JournalReader {
     /// Whether `channels.policy` and `registrations.removal_reason` hold codes (schema 5 on)
     /// rather than names.
     let integerPoliciesAndReasons: Bool
-    /// What the reader's queries read events from: the `events` table, or from schema 5 on
-    /// a subquery unpacking `event_rows` and `event_blocks` (`EventColumn.source`).
-    let events: String
+    /// Whether events are in `event_blocks` and `event_rows` (schema 5 on), read through
+    /// `forEachStoredEvent`, rather than in the `events` table.
+    let hasBlocks: Bool
+    /// Decodes the blocks of `event_blocks`; one, reused (its scratch buffer is kept).
+    let blockDecoder = EventBlockDecoder()
     private var registrationStatement: SQLiteStatement?
     /// Statements by SQL text, compiled once: whole-journal commands run the same few
     /// queries for every session, and a journal may hold hundreds of thousands.
@@ -37,7 +39,7 @@ package final class JournalReader {
         }
         integerKinds = schemaVersion >= EventColumn.integerKindsSince
         integerPoliciesAndReasons = schemaVersion >= JournalSchema.integerPoliciesAndReasonsSince
-        events = EventColumn.source(schema: schemaVersion)
+        hasBlocks = schemaVersion >= EventColumn.blocksSince
     }
 
     // MARK: - Failures
@@ -113,8 +115,9 @@ package final class JournalReader {
         var result: [SessionSummary] = []
         let rows = EventColumn.rowTable(schema: schemaVersion)
         // From schema 5 on, a block's count and last seq are columns, and only the session's
-        // last block is parsed (for its last event's time): no session's events are unpacked.
-        let blocks = schemaVersion >= EventColumn.blocksSince
+        // last block is decoded (for its last event's time): no other block is unpacked.
+        let blocks = hasBlocks
+        var endInBlocks: [Int] = []
         try query("""
             SELECT s.id, s.label, s.process, s.pid, s.host, s.started_at, s.ended_at, s.clean_end, s.library_version,
                    (SELECT COUNT(*) FROM \(rows) e WHERE e.session_id = s.id)
@@ -122,18 +125,24 @@ package final class JournalReader {
                    (SELECT COUNT(*) FROM registrations r WHERE r.session_id = s.id),
                    (SELECT e.seq FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
                    (SELECT e.time_ns FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
-                   \(blocks ? "(SELECT b.last_seq FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL"),
-                   \(blocks ? "(SELECT json_extract(b.body, '$[#-1][1]') FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL")
+                   \(blocks ? "(SELECT b.last_seq FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL")
             FROM sessions s ORDER BY s.id
             """) { row in
             var last = (seq: row.optionalInt(11) ?? 0, time: row.optionalInt(12) ?? 0)
-            if let blockSeq = row.optionalInt(13), blockSeq > last.seq { last = (blockSeq, row.optionalInt(14) ?? 0) }
+            if let blockSeq = row.optionalInt(13), blockSeq > last.seq {
+                // The time is the block's last event's, decoded below.
+                last = (blockSeq, 0)
+                endInBlocks.append(result.count)
+            }
             result.append(SessionSummary(
                 id: row.int(0), label: row.text(1), process: row.text(2), pid: row.int(3), host: row.text(4),
                 startedAt: row.text(5), endedAt: row.optionalText(6), cleanEnd: row.int(7) != 0,
                 libraryVersion: row.text(8), eventCount: row.int(9), registrationCount: row.int(10),
                 lastSeq: last.seq, lastTimeNs: last.time
             ))
+        }
+        for index in endInBlocks {
+            result[index].lastTimeNs = try lastBlockTime(session: result[index].id) ?? 0
         }
         return result
     }
@@ -303,15 +312,17 @@ package final class JournalReader {
     /// The kind in result column `index` and its text: schema 4 on stores codes, older
     /// schemas names (`integerKinds`, decided once when the journal is opened).
     func kind(_ row: SQLiteStatement, _ index: Int32) -> (kind: EventKind?, text: String) {
-        if integerKinds {
-            let code = row.int(index)
-            // From tables made once: the vocabulary's generic lookups cost ~700 instructions
-            // a row, a tenth of decoding it.
-            if code >= 0, code < Self.kindsByCode.count { return Self.kindsByCode[Int(code)] }
-            return (nil, "kind#\(code)")
-        }
+        if integerKinds { return Self.kind(code: row.int(index)) }
         let text = row.text(index)
         return (EventKind(name: text), text)
+    }
+
+    /// The kind with `code` and its text (`kind#N` for a code this version does not know).
+    static func kind(code: Int64) -> (kind: EventKind?, text: String) {
+        // From tables made once: the vocabulary's generic lookups cost ~700 instructions
+        // a row, a tenth of decoding it.
+        if code >= 0, code < kindsByCode.count { return kindsByCode[Int(code)] }
+        return (nil, "kind#\(code)")
     }
 
     /// Each known kind with its name, by code.
@@ -344,10 +355,19 @@ package final class JournalReader {
     }
 
     /// Streams the events of `session` that pass `filter`, in sequence order. Memory
-    /// stays constant: one row at a time. `body` returns `false` to stop early.
+    /// stays constant: one row at a time, or from schema 5 on one decoded block (at most
+    /// 256 events), the filter applied in Swift. `body` returns `false` to stop early.
     package func forEachEvent(
         session: Int64, filter: EventFilter = EventFilter(), _ body: (EventRow) -> Bool
     ) throws(AnalysisError) {
+        if hasBlocks {
+            let matcher = try matcher(filter, session: session)
+            try forEachStoredEvent(session: session, from: filter.from, to: filter.to) { event in
+                matcher.matches(event) ? body(event) : true
+            }
+            return
+        }
+        let events = EventColumn.rowTable(schema: schemaVersion)
         var sql = "SELECT \(eventColumns) FROM \(events) WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3"
         var values: [SQLValue] = [.int(session), .int(filter.from), .int(filter.to)]
         if !filter.kinds.isEmpty {
@@ -385,7 +405,14 @@ package final class JournalReader {
     /// The event with `seq`, if any.
     package func event(session: Int64, seq: Int64) throws(AnalysisError) -> EventRow? {
         var result: EventRow?
-        try query("SELECT \(eventColumns) FROM \(events) WHERE session_id = ?1 AND seq = ?2", [.int(session), .int(seq)]) {
+        if hasBlocks {
+            try forEachStoredEvent(session: session, from: seq, to: seq) { event in
+                result = event
+                return false
+            }
+            return result
+        }
+        try query("SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq = ?2", [.int(session), .int(seq)]) {
             result = self.event(from: $0)
         }
         return result
@@ -393,9 +420,10 @@ package final class JournalReader {
 
     /// The last `count` events of a session, oldest first.
     package func lastEvents(session: Int64, count: Int) throws(AnalysisError) -> [EventRow] {
+        if hasBlocks { return try lastStoredEvents(session: session, count: count) }
         var result: [EventRow] = []
         try query(
-            "SELECT \(eventColumns) FROM \(events) WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
+            "SELECT \(eventColumns) FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
             [.int(session), .int(Int64(count))]
         ) { result.append(self.event(from: $0)) }
         return result.reversed()
@@ -403,9 +431,10 @@ package final class JournalReader {
 
     /// The last `changed` event at or before `seq`.
     package func lastChange(session: Int64, atOrBefore seq: Int64) throws(AnalysisError) -> EventRow? {
+        if hasBlocks { return try lastStoredChange(session: session, atOrBefore: seq) }
         var result: EventRow?
         try query("""
-            SELECT \(eventColumns) FROM \(events) WHERE session_id = ?1 AND seq <= ?2 AND kind = ?3
+            SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = ?3
             ORDER BY seq DESC LIMIT 1
             """, [.int(session), .int(seq), stored(.changed)]) { result = self.event(from: $0) }
         return result

@@ -50,9 +50,87 @@ package final class JournalFixture {
         try database.execute("BEGIN")
     }
 
-    /// Commits everything written. The fixture cannot be used afterwards.
-    package func finish() throws {
+    /// Commits everything written; from schema 5 on, then packs the events into
+    /// `event_blocks` as the writer stores them (`packEvents`), unless `packed` is false
+    /// (a test that edits `event_rows` afterwards). The fixture cannot be used afterwards.
+    package func finish(packed: Bool = true) throws {
         statements = [:]
+        try database.execute("COMMIT")
+        if packed, schemaVersion >= EventColumn.blocksSince { try packEvents() }
+    }
+
+    /// The longest block body (and event) the writer puts in a block; a longer event
+    /// stays a row of `event_rows` (BLOCKS.md).
+    static let maxBodyBytes = 4 << 20
+
+    /// Moves the rows of `event_rows` into blocks of up to 256 events (or 4 MiB of body),
+    /// per session in seq order, leaving longer events as rows. Each event is encoded by
+    /// SQLite's own `json_array`, not by the writer's encoder, so tests that read these
+    /// blocks check the format against an independent encoding; only the concatenation
+    /// into `[e1,e2,…]` is done here. The append-only triggers are dropped and restored
+    /// as `edit` does, in one transaction.
+    package func packEvents() throws {
+        let columns = EventColumn.allCases.dropFirst().map(\.name).joined(separator: ", ")
+        try database.execute("BEGIN IMMEDIATE")
+        var triggers: [String] = []
+        let listed = try database.prepare("SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'event_rows' ORDER BY name")
+        while try listed.step() { triggers.append(listed.text(0)) }
+        try database.execute("DROP TRIGGER IF EXISTS events_no_update; DROP TRIGGER IF EXISTS events_no_delete;")
+        let events = try database.prepare("SELECT session_id, seq, json_array(\(columns)) FROM event_rows ORDER BY session_id, seq")
+        let insert = try database.prepare("INSERT INTO event_blocks (session_id, first_seq, last_seq, event_count, body) VALUES (?1, ?2, ?3, ?4, ?5)")
+        // The open block, in separate variables so that appending to its body copies nothing.
+        var session: Int64 = 0, first: Int64 = 0, last: Int64 = 0, count: Int64 = 0
+        var body = ""
+        var written: [(session: Int64, first: Int64, last: Int64)] = []
+        func write() throws {
+            guard count > 0 else { return }
+            insert.reset()
+            try insert.bind(session, at: 1)
+            try insert.bind(first, at: 2)
+            try insert.bind(last, at: 3)
+            try insert.bind(count, at: 4)
+            body += "]"
+            try insert.bind(body, at: 5)
+            try insert.run()
+            written.append((session, first, last))
+            count = 0
+            body = ""
+        }
+        while try events.step() {
+            let eventSession = events.int(0), seq = events.int(1), json = events.text(2)
+            // An event too long for any block stays a row, and the block before it ends.
+            if json.utf8.count + 2 > Self.maxBodyBytes {
+                try write()
+                continue
+            }
+            if count > 0, eventSession != session || count == 256 || body.utf8.count + json.utf8.count + 2 > Self.maxBodyBytes {
+                try write()
+            }
+            if count == 0 {
+                session = eventSession
+                first = seq
+                body = "["
+            } else {
+                body += ","
+            }
+            body += json
+            last = seq
+            count += 1
+        }
+        try write()
+        events.reset()
+        // Deleted after the scan (a table changed under a running scan reads undefined),
+        // block by block through the primary key: one DELETE with a correlated EXISTS
+        // took minutes on 100,000 rows.
+        let remove = try database.prepare("DELETE FROM event_rows WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3")
+        for range in written {
+            remove.reset()
+            try remove.bind(range.session, at: 1)
+            try remove.bind(range.first, at: 2)
+            try remove.bind(range.last, at: 3)
+            try remove.run()
+        }
+        for trigger in triggers { try database.execute(trigger) }
         try database.execute("COMMIT")
     }
 

@@ -8,11 +8,14 @@ import TestSupport
 /// Bugs the mutation harness found in the analysis of hostile journals (RELIABILITY.md).
 
 /// Writes a journal with one session built by `build` in `scratch`; returns its path.
-private func oneSessionJournal(in scratch: ScratchDirectory, _ build: (FixtureSession) throws -> Void = { _ in }) throws -> String {
+/// `packed: false` keeps the events as rows of `event_rows`, for a test that edits them.
+private func oneSessionJournal(
+    in scratch: ScratchDirectory, packed: Bool = true, _ build: (FixtureSession) throws -> Void = { _ in }
+) throws -> String {
     let path = scratch.path()
     let fixture = try JournalFixture(path: path)
     try build(try fixture.session())
-    try fixture.finish()
+    try fixture.finish(packed: packed)
     return path
 }
 
@@ -29,7 +32,7 @@ private func oneSessionJournal(in scratch: ScratchDirectory, _ build: (FixtureSe
     try s.post(volume, old: "1", new: "2") { _ in  // seq 2
         try s.change(volume, old: "2", new: "3", at: "Player.swift:72")  // seq 3, depth 1
     }
-    try fixture.finish()
+    try fixture.finish(packed: false)
     try JournalFixture.edit(path, "UPDATE event_rows SET depth = 2147483647 WHERE seq = 3")
     let reader = try JournalReader(path: path)
     let found = try Diagnoser.diagnose(reader, session: try reader.session(nil), options: DiagnosisOptions())
@@ -108,7 +111,7 @@ private func oneSessionJournal(in scratch: ScratchDirectory, _ build: (FixtureSe
 /// a 900 MB value per row once took `timeline` to 6 GB.
 @Test func aValueLongerThanSixteenMebibytesIsRefused() throws {
     let scratch = try ScratchDirectory()
-    let path = try oneSessionJournal(in: scratch) { s in
+    let path = try oneSessionJournal(in: scratch, packed: false) { s in
         let rate = try s.channel(try s.object("Player"), "rate")
         try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
         try s.post(rate, old: "1", new: "2")

@@ -314,7 +314,7 @@ func writeBadInputs(in directory: URL) throws {
     let rate = try s.channel(try s.object("Player"), "rate")
     try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
     try s.post(rate, old: "1", new: "2")
-    try fixture.finish()
+    try fixture.finish(packed: false)
     try JournalFixture.edit(path, "UPDATE event_rows SET time_ns = -9223372036854775808 WHERE kind = (SELECT code FROM event_kinds WHERE name = 'delivered')")
     let trace = try obsreplay(["export", path, "--what", "events", "--format", "chrome-trace"])
     #expect(trace.status == 0)

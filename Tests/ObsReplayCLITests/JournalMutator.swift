@@ -78,7 +78,7 @@ struct JournalMutator {
         let huge = pick(Self.extremes)
         let newSeq = "(SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = \(s))"
         let newTime = "(SELECT coalesce(max(time_ns), 0) + 1 FROM events WHERE session_id = \(s))"
-        switch number(1...24) {
+        switch number(1...32) {
         case 1:
             return ("registration after its deliveries", """
                 UPDATE registrations SET registered_seq = registered_seq + \(number(1...5000))
@@ -196,8 +196,51 @@ struct JournalMutator {
             return ("time reversed", Self.unlock + "UPDATE event_rows SET time_ns = \(number(0...1000)) - time_ns * \(number(1...1000)) WHERE session_id = \(s)")
         case 23:
             return ("deep nesting", Self.unlock + "UPDATE event_rows SET depth = depth + \(pick([50, 100_000, Int(Int32.max)])) WHERE seq BETWEEN \(r) AND \(r + 50)")
-        default:
+        case 24:
             return ("one channel", Self.unlock + "UPDATE event_rows SET channel_id = \(number(1...3)) WHERE session_id = \(s)")
+        default:
+            return blockMutation(session: s)
+        }
+    }
+
+    /// One statement list that damages `event_blocks` (schema 5): a body cut, a byte of
+    /// its JSON changed, its columns lying, blocks overlapping, moved or missing, bodies
+    /// that are not events at all.
+    private mutating func blockMutation(session s: Int) -> (String, String) {
+        let block = "(SELECT first_seq FROM event_blocks WHERE session_id = \(s) ORDER BY first_seq LIMIT 1 OFFSET \(number(0...3)))"
+        let which = "WHERE session_id = \(s) AND first_seq = \(block)"
+        switch number(1...8) {
+        case 1:
+            return ("block body cut", Self.unlock + "UPDATE event_blocks SET body = substr(body, 1, \(pick([0, 1, 2, 17, 100, 2000]))) \(which)")
+        case 2:
+            let replacement = pick(["'\"'", "'['", "']'", "','", "'\\'", "'-'", "'9'", "'e'", "'.'", "' '", "'null'", "char(10)", garbageText()])
+            let at = number(1...3000)
+            return ("block byte \(at) replaced", Self.unlock + """
+                UPDATE event_blocks SET body = substr(body, 1, \(at - 1)) || \(replacement) || substr(body, \(at + 1)) \(which)
+                """)
+        case 3:
+            let column = pick(["first_seq", "last_seq", "event_count"])
+            return ("block \(column) lies", Self.unlock + "UPDATE OR IGNORE event_blocks SET \(column) = \(column) + \(pick([-300, -1, 1, 2, 255, Int(Int32.max)])) \(which)")
+        case 4:
+            return ("blocks overlap", """
+                INSERT OR IGNORE INTO event_blocks SELECT session_id, first_seq + \(number(1...255)), last_seq, event_count, body
+                FROM event_blocks \(which)
+                """)
+        case 5:
+            return ("block moved", Self.unlock + "UPDATE OR IGNORE event_blocks SET session_id = \(pick([Int64(1), 2, 3, 9, .max])) \(which)")
+        case 6:
+            return ("block removed", Self.unlock + "DELETE FROM event_blocks \(which)")
+        case 7:
+            let body = pick([
+                "printf('%.*c', 100000, '[')", "'[' || printf('%.*c', 3000000, ' ') || '[]]'", "'[[' || printf('%.*c', 5000, '1') || ']]'",
+                "'[\"\\ud800\"]'", "'{}'", "''", garbageText(),
+            ])
+            return ("block body replaced", Self.unlock + "UPDATE event_blocks SET body = \(body) \(which)")
+        default:
+            return ("block events reversed", Self.unlock + """
+                UPDATE event_blocks SET body = (SELECT json_group_array(json(value)) FROM (SELECT value FROM json_each(event_blocks.body) ORDER BY key DESC))
+                \(which)
+                """)
         }
     }
 

@@ -195,5 +195,17 @@ package final class SQLiteStatement {
 
     package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
+    /// Calls `body` with the bytes of a text column as SQLite holds them (no copy, no
+    /// UTF-8 repair: the caller checks them), valid only during the call; empty for NULL.
+    package func withTextBytes<Result, Failure: Error>(
+        _ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        // sqlite3_column_text before sqlite3_column_bytes: the count is then of the text.
+        guard let bytes = sqlite3_column_text(handle, column) else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     package var columnCount: Int32 { sqlite3_column_count(handle) }
 }

@@ -1,0 +1,97 @@
+import Foundation
+import JournalFixtures
+import ObservationJournal
+import Testing
+import TestSupport
+
+/// Schema 5's event blocks through the CLI: rows and blocks read as one stream, and every
+/// damaged block refused with one line, exit 2 and the file unchanged.
+@Suite(.tags(.childProcess)) struct EventBlockTests {
+    /// One session of 301 events: a registration (seq 1) and 150 posts each delivered to
+    /// it (seqs 2…301). Packed, it is two blocks: seqs 1…256 and 257…301.
+    static func journal(at path: String, packed: Bool = true) throws {
+        let fixture = try JournalFixture(path: path)
+        let s = try fixture.session(label: "blocks")
+        let rate = try s.channel(try s.object("Player"), "rate")
+        try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
+        for value in 0..<150 { try s.post(rate, old: "\(value)", new: "\(value + 1)\u{1B}\"\\") }
+        try fixture.finish(packed: packed)
+    }
+
+    /// A journal whose events 1…100 and 201…301 are blocks (packed by SQLite's
+    /// json_group_array, in blocks of 50) and 101…200 rows reads exactly as the same
+    /// journal of rows only, in every command that streams events.
+    @Test func rowsAndBlocksInterleavedReadAsOneStream() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rows = directory.appendingPathComponent("rows.sqlite").path
+        let mixed = directory.appendingPathComponent("mixed.sqlite").path
+        try Self.journal(at: rows, packed: false)
+        try Self.journal(at: mixed, packed: false)
+        let columns = "seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior, old_value, new_value, reason, detail, main_queue, cpu_ns, waits, change_seq"
+        try JournalFixture.edit(mixed, """
+            INSERT INTO event_blocks (session_id, first_seq, last_seq, event_count, body)
+            SELECT session_id, MIN(seq), MAX(seq), COUNT(*), json_group_array(json(e)) FROM (
+              SELECT session_id, seq, (seq - 1) / 50 AS b, json_array(\(columns)) AS e FROM event_rows
+              WHERE seq NOT BETWEEN 101 AND 200 ORDER BY session_id, seq)
+            GROUP BY session_id, b;
+            DELETE FROM event_rows WHERE seq NOT BETWEEN 101 AND 200;
+            """)
+        let database = try SQLiteDatabase(path: mixed, mode: .readOnly)
+        #expect(try database.scalarInt("SELECT count(*) FROM event_rows") == 100)
+        #expect(try database.scalarInt("SELECT count(*) FROM event_blocks") == 5)
+        for arguments in [["timeline"], ["export", "--what", "events", "--format", "jsonl"], ["diagnose", "--all", "--fail-on", "never"],
+                          ["stats"], ["check"], ["replay", "--at", "150"], ["timeline", "--from", "95", "--to", "205", "--kind", "changed"]] {
+            let expected = try obsreplay([arguments[0], rows] + arguments.dropFirst())
+            let actual = try obsreplay([arguments[0], mixed] + arguments.dropFirst())
+            #expect(actual.status == expected.status, "\(arguments)")
+            #expect(actual.stderr == expected.stderr, "\(arguments)")
+            // The files' sizes differ (stats' first line); nothing else may.
+            func withoutSize(_ text: String) -> String {
+                text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("file size") }.joined(separator: "\n")
+            }
+            #expect(withoutSize(actual.stdout.replacingOccurrences(of: mixed, with: rows)) == withoutSize(expected.stdout), "\(arguments)")
+        }
+    }
+
+    /// Each damage, by the SQL that makes it, and the line every command prints for it.
+    static let damages: [(name: String, sql: String, what: String)] = [
+        ("truncated", "UPDATE event_blocks SET body = substr(body, 1, length(body) / 2) WHERE first_seq = 257",
+         "(session 1, first seq 257): the body ends inside event 23 (truncated)"),
+        ("string seq", "UPDATE event_blocks SET body = replace(body, '[257,', '[\"257\",') WHERE first_seq = 257",
+         "(session 1, first seq 257): event 1: seq is a string, not an integer (byte 2)"),
+        ("first_seq lie", "UPDATE event_blocks SET first_seq = 250 WHERE first_seq = 257",
+         "(session 1, first seq 250): its first event has seq 257, not its first_seq 250"),
+        ("last_seq lie", "UPDATE event_blocks SET last_seq = 300 WHERE first_seq = 257",
+         "(session 1, first seq 257): its last event has seq 301, not its last_seq 300"),
+        ("event_count lie", "UPDATE event_blocks SET event_count = 44 WHERE first_seq = 257",
+         "(session 1, first seq 257): its event_count is 44, its body holds 45 events"),
+        ("overlap", """
+            INSERT INTO event_blocks SELECT session_id, 250, 250, 1, '[' || json_extract(body, '$[249]') || ']'
+            FROM event_blocks WHERE first_seq = 1
+            """, "(session 1, first seq 250): its event seq 250 is not after seq 256 of the block before it"),
+        ("row repeated", """
+            INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main) VALUES (1, 5, 0, 4, 1, 1)
+            """, "(session 1, first seq 1): its event seq 5 is also a row of event_rows"),
+        ("15 MiB", "UPDATE event_blocks SET body = '[' || printf('%.*c', 15728640, ' ') || substr(body, 2) WHERE first_seq = 257",
+         "(session 1, first seq 257): its body is 15733382 bytes, longer than the 4194304 a block may hold"),
+        ("deep", "UPDATE event_blocks SET body = printf('%.*c', 100000, '[') WHERE first_seq = 257",
+         "(session 1, first seq 257): event 1: seq is not an integer or null (byte 2)"),
+    ]
+
+    @Test(arguments: damages.indices) func damagedBlockIsRefusedInOneLine(_ index: Int) throws {
+        let damage = Self.damages[index]
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("damaged.sqlite").path
+        try Self.journal(at: path)
+        try JournalFixture.edit(path, damage.sql)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for arguments in [["diagnose", path], ["timeline", path], ["check", path], ["export", path, "--what", "events", "--format", "csv"]] {
+            let result = try obsreplay(arguments)
+            #expect(result.status == 2, "\(damage.name) \(arguments[0])")
+            #expect(result.stderr == "error: \(path): refused: damaged event block \(damage.what)\n", "\(damage.name) \(arguments[0])")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+}
