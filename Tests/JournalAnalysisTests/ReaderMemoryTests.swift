@@ -82,3 +82,46 @@ private func spoolFiles() throws -> [String] {
     #expect(catalog.objectName(999) == "?#999")
     #expect(catalog.objectName(51) == "Player#51")
 }
+
+@Test func spoolWithManyFindingsMergesItsSortedRunsOfKeysInExactlyTheOrderOfOneSort() throws {
+    // Runs of 7 keys (a dozen runs, the last one partial, plus keys still in memory), a
+    // 100-byte buffer: the keys are merged back from the file, and ties on session, seq
+    // and rule keep the order the findings were added in.
+    let rules: [Rule] = [.slowCallback, .lastCallbackWins, .offMainDelivery, .leakedRegistration]
+    var added: [Finding] = []
+    let spool = FindingSpool(bufferLimit: 100, runLength: 7)
+    var state: UInt64 = 42
+    func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+    for session in Int64(1)...2 {
+        spool.nextGroup()
+        for index in 0..<45 {
+            let finding = Finding(
+                rule: rules[next(rules.count)], sessionID: session, message: "\(session)-\(index)",
+                seqs: [Int64(next(12))], count: index
+            )
+            added.append(finding)
+            spool.append(finding)
+        }
+    }
+    #expect(spool.count == 90)
+    // One stable sort of everything, as the spool sorted before it wrote runs.
+    let expected = added.enumerated().sorted { a, b in
+        (a.element.sessionID, a.element.firstSeq, a.element.rule.code, a.offset)
+            < (b.element.sessionID, b.element.firstSeq, b.element.rule.code, b.offset)
+    }.map(\.element)
+    var out: [Finding] = []
+    try spool.drain { out.append($0) }
+    #expect(out.count == 90)
+    #expect(out == expected)
+    #expect(spool.count == 0)
+    #expect(try spoolFiles().isEmpty)
+    // Drained, the spool starts afresh.
+    spool.nextGroup()
+    spool.append(added[0])
+    var again: [Finding] = []
+    try spool.drain { again.append($0) }
+    #expect(again == [added[0]])
+}
