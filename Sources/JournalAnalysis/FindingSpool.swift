@@ -47,7 +47,7 @@ package final class FindingSpool {
     private var buffer: [UInt8] = []
     /// Bytes already in the file; the buffer starts there.
     private var flushed: Int64 = 0
-    private var descriptor: Int32 = -1
+    private let file = SpoolFile()
     /// The keys not yet written out as a run (all of them while they are few).
     private var keys: [Key] = []
     private var runs: [Run] = []
@@ -68,10 +68,6 @@ package final class FindingSpool {
         self.bufferLimit = bufferLimit
         self.runLength = max(runLength, 1)
         window = max(min(runLength, 256), 1)
-    }
-
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
     }
 
     /// How many findings the spool holds.
@@ -110,36 +106,29 @@ package final class FindingSpool {
     package func drain(_ body: (Finding) throws(AnalysisError) -> Void) throws(AnalysisError) {
         if let failure { throw failure }
         keys.sort(by: Key.precedes)
-        var bytes: [UInt8] = []
         if runs.isEmpty {
             let all = keys
             keys = []
-            for key in all { try body(try read(key, into: &bytes)) }
+            for key in all { try body(try read(key)) }
         } else {
-            try merge { key throws(AnalysisError) in try body(try read(key, into: &bytes)) }
+            try merge { key throws(AnalysisError) in try body(try read(key)) }
         }
         keys = []
         runs = []
         added = 0
         buffer = []
         flushed = 0
-        if descriptor >= 0 {
-            close(descriptor)
-            descriptor = -1
-        }
+        file.reset()
     }
 
     /// The finding a key points at, from the buffer or the file.
-    private func read(_ key: Key, into bytes: inout [UInt8]) throws(AnalysisError) -> Finding {
+    private func read(_ key: Key) throws(AnalysisError) -> Finding {
         let finding: Finding?
         if key.offset >= flushed {
             let start = Int(key.offset - flushed)
             finding = FindingCoding.decode(buffer[start..<(start + Int(key.length))])
         } else {
-            bytes = [UInt8](repeating: 0, count: Int(key.length))
-            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Int(key.length), off_t(key.offset)) }
-            guard read == Int(key.length) else { throw .output(path: "findings spool", detail: "cannot read back: \(String(cString: strerror(errno)))") }
-            finding = FindingCoding.decode(bytes[...])
+            finding = FindingCoding.decode(try file.read(Int(key.length), of: UInt8.self, at: key.offset)[...])
         }
         guard let finding else { throw .output(path: "findings spool", detail: "damaged record") }
         return finding
@@ -161,14 +150,7 @@ package final class FindingSpool {
             guard source < runs.count, consumed[source] < runs[source].count else { return false }
             let count = min(window, runs[source].count - consumed[source])
             let stride = Int64(MemoryLayout<Key>.stride)
-            var failed = false
-            windows[source] = [Key](unsafeUninitializedCapacity: count) { keys, initialized in
-                let size = count * MemoryLayout<Key>.stride
-                let read = pread(descriptor, UnsafeMutableRawPointer(keys.baseAddress), size, off_t(runs[source].offset + Int64(consumed[source]) * stride))
-                failed = read != size
-                initialized = failed ? 0 : count
-            }
-            guard !failed else { throw .output(path: "findings spool", detail: "cannot read back: \(String(cString: strerror(errno)))") }
+            windows[source] = try file.read(count, of: Key.self, at: runs[source].offset + Int64(consumed[source]) * stride)
             consumed[source] += count
             positions[source] = 0
             return true
@@ -208,43 +190,16 @@ package final class FindingSpool {
         try flush()
         let offset = flushed
         let size = keys.count * MemoryLayout<Key>.stride
-        try openFile()
-        if let error = keys.withUnsafeBytes({ write($0, at: offset) }) { throw error }
+        try file.write(contentsOf: keys, at: offset)
         flushed += Int64(size)
         runs.append(Run(offset: offset, count: keys.count))
         keys.removeAll(keepingCapacity: true)
     }
 
     private func flush() throws(AnalysisError) {
-        try openFile()
-        if let error = buffer.withUnsafeBytes({ write($0, at: flushed) }) { throw error }
+        try file.write(contentsOf: buffer, at: flushed)
         flushed += Int64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
-    }
-
-    private func openFile() throws(AnalysisError) {
-        guard descriptor < 0 else { return }
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("obsreplay-findings-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp").path
-        descriptor = systemOpen(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            throw .output(path: path, detail: "cannot create a temporary file: \(String(cString: strerror(errno)))")
-        }
-        // Unlinked at once: the open descriptor keeps it; nothing outlives the process.
-        unlink(path)
-    }
-
-    /// Writes all of `bytes` to the open file at `offset`; the failure, if any.
-    private func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) -> AnalysisError? {
-        var written = 0
-        while written < bytes.count {
-            let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset) + off_t(written))
-            guard result > 0 else {
-                return .output(path: "findings spool", detail: "cannot write a temporary file: \(String(cString: strerror(errno)))")
-            }
-            written += result
-        }
-        return nil
     }
 }
 

@@ -125,3 +125,52 @@ private func spoolFiles() throws -> [String] {
     try spool.drain { again.append($0) }
     #expect(again == [added[0]])
 }
+
+@Test func spilledTableAnswersLikeADictionaryWithMostEntriesOnDiskAndDrainsInOrder() throws {
+    struct Group: Equatable {
+        var firstSeq: Int64
+        var count: Int
+        var channel: Int64?
+    }
+    // Two generations of 4 in memory: nearly everything goes through the file, and
+    // entries come back from it, are changed, removed and written out again.
+    let table = SpilledTable<Group>(capacity: 4)
+    var model: [Int64: Group] = [:]
+    var state: UInt64 = 7
+    func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+    for step in 0..<2_000 {
+        let key = Int64(next(120)) - 20
+        switch next(10) {
+        case 0:
+            table[key] = nil
+            model[key] = nil
+        case 1...3:
+            #expect(table[key] == model[key], "step \(step), key \(key)")
+        default:
+            if var group = table[key] {
+                #expect(group == model[key], "step \(step), key \(key)")
+                group.count += 1
+                table[key] = group
+                model[key] = group
+            } else {
+                #expect(model[key] == nil, "step \(step), key \(key)")
+                let group = Group(firstSeq: Int64(next(50)), count: 1, channel: step.isMultiple(of: 3) ? nil : Int64(step))
+                table[key] = group
+                model[key] = group
+            }
+        }
+        #expect(table.count == model.count)
+        #expect(table.entriesInMemory <= 8)
+    }
+    #expect(model.count > 20)
+    #expect(try spoolFiles().isEmpty)
+    var drained: [(Int64, Group)] = []
+    try table.drain(orderedBy: \.firstSeq) { key, group in drained.append((key, group)) }
+    let expected = model.sorted { ($0.value.firstSeq, $0.key) < ($1.value.firstSeq, $1.key) }
+    #expect(drained.map(\.0) == expected.map(\.key))
+    #expect(drained.map(\.1) == expected.map(\.value))
+    #expect(table.count == 0)
+}
