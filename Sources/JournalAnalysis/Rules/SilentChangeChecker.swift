@@ -62,11 +62,25 @@ final class SilentChangeChecker: RuleChecker {
     /// and a channel that many owners left (thousands of tokens released on a shared
     /// channel over a long session) must not cost a pass over all of them per change.
     struct UnaskedOwners {
-        private(set) var byOwner: [Int64: LastRemoval] = [:]
+        /// An ending as kept: its reason by number (a channel sees a handful of them), so
+        /// an entry is 32 plain bytes and the owner's map holds only where it is.
+        private struct Ending {
+            var owner: Int64
+            var seq: Int64
+            var registrationID: Int64
+            var reason: UInt32
+        }
+
+        /// Each owner here, and the place of its ending in `order`. (A map to the whole
+        /// ending, reason text included, held 40 bytes a slot: owners that lived on with
+        /// their tokens released are kept until the end, thousands on a long session.)
+        private var byOwner: [Int64: UInt32] = [:]
         /// Endings in the order they happened (seqs rising, as events come); an entry whose
         /// owner has left or ended again since is stale, dropped when it reaches the end or
         /// when stale entries outnumber live ones.
-        private var order: [(owner: Int64, seq: Int64)] = []
+        private var order: [Ending] = []
+        private var reasons: [String] = []
+        private var reasonNumbers: [String: UInt32] = [:]
 
         var count: Int { byOwner.count }
         var isEmpty: Bool { byOwner.isEmpty }
@@ -74,21 +88,40 @@ final class SilentChangeChecker: RuleChecker {
         var keptEndings: Int { order.count }
 
         mutating func set(_ owner: Int64, _ removal: LastRemoval) {
-            byOwner[owner] = removal
-            order.append((owner, removal.seq))
+            let reason: UInt32
+            if let known = reasonNumbers[removal.reason] {
+                reason = known
+            } else {
+                reason = UInt32(reasons.count)
+                reasons.append(removal.reason)
+                reasonNumbers[removal.reason] = reason
+            }
+            byOwner[owner] = UInt32(order.count)
+            order.append(Ending(owner: owner, seq: removal.seq, registrationID: removal.registrationID, reason: reason))
         }
 
         mutating func remove(_ owner: Int64) {
             guard byOwner.removeValue(forKey: owner) != nil else { return }
-            if order.count > 2 * byOwner.count + 32 {
-                order.removeAll { byOwner[$0.owner]?.seq != $0.seq }
+            if order.count > 2 * byOwner.count + 32 { compact() }
+        }
+
+        /// Drops the stale endings; the owners' places follow.
+        private mutating func compact() {
+            var kept: [Ending] = []
+            kept.reserveCapacity(byOwner.count)
+            for (index, ending) in order.enumerated() where byOwner[ending.owner] == UInt32(index) {
+                byOwner[ending.owner] = UInt32(kept.count)
+                kept.append(ending)
             }
+            order = kept
         }
 
         /// The latest ending of an owner still here.
         mutating func latest() -> LastRemoval? {
             while let last = order.last {
-                if let removal = byOwner[last.owner], removal.seq == last.seq { return removal }
+                if byOwner[last.owner] == UInt32(order.count - 1) {
+                    return LastRemoval(seq: last.seq, registrationID: last.registrationID, reason: reasons[Int(last.reason)])
+                }
                 order.removeLast()
             }
             return nil
