@@ -40,7 +40,7 @@ final class SpilledTable<Value: BitwiseCopyable> {
     private(set) var failure: AnalysisError?
 
     /// An empty table keeping up to twice `capacity` entries in memory.
-    init(capacity: Int = 1024) {
+    init(capacity: Int = 512) {
         self.capacity = max(capacity, 1)
     }
 
