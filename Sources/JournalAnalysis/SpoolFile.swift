@@ -47,7 +47,7 @@ final class SpoolFile {
         while written < bytes.count {
             let result = pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(offset) + off_t(written))
             guard result > 0 else {
-                return .output(path: "findings spool", detail: "cannot write a temporary file: \(String(cString: strerror(errno)))")
+                return .output(path: "temporary file", detail: "cannot write: \(String(cString: strerror(errno)))")
             }
             written += result
         }
@@ -59,7 +59,7 @@ final class SpoolFile {
         while done < bytes.count {
             let result = descriptor < 0 ? -1 : pread(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             guard result > 0 else {
-                return .output(path: "findings spool", detail: "cannot read back: \(result == 0 ? "file too short" : String(cString: strerror(errno)))")
+                return .output(path: "temporary file", detail: "cannot read back: \(result == 0 ? "file too short" : String(cString: strerror(errno)))")
             }
             done += result
         }

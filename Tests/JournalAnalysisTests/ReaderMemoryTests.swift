@@ -174,3 +174,31 @@ private func spoolFiles() throws -> [String] {
     #expect(drained.map(\.1) == expected.map(\.value))
     #expect(table.count == 0)
 }
+
+@Test func offMainGroupsWrittenToDiskComeBackWhenCalledAgainAndAreReportedInOrder() throws {
+    // 1,200 registrations called off main twice, on two threads: more groups than the
+    // table keeps in memory (two generations of 512), so the second round reads most of
+    // them back from its file.
+    let count = 1_200
+    let found = try findings(.offMainDelivery) { s in
+        let uploader = try s.object("Uploader")
+        let progress = try s.channel(uploader, "progress")
+        var registrations: [Int64] = []
+        for index in 0..<count {
+            registrations.append(try s.register(progress, owner: try s.object("Bar\(index)"), at: "Bar.swift:\(index + 1)", expectsMain: true))
+        }
+        for (round, thread) in [(1, Int64(4)), (2, Int64(5))] {
+            try s.inThread(thread) {
+                try s.change(progress, old: "\(round - 1)", new: "\(round)")
+                for registration in registrations { try s.deliver(registration) }
+            }
+        }
+    }
+    #expect(found.count == count)
+    // Registrations at seqs 1...1,200 (objects are not events); the first change at 1,201.
+    #expect(found.first?.message == "Bar0#2's callback on Uploader#1.progress (Bar.swift:1) expects the main thread but ran 2 times on thread 4, 5 (first at seq 1202).")
+    #expect(found.last?.message == "Bar1199#1201's callback on Uploader#1.progress (Bar.swift:1200) expects the main thread but ran 2 times on thread 4, 5 (first at seq 2401).")
+    #expect(found.map(\.firstSeq) == (1...Int64(count)).map { $0 })
+    #expect(found.allSatisfy { $0.message.contains("ran 2 times on thread 4, 5") })
+    #expect(try spoolFiles().isEmpty)
+}

@@ -28,35 +28,27 @@ final class OffMainDeliveryChecker: RuleChecker {
     struct Group {
         var registrationID: Int64
         var firstSeq: Int64
-        /// The first five threads, in order (`listed` of them): held inline, so a group
-        /// is plain bytes (`SpilledTable`) and costs no allocation.
-        var firstThreads: (Int64, Int64, Int64, Int64, Int64)
-        var listed: Int
+        /// The first five threads, in order (`listed` of them): inline, so a group is
+        /// plain bytes (`SpilledTable`) and costs no allocation.
+        var firstThreads = InlineArray<5, Int64>(repeating: 0)
+        var listed = 0
         var count = 1
 
         init(registrationID: Int64, firstSeq: Int64, thread: Int64) {
             self.registrationID = registrationID
             self.firstSeq = firstSeq
-            firstThreads = (thread, 0, 0, 0, 0)
+            firstThreads[0] = thread
             listed = 1
         }
 
         /// The threads listed, first first.
-        var threads: [Int64] {
-            let all = [firstThreads.0, firstThreads.1, firstThreads.2, firstThreads.3, firstThreads.4]
-            return Array(all.prefix(listed))
-        }
+        var threads: [Int64] { (0..<listed).map { firstThreads[$0] } }
 
         /// One more delivery off main, on `thread` (the first five threads are listed).
         mutating func add(thread: Int64) {
             count += 1
-            guard listed < 5, !threads.contains(thread) else { return }
-            switch listed {
-            case 1: firstThreads.1 = thread
-            case 2: firstThreads.2 = thread
-            case 3: firstThreads.3 = thread
-            default: firstThreads.4 = thread
-            }
+            guard listed < firstThreads.count, !threads.contains(thread) else { return }
+            firstThreads[listed] = thread
             listed += 1
         }
     }
