@@ -11,8 +11,9 @@
 /// are plain bytes (`BitwiseCopyable`), written as they are: the file lives and dies with
 /// the process.
 ///
-/// A failed write keeps the entry in memory; a failed read answers `nil` and is kept in
-/// `failure`, which `drain` throws: the rule's verdicts would be wrong. Not thread-safe.
+/// A failed write keeps the entry, and every later one, in memory (nothing is lost: the
+/// table just stops spilling); a failed read answers `nil` and is kept in `failure`, which
+/// `drain` throws: the rule's verdicts would be wrong. Not thread-safe.
 final class SpilledTable<Value: BitwiseCopyable> {
     private struct Record {
         var key: Int64
@@ -36,6 +37,8 @@ final class SpilledTable<Value: BitwiseCopyable> {
     private var slotCount: UInt32 = 0
     private let capacity: Int
     private let file = SpoolFile()
+    /// Set when a write failed: entries stay in memory from then on.
+    private var inMemoryOnly = false
     /// The first read or write of the file that failed, if any.
     private(set) var failure: AnalysisError?
 
@@ -117,7 +120,7 @@ final class SpilledTable<Value: BitwiseCopyable> {
 
     /// Puts an entry in the recent generation, writing the older one out when it is full.
     private func keep(_ key: Int64, _ value: Value) {
-        if recent.count >= capacity {
+        if recent.count >= capacity, !inMemoryOnly {
             spillOlder()
             older = recent
             recent = [:]
@@ -130,13 +133,7 @@ final class SpilledTable<Value: BitwiseCopyable> {
     /// in the recent generation: the table holds them all the same).
     private func spillOlder() {
         for (key, value) in older {
-            let slot: UInt32
-            if let free = freeSlots.popLast() {
-                slot = free
-            } else if slotCount < .max {
-                slot = slotCount
-                slotCount += 1
-            } else {
+            guard !inMemoryOnly, let slot = nextSlot() else {
                 recent[key] = value
                 continue
             }
@@ -144,12 +141,20 @@ final class SpilledTable<Value: BitwiseCopyable> {
                 try file.write(Record(key: key, value: value), at: Int64(slot) * Int64(MemoryLayout<Record>.stride))
                 spilled[key] = slot
             } catch {
-                if failure == nil { failure = error }
+                inMemoryOnly = true
                 freeSlots.append(slot)
                 recent[key] = value
             }
         }
         older = [:]
+    }
+
+    /// A free slot of the file, `nil` when every slot number is taken.
+    private func nextSlot() -> UInt32? {
+        if let free = freeSlots.popLast() { return free }
+        guard slotCount < .max else { return nil }
+        slotCount += 1
+        return slotCount - 1
     }
 
     private func read(_ slot: UInt32) throws(AnalysisError) -> Record {
