@@ -169,10 +169,19 @@ package struct DispatchTracker {
 
     /// Completes every open change, oldest first (at the end of the stream).
     package mutating func finish() -> [CompletedChange] {
-        let all = (open.values.flatMap { $0 } + unheard).sorted { $0.event.seq < $1.event.seq }
+        // Moved out list by list and sorted in place: this runs at the diagnosis's peak,
+        // and a flattened copy next to `open`, then a sorted copy of that, held the open
+        // changes (each with its receipts) three times over.
+        var all: [CompletedChange] = []
+        all.reserveCapacity(openCount + unheard.count)
+        for key in Array(open.keys) {
+            all += open.removeValue(forKey: key) ?? []
+        }
+        all += unheard
         open = [:]
         openCount = 0
         unheard = []
+        all.sort { $0.event.seq < $1.event.seq }
         return all
     }
 }

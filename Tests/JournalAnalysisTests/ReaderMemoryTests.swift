@@ -82,3 +82,123 @@ private func spoolFiles() throws -> [String] {
     #expect(catalog.objectName(999) == "?#999")
     #expect(catalog.objectName(51) == "Player#51")
 }
+
+@Test func spoolWithManyFindingsMergesItsSortedRunsOfKeysInExactlyTheOrderOfOneSort() throws {
+    // Runs of 7 keys (a dozen runs, the last one partial, plus keys still in memory), a
+    // 100-byte buffer: the keys are merged back from the file, and ties on session, seq
+    // and rule keep the order the findings were added in.
+    let rules: [Rule] = [.slowCallback, .lastCallbackWins, .offMainDelivery, .leakedRegistration]
+    var added: [Finding] = []
+    let spool = FindingSpool(bufferLimit: 100, runLength: 7)
+    var state: UInt64 = 42
+    func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+    for session in Int64(1)...2 {
+        spool.nextGroup()
+        for index in 0..<45 {
+            let finding = Finding(
+                rule: rules[next(rules.count)], sessionID: session, message: "\(session)-\(index)",
+                seqs: [Int64(next(12))], count: index
+            )
+            added.append(finding)
+            spool.append(finding)
+        }
+    }
+    #expect(spool.count == 90)
+    // One stable sort of everything, as the spool sorted before it wrote runs.
+    let expected = added.enumerated().sorted { a, b in
+        (a.element.sessionID, a.element.firstSeq, a.element.rule.code, a.offset)
+            < (b.element.sessionID, b.element.firstSeq, b.element.rule.code, b.offset)
+    }.map(\.element)
+    var out: [Finding] = []
+    try spool.drain { out.append($0) }
+    #expect(out.count == 90)
+    #expect(out == expected)
+    #expect(spool.count == 0)
+    #expect(try spoolFiles().isEmpty)
+    // Drained, the spool starts afresh.
+    spool.nextGroup()
+    spool.append(added[0])
+    var again: [Finding] = []
+    try spool.drain { again.append($0) }
+    #expect(again == [added[0]])
+}
+
+@Test func spilledTableAnswersLikeADictionaryWithMostEntriesOnDiskAndDrainsInOrder() throws {
+    struct Group: Equatable {
+        var firstSeq: Int64
+        var count: Int
+        var channel: Int64?
+    }
+    // Two generations of 4 in memory: nearly everything goes through the file, and
+    // entries come back from it, are changed, removed and written out again.
+    let table = SpilledTable<Group>(capacity: 4)
+    var model: [Int64: Group] = [:]
+    var state: UInt64 = 7
+    func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+    for step in 0..<2_000 {
+        let key = Int64(next(120)) - 20
+        switch next(10) {
+        case 0:
+            table[key] = nil
+            model[key] = nil
+        case 1...3:
+            #expect(table[key] == model[key], "step \(step), key \(key)")
+        default:
+            if var group = table[key] {
+                #expect(group == model[key], "step \(step), key \(key)")
+                group.count += 1
+                table[key] = group
+                model[key] = group
+            } else {
+                #expect(model[key] == nil, "step \(step), key \(key)")
+                let group = Group(firstSeq: Int64(next(50)), count: 1, channel: step.isMultiple(of: 3) ? nil : Int64(step))
+                table[key] = group
+                model[key] = group
+            }
+        }
+        #expect(table.count == model.count)
+        #expect(table.entriesInMemory <= 8)
+    }
+    #expect(model.count > 20)
+    #expect(try spoolFiles().isEmpty)
+    var drained: [(Int64, Group)] = []
+    try table.drain(orderedBy: \.firstSeq) { key, group in drained.append((key, group)) }
+    let expected = model.sorted { ($0.value.firstSeq, $0.key) < ($1.value.firstSeq, $1.key) }
+    #expect(drained.map(\.0) == expected.map(\.key))
+    #expect(drained.map(\.1) == expected.map(\.value))
+    #expect(table.count == 0)
+}
+
+@Test func offMainGroupsWrittenToDiskComeBackWhenCalledAgainAndAreReportedInOrder() throws {
+    // 1,200 registrations called off main twice, on two threads: more groups than the
+    // table keeps in memory (two generations of 512), so the second round reads most of
+    // them back from its file.
+    let count = 1_200
+    let found = try findings(.offMainDelivery) { s in
+        let uploader = try s.object("Uploader")
+        let progress = try s.channel(uploader, "progress")
+        var registrations: [Int64] = []
+        for index in 0..<count {
+            registrations.append(try s.register(progress, owner: try s.object("Bar\(index)"), at: "Bar.swift:\(index + 1)", expectsMain: true))
+        }
+        for (round, thread) in [(1, Int64(4)), (2, Int64(5))] {
+            try s.inThread(thread) {
+                try s.change(progress, old: "\(round - 1)", new: "\(round)")
+                for registration in registrations { try s.deliver(registration) }
+            }
+        }
+    }
+    #expect(found.count == count)
+    // Registrations at seqs 1...1,200 (objects are not events); the first change at 1,201.
+    #expect(found.first?.message == "Bar0#2's callback on Uploader#1.progress (Bar.swift:1) expects the main thread but ran 2 times on thread 4, 5 (first at seq 1202).")
+    #expect(found.last?.message == "Bar1199#1201's callback on Uploader#1.progress (Bar.swift:1200) expects the main thread but ran 2 times on thread 4, 5 (first at seq 2401).")
+    #expect(found.map(\.firstSeq) == (1...Int64(count)).map { $0 })
+    #expect(found.allSatisfy { $0.message.contains("ran 2 times on thread 4, 5") })
+    #expect(try spoolFiles().isEmpty)
+}

@@ -26,12 +26,14 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
         var count = 1
     }
 
-    private var groups: [Int64: Group] = [:]
+    /// One per registration called after its owner went, so mostly on disk.
+    private var groups = SpilledTable<Group>()
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .delivered, let id = event.registrationID else { return }
-        guard groups[id] == nil else {
-            groups[id]?.count += 1
+        if var group = groups[id] {
+            group.count += 1
+            groups[id] = group
             return
         }
         var owner = event.ownerID
@@ -41,7 +43,7 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        for group in groups.values.sorted(by: { $0.firstSeq < $1.firstSeq }) {
+        try groups.drain(orderedBy: \.firstSeq) { _, group throws(AnalysisError) in
             let (owner, channel, site) = try context.callback(group.registrationID, owner: group.ownerID, channel: group.channelID)
             emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,

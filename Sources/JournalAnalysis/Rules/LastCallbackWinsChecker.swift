@@ -79,10 +79,24 @@ final class LastCallbackWinsChecker: RuleChecker {
         var replacedSeq: Int64
         var replacer: Callback?
         var missed = 0
-        /// The first changes it missed, for the evidence (`replay --what-if` shows them all).
-        var missedSeqs: [Int64] = []
+        /// The first changes it missed (`listed` of them), for the evidence (`replay
+        /// --what-if` shows them all): inline, so a victim is plain bytes (`SpilledTable`).
+        var firstMissed = InlineArray<10, Int64>(repeating: 0)
+        var listed = 0
         /// `nil` while it still misses changes (alive, not holding the slot again).
         var ending: Ending?
+        /// The first changes it missed, first first.
+        var missedSeqs: [Int64] { (0..<listed).map { firstMissed[$0] } }
+
+        /// One more change missed, at `seq` (the first `listedSeqs` are listed).
+        mutating func miss(_ seq: Int64) {
+            missed += 1
+            if listed < min(LastCallbackWinsChecker.listedSeqs, firstMissed.count) {
+                firstMissed[listed] = seq
+                listed += 1
+            }
+        }
+
         /// Replaced by its own owner, from another call site.
         var bySameOwner: Bool { replacer?.ownerID == registration.ownerID }
 
@@ -99,8 +113,10 @@ final class LastCallbackWinsChecker: RuleChecker {
     /// Victims still missing changes, per channel, oldest first: bounded by the live
     /// registrations replaced, not by history.
     private var active: [Int64: [Victim]] = [:]
-    /// Victims that ended and will be reported; those that will not are dropped as they end.
-    private var ended: [Victim] = []
+    /// Victims that ended and will be reported, by the order they ended in; those that will
+    /// not are dropped as they end. Mostly on disk: a long session reports thousands.
+    private var ended = SpilledTable<Victim>(capacity: 256)
+    private var endedCount: Int64 = 0
     /// Every owner that ever assigned each single-slot channel.
     private var assigners: [Int64: Set<Int64>] = [:]
 
@@ -138,10 +154,7 @@ final class LastCallbackWinsChecker: RuleChecker {
                 return .deallocated(seq: seq)
             })
             guard var victims = active[channel] else { return }
-            for index in victims.indices {
-                victims[index].missed += 1
-                if victims[index].missedSeqs.count < Self.listedSeqs { victims[index].missedSeqs.append(event.seq) }
-            }
+            for index in victims.indices { victims[index].miss(event.seq) }
             active[channel] = victims
         default:
             break
@@ -166,7 +179,10 @@ final class LastCallbackWinsChecker: RuleChecker {
         for var victim in victims {
             if let how = ending(victim) {
                 victim.ending = how
-                if victim.isReported { ended.append(victim) }
+                if victim.isReported {
+                    ended[endedCount] = victim
+                    endedCount += 1
+                }
             } else {
                 still.append(victim)
             }
@@ -179,15 +195,17 @@ final class LastCallbackWinsChecker: RuleChecker {
         // channel changed missed nothing; one that took the slot back later (a screen
         // re-taking the delegate when it is shown again) left the changes in between to
         // the screen in front. A callback replaced by its own owner's stays reported.
-        // Sorted in place: a long session reports thousands, and a concatenated, sorted
-        // copy held them three times at the diagnosis's peak. (Stable: the order is the
-        // concatenation's, as before.)
-        var victims = ended
-        ended = []
-        for list in active.values { victims += list }
+        // In the order they were replaced; the still active ones join the ended ones after
+        // them, and the drain orders by replaced seq, then that place: a stable sort of the
+        // ended ones followed by the active ones, without holding them all in memory.
+        for list in active.values {
+            for victim in list {
+                ended[endedCount] = victim
+                endedCount += 1
+            }
+        }
         active = [:]
-        victims.sort { $0.replacedSeq < $1.replacedSeq }
-        victims.forEach { victim in
+        try ended.drain(orderedBy: \.replacedSeq) { _, victim throws(AnalysisError) in
             let channel = context.channel(victim.channelID)
             let owner = context.owner(victim.registration.ownerID)
             let site = context.site(victim.registration.callSiteID)

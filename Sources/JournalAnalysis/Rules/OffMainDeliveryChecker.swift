@@ -28,32 +28,49 @@ final class OffMainDeliveryChecker: RuleChecker {
     struct Group {
         var registrationID: Int64
         var firstSeq: Int64
-        var threads: [Int64]
+        /// The first five threads, in order (`listed` of them): inline, so a group is
+        /// plain bytes (`SpilledTable`) and costs no allocation.
+        var firstThreads = InlineArray<5, Int64>(repeating: 0)
+        var listed = 0
         var count = 1
+
+        init(registrationID: Int64, firstSeq: Int64, thread: Int64) {
+            self.registrationID = registrationID
+            self.firstSeq = firstSeq
+            firstThreads[0] = thread
+            listed = 1
+        }
+
+        /// The threads listed, first first.
+        var threads: [Int64] { (0..<listed).map { firstThreads[$0] } }
 
         /// One more delivery off main, on `thread` (the first five threads are listed).
         mutating func add(thread: Int64) {
             count += 1
-            if threads.count < 5, !threads.contains(thread) { threads.append(thread) }
+            guard listed < firstThreads.count, !threads.contains(thread) else { return }
+            firstThreads[listed] = thread
+            listed += 1
         }
     }
 
-    private var groups: [Int64: Group] = [:]
+    /// One per registration ever called off main, so mostly on disk.
+    private var groups = SpilledTable<Group>()
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .delivered, !event.isOnMain, let id = event.registrationID else { return }
-        guard groups[id] == nil else {
-            groups[id]?.add(thread: event.thread)
+        if var group = groups[id] {
+            group.add(thread: event.thread)
+            groups[id] = group
             return
         }
         guard let row = try context.registration(id), row.expectsMain else { return }
-        groups[id] = Group(registrationID: id, firstSeq: event.seq, threads: [event.thread])
+        groups[id] = Group(registrationID: id, firstSeq: event.seq, thread: event.thread)
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        for group in groups.values.sorted(by: { $0.firstSeq < $1.firstSeq }) {
+        try groups.drain(orderedBy: \.firstSeq) { _, group throws(AnalysisError) in
             // The row the group was made from (it exists: the group was made from it).
-            guard let row = try context.registration(group.registrationID) else { continue }
+            guard let row = try context.registration(group.registrationID) else { return }
             let owner = context.owner(row.ownerID)
             let channel = context.channel(row.channelID)
             let site = context.site(row.callSiteID)

@@ -32,6 +32,7 @@ final class SilentChangeChecker: RuleChecker {
         fix: "Check that the owners who registered are still meant to be told: were they removed, replaced or deallocated too early?"
     )
 
+    /// An ending as a finding tells it, read back from its event when the finding is made.
     struct LastRemoval {
         var seq: Int64
         var registrationID: Int64
@@ -42,8 +43,9 @@ final class SilentChangeChecker: RuleChecker {
     struct AtChange {
         /// Owners whose registrations on the channel had ended without their asking.
         var owners: Int
-        /// The latest of those endings before it.
-        var lastRemoval: LastRemoval?
+        /// The seq of the latest of those endings before it (its event says which
+        /// registration ended and why).
+        var lastRemovalSeq: Int64?
     }
 
     struct Group {
@@ -62,33 +64,53 @@ final class SilentChangeChecker: RuleChecker {
     /// and a channel that many owners left (thousands of tokens released on a shared
     /// channel over a long session) must not cost a pass over all of them per change.
     struct UnaskedOwners {
-        private(set) var byOwner: [Int64: LastRemoval] = [:]
+        private struct Ending {
+            var owner: Int64
+            var seq: Int64
+        }
+
+        /// Each owner here, and the place of its ending in `order`. Only the ending's seq is
+        /// kept: its event says which registration ended and why, read back for the few
+        /// endings a finding names. (A map to the whole ending, reason text included, held
+        /// 40 bytes a slot: owners that lived on with their tokens released are kept until
+        /// the end, thousands on a long session.)
+        private var byOwner: [Int64: UInt32] = [:]
         /// Endings in the order they happened (seqs rising, as events come); an entry whose
         /// owner has left or ended again since is stale, dropped when it reaches the end or
         /// when stale entries outnumber live ones.
-        private var order: [(owner: Int64, seq: Int64)] = []
+        private var order: [Ending] = []
 
         var count: Int { byOwner.count }
         var isEmpty: Bool { byOwner.isEmpty }
         /// Endings kept in order, stale ones included: at most about twice `count`.
         var keptEndings: Int { order.count }
 
-        mutating func set(_ owner: Int64, _ removal: LastRemoval) {
-            byOwner[owner] = removal
-            order.append((owner, removal.seq))
+        /// `owner`'s registration ended without its asking, at `seq`.
+        mutating func set(_ owner: Int64, seq: Int64) {
+            byOwner[owner] = UInt32(order.count)
+            order.append(Ending(owner: owner, seq: seq))
         }
 
         mutating func remove(_ owner: Int64) {
             guard byOwner.removeValue(forKey: owner) != nil else { return }
-            if order.count > 2 * byOwner.count + 32 {
-                order.removeAll { byOwner[$0.owner]?.seq != $0.seq }
-            }
+            if order.count > 2 * byOwner.count + 32 { compact() }
         }
 
-        /// The latest ending of an owner still here.
-        mutating func latest() -> LastRemoval? {
+        /// Drops the stale endings; the owners' places follow.
+        private mutating func compact() {
+            var kept: [Ending] = []
+            kept.reserveCapacity(byOwner.count)
+            for (index, ending) in order.enumerated() where byOwner[ending.owner] == UInt32(index) {
+                byOwner[ending.owner] = UInt32(kept.count)
+                kept.append(ending)
+            }
+            order = kept
+        }
+
+        /// The seq of the latest ending of an owner still here.
+        mutating func latest() -> Int64? {
             while let last = order.last {
-                if let removal = byOwner[last.owner], removal.seq == last.seq { return removal }
+                if byOwner[last.owner] == UInt32(order.count - 1) { return last.seq }
                 order.removeLast()
             }
             return nil
@@ -117,8 +139,8 @@ final class SilentChangeChecker: RuleChecker {
     }
 
     /// Marks `owner` as not asked on `channel`, and when it will be seen deallocated.
-    private func markUnasked(_ owner: Int64, on channel: Int64, _ removal: LastRemoval, _ context: DiagnosisContext) {
-        unasked[channel, default: UnaskedOwners()].set(owner, removal)
+    private func markUnasked(_ owner: Int64, on channel: Int64, at seq: Int64, _ context: DiagnosisContext) {
+        unasked[channel, default: UnaskedOwners()].set(owner, seq: seq)
         if let deallocSeq = context.catalog.objects[owner]?.deallocSeq {
             deaths.push(Death(seq: deallocSeq, channel: channel, owner: owner))
         }
@@ -134,7 +156,7 @@ final class SilentChangeChecker: RuleChecker {
             guard let channel = event.channelID, let id = event.registrationID else { return }
             if event.kind == .replaced, let old = event.otherRegistrationID,
                let oldOwner = try context.registration(old)?.ownerID {
-                markUnasked(oldOwner, on: channel, LastRemoval(seq: event.seq, registrationID: old, reason: JournalRemovalReason.replaced.name), context)
+                markUnasked(oldOwner, on: channel, at: event.seq, context)
             }
             if let owner = try context.registration(id)?.ownerID ?? event.ownerID {
                 forget(owner, on: channel)
@@ -147,7 +169,7 @@ final class SilentChangeChecker: RuleChecker {
             if let removal = event.removalReason, Self.deliberate.contains(removal) {
                 forget(owner, on: channel)
             } else {
-                markUnasked(owner, on: channel, LastRemoval(seq: event.seq, registrationID: id, reason: event.reason ?? EventKind.removed.name), context)
+                markUnasked(owner, on: channel, at: event.seq, context)
             }
         case .changed:
             // Owners deallocated by now (a token released in their deinit, a replaced owner
@@ -155,7 +177,7 @@ final class SilentChangeChecker: RuleChecker {
             // to be told anything.
             guard !event.isPrior, let channel = event.channelID, let owners = unasked[channel]?.count, owners > 0
             else { return }
-            pending[event.seq] = AtChange(owners: owners, lastRemoval: unasked[channel]?.latest())
+            pending[event.seq] = AtChange(owners: owners, lastRemovalSeq: unasked[channel]?.latest())
         default:
             break
         }
@@ -177,6 +199,20 @@ final class SilentChangeChecker: RuleChecker {
         }
     }
 
+    /// The ending recorded at `seq`, as `observe` marked it: a replacement ends the
+    /// replaced registration, a removal its own registration, for its reason.
+    private func removal(at seq: Int64, _ context: DiagnosisContext) throws(AnalysisError) -> LastRemoval? {
+        guard let event = try context.reader.event(session: context.session.id, seq: seq) else { return nil }
+        switch event.kind {
+        case .replaced:
+            return event.otherRegistrationID.map { LastRemoval(seq: seq, registrationID: $0, reason: JournalRemovalReason.replaced.name) }
+        case .removed:
+            return event.registrationID.map { LastRemoval(seq: seq, registrationID: $0, reason: event.reason ?? EventKind.removed.name) }
+        default:
+            return nil
+        }
+    }
+
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for (channelID, group) in groups.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
             let channel = context.channel(channelID)
@@ -184,7 +220,8 @@ final class SilentChangeChecker: RuleChecker {
             var seqs = [group.firstSeq]
             var ownerNames: [String] = []
             var sites: [String] = []
-            if let removal = group.atFirst.lastRemoval, let row = try context.registration(removal.registrationID) {
+            if let seq = group.atFirst.lastRemovalSeq, let removal = try removal(at: seq, context),
+               let row = try context.registration(removal.registrationID) {
                 let owner = context.owner(row.ownerID)
                 let site = context.site(row.callSiteID)
                 evidence.append("seq \(removal.seq): the last registration before it, \(owner)'s (\(site)), ended without its owner asking (\(removal.reason))")

@@ -60,7 +60,9 @@ final class SlowCallbackChecker: RuleChecker {
         }
     }
 
-    private var groups: [Int64: Group] = [:]
+    /// One per registration (and kind of thread) ever slow, so mostly on disk: a long
+    /// session has thousands, in proportion to its history.
+    private var groups = SpilledTable<Group>()
 
     /// Whether a delivery counts, and the time it is reported with (wall on main, CPU in
     /// the background).
@@ -82,19 +84,20 @@ final class SlowCallbackChecker: RuleChecker {
         else { return }
         // One group per registration and kind of thread: main and background differ in severity.
         let key = event.isOnMain ? id : -id
-        guard groups[key] != nil else {
+        guard var group = groups[key] else {
             groups[key] = Group(
                 firstSeq: event.seq, channelID: event.channelID, ownerID: event.ownerID, maxNs: duration,
                 maxSeq: event.seq, maxCPU: event.cpuNs, onMain: event.isOnMain
             )
             return
         }
-        groups[key]?.add(event, duration: duration)
+        group.add(event, duration: duration)
+        groups[key] = group
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let budget = milliseconds(context.options.slowCallbackBudgetNs)
-        for (key, group) in groups.sorted(by: { ($0.value.firstSeq, $0.key) < ($1.value.firstSeq, $1.key) }) {
+        try groups.drain(orderedBy: \.firstSeq) { key, group throws(AnalysisError) in
             let (owner, channel, site) = try context.callback(abs(key), owner: group.ownerID, channel: group.channelID)
             let finding: Finding
             if group.onMain {
