@@ -119,6 +119,30 @@ package struct EventBlockEncoder: ~Copyable {
         put(UInt8(ascii: "\""))
     }
 
+    /// The next column: the text of `value` in decimal, as a JSON string (the bytes
+    /// `text(String(value))` writes: digits and `-` need no escape).
+    @inlinable @inline(__always)
+    package mutating func quotedInt(_ value: Int64) {
+        reserve(pendingNulls &* 5 &+ 24)
+        putPendingNulls()
+        put(UInt8(ascii: ","))
+        put(UInt8(ascii: "\""))
+        putDecimal(value)
+        put(UInt8(ascii: "\""))
+    }
+
+    /// The next column: `"true"` or `"false"`, as `text("true")` / `text("false")` write them.
+    @inlinable @inline(__always)
+    package mutating func quotedBool(_ value: Bool) {
+        reserve(pendingNulls &* 5 &+ 8)
+        putPendingNulls()
+        if value {
+            for byte in ",\"true\"".utf8 { put(byte) }
+        } else {
+            for byte in ",\"false\"".utf8 { put(byte) }
+        }
+    }
+
     /// Ends the event (its trailing NULLs left out) and counts it.
     @inlinable @inline(__always)
     package mutating func endEvent() {

@@ -153,6 +153,25 @@ import TestSupport
         #expect(encoder.body == "[]")
     }
 
+    /// A number or bool written as the quoted text of its description is byte for byte
+    /// what writing that text writes, NULLs before it included.
+    @Test func quotedNumbersAndBoolsAreTheBytesOfTheirText() {
+        func body(_ column: (inout EventBlockEncoder) -> Void) -> String {
+            var encoder = EventBlockEncoder()
+            encoder.beginEvent(seq: 1)
+            encoder.int(nil)
+            column(&encoder)
+            encoder.endEvent()
+            return encoder.body
+        }
+        for value in Self.integers {
+            #expect(body { $0.quotedInt(value) } == body { $0.text(String(value)) })
+        }
+        #expect(body { $0.quotedInt(-42) } == #"[[1,null,"-42"]]"#)
+        #expect(body { $0.quotedBool(true) } == #"[[1,null,"true"]]"#)
+        #expect(body { $0.quotedBool(false) } == #"[[1,null,"false"]]"#)
+    }
+
     @Test func anOutsizedEventsBufferIsGivenBackAtReset() {
         var encoder = EventBlockEncoder()
         encoder.beginEvent(seq: 1)
