@@ -98,6 +98,12 @@ package struct EventBlockEncoder: ~Copyable {
             pendingNulls &+= 1
             return
         }
+        int(value)
+    }
+
+    /// The next column: an integer (the columns never NULL need no test for it).
+    @inlinable @inline(__always)
+    package mutating func int(_ value: Int64) {
         reserve(pendingNulls &* 5 &+ 22)
         putPendingNulls()
         put(UInt8(ascii: ","))
@@ -250,9 +256,14 @@ package struct EventBlockEncoder: ~Copyable {
         }
     }
 
-    /// "00", "01", …, "99": two digits per division.
-    @usableFromInline
-    static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    /// "00", "01", …, "99": two digits per division. A literal in the binary's constant
+    /// data, not a `static let` array: that one's lazy initialisation was checked (a call to
+    /// `swift_once`) and the array bounds-checked on every number written.
+    @inlinable
+    static var digitPairs: UnsafePointer<UInt8> {
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        return pairs.utf8Start
+    }
 
     /// UTF-8 `text` as the inside of a JSON string, room for it unescaped already
     /// reserved; unescaped runs are copied whole.
