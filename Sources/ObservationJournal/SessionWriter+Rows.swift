@@ -245,7 +245,8 @@ extension SessionWriter {
     private static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
         block.beginEvent(seq: row.seq)
         block.int(Int64(bitPattern: row.time &- start))
-        block.int(row.kind.code)
+        // The raw value of the concrete type: `code`, generic over the vocabulary, was a call per event.
+        block.int(Int64(row.kind.rawValue))
         block.int(Int64(bitPattern: row.thread))
         block.int(row.isMain ? 1 : 0)
         block.int(row.channel)
