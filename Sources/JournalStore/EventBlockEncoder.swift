@@ -110,6 +110,38 @@ package struct EventBlockEncoder: ~Copyable {
         putDecimal(value)
     }
 
+    /// The next six columns: integers or NULLs, as six calls of `int` write them (one call
+    /// from another module instead of six: the call itself was most of a NULL's cost).
+    @inlinable
+    package mutating func int(
+        _ first: Int64?, _ second: Int64?, _ third: Int64?, _ fourth: Int64?, _ fifth: Int64?, _ sixth: Int64?
+    ) {
+        int(first)
+        int(second)
+        int(third)
+        int(fourth)
+        int(fifth)
+        int(sixth)
+    }
+
+    /// The next four columns: integers or NULLs (see the six-column `int`).
+    @inlinable
+    package mutating func int(_ first: Int64?, _ second: Int64?, _ third: Int64?, _ fourth: Int64?) {
+        int(first)
+        int(second)
+        int(third)
+        int(fourth)
+    }
+
+    /// The next four columns: integers (see the six-column `int`).
+    @inlinable
+    package mutating func int(_ first: Int64, _ second: Int64, _ third: Int64, _ fourth: Int64) {
+        int(first)
+        int(second)
+        int(third)
+        int(fourth)
+    }
+
     /// The next column: a text or NULL.
     @inlinable @inline(__always)
     package mutating func text(_ value: String?) {
