@@ -98,10 +98,48 @@ package struct EventBlockEncoder: ~Copyable {
             pendingNulls &+= 1
             return
         }
+        int(value)
+    }
+
+    /// The next column: an integer (the columns never NULL need no test for it).
+    @inlinable @inline(__always)
+    package mutating func int(_ value: Int64) {
         reserve(pendingNulls &* 5 &+ 22)
         putPendingNulls()
         put(UInt8(ascii: ","))
         putDecimal(value)
+    }
+
+    /// The next six columns: integers or NULLs, as six calls of `int` write them (one call
+    /// from another module instead of six: the call itself was most of a NULL's cost).
+    @inlinable
+    package mutating func int(
+        _ first: Int64?, _ second: Int64?, _ third: Int64?, _ fourth: Int64?, _ fifth: Int64?, _ sixth: Int64?
+    ) {
+        int(first)
+        int(second)
+        int(third)
+        int(fourth)
+        int(fifth)
+        int(sixth)
+    }
+
+    /// The next four columns: integers or NULLs (see the six-column `int`).
+    @inlinable
+    package mutating func int(_ first: Int64?, _ second: Int64?, _ third: Int64?, _ fourth: Int64?) {
+        int(first)
+        int(second)
+        int(third)
+        int(fourth)
+    }
+
+    /// The next four columns: integers (see the six-column `int`).
+    @inlinable
+    package mutating func int(_ first: Int64, _ second: Int64, _ third: Int64, _ fourth: Int64) {
+        int(first)
+        int(second)
+        int(third)
+        int(fourth)
     }
 
     /// The next column: a text or NULL.
@@ -117,6 +155,30 @@ package struct EventBlockEncoder: ~Copyable {
         put(UInt8(ascii: "\""))
         value.withUTF8 { putEscaped($0) }
         put(UInt8(ascii: "\""))
+    }
+
+    /// The next column: the text of `value` in decimal, as a JSON string (the bytes
+    /// `text(String(value))` writes: digits and `-` need no escape).
+    @inlinable @inline(__always)
+    package mutating func quotedInt(_ value: Int64) {
+        reserve(pendingNulls &* 5 &+ 24)
+        putPendingNulls()
+        put(UInt8(ascii: ","))
+        put(UInt8(ascii: "\""))
+        putDecimal(value)
+        put(UInt8(ascii: "\""))
+    }
+
+    /// The next column: `"true"` or `"false"`, as `text("true")` / `text("false")` write them.
+    @inlinable @inline(__always)
+    package mutating func quotedBool(_ value: Bool) {
+        reserve(pendingNulls &* 5 &+ 8)
+        putPendingNulls()
+        if value {
+            for byte in ",\"true\"".utf8 { put(byte) }
+        } else {
+            for byte in ",\"false\"".utf8 { put(byte) }
+        }
     }
 
     /// Ends the event (its trailing NULLs left out) and counts it.
@@ -226,9 +288,14 @@ package struct EventBlockEncoder: ~Copyable {
         }
     }
 
-    /// "00", "01", …, "99": two digits per division.
-    @usableFromInline
-    static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    /// "00", "01", …, "99": two digits per division. A literal in the binary's constant
+    /// data, not a `static let` array: that one's lazy initialisation was checked (a call to
+    /// `swift_once`) and the array bounds-checked on every number written.
+    @inlinable
+    static var digitPairs: UnsafePointer<UInt8> {
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        return pairs.utf8Start
+    }
 
     /// UTF-8 `text` as the inside of a JSON string, room for it unescaped already
     /// reserved; unescaped runs are copied whole.

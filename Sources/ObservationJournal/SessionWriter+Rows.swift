@@ -28,8 +28,8 @@ extension SessionWriter {
         var cpu: Int64?
         var waits: Int64?
         var changeSeq: Int64?
-        var old: String?
-        var new: String?
+        var old: ValueText?
+        var new: ValueText?
         /// The name of a removal, skip or gap reason.
         var reason: String?
         var detail: String?
@@ -92,13 +92,13 @@ extension SessionWriter {
             if let number = event.changeNumber { changeSeqs[Int(number % UInt64(Self.recentChanges))] = (number, seq) }
             row.liveCount = Int64(event.liveCount)
             let key = event.channel?.key
-            row.old = values.text(for: event.old, key: key)
-            row.new = values.text(for: event.new, key: key)
+            row.old = values.text(for: event.old, key: key).map { .text($0) }
+            row.new = values.text(for: event.new, key: key).map { .text($0) }
         case .delivered:
             row.duration = event.duration.map { Int64(clamping: $0) }
             row.cpu = event.cpuDuration.map { Int64(clamping: $0) }
             row.waits = event.waits.map { Int64(clamping: $0) }
-            row.new = values.text(for: event.new, key: event.channel?.key)
+            row.new = values.text(for: event.new, key: event.channel?.key).map { .text($0) }
             row.changeSeq = changeSeq(of: event.changeNumber)
         case .skipped:
             row.reason = event.skipReason.map { Self.journal($0).name }
@@ -136,9 +136,10 @@ extension SessionWriter {
         changeSeqs[Int(record.changeNumber % UInt64(Self.recentChanges))] = (record.changeNumber, seq)
         row.liveCount = Int64(record.liveCount)
         // The channel's key matters only to a per-key redaction: no lookup per change without one.
-        let key = values.redactionByKey.isEmpty ? nil : decoder.channel(record.channel)?.key
-        row.old = values.text(for: detail.old, key: key)
-        row.new = values.text(for: detail.new, key: key)
+        let redaction = values.redactionByKey.isEmpty
+            ? values.redaction : values.redaction(forKey: decoder.channel(record.channel)?.key)
+        row.old = values.text(for: detail.values.plainOld, boxed: { detail.old }, redaction: redaction)
+        row.new = values.text(for: detail.values.plainNew, boxed: { detail.new }, redaction: redaction)
         try add(row)
     }
 
@@ -243,28 +244,15 @@ extension SessionWriter {
     /// order, unless the block cannot hold it (see `add`).
     private static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
         block.beginEvent(seq: row.seq)
-        block.int(Int64(bitPattern: row.time &- start))
-        block.int(row.kind.code)
-        block.int(Int64(bitPattern: row.thread))
-        block.int(row.isMain ? 1 : 0)
-        block.int(row.channel)
-        block.int(row.registration)
-        block.int(row.owner)
-        block.int(row.otherRegistration)
-        block.int(row.callSite)
-        block.int(row.scope)
-        block.int(Int64(row.depth))
-        block.int(row.liveCount)
-        block.int(row.duration)
-        block.int(row.isPrior ? 1 : 0)
+        // The kind's raw value of the concrete type: `code`, generic over the vocabulary, was a call per event.
+        block.int(Int64(bitPattern: row.time &- start), Int64(row.kind.rawValue), Int64(bitPattern: row.thread), row.isMain ? 1 : 0)
+        block.int(row.channel, row.registration, row.owner, row.otherRegistration, row.callSite, row.scope)
+        block.int(Int64(row.depth), row.liveCount, row.duration, row.isPrior ? 1 : 0)
         block.text(row.old)
         block.text(row.new)
         block.text(row.reason)
         block.text(row.detail)
-        block.int(row.isMainQueue.map { $0 ? 1 : 0 })
-        block.int(row.cpu)
-        block.int(row.waits)
-        block.int(row.changeSeq)
+        block.int(row.isMainQueue.map { $0 ? 1 : 0 }, row.cpu, row.waits, row.changeSeq)
         block.endEvent()
         if block.lastEventHasNUL || block.lastEventBytes + 2 > EventBlock.maxBodyBytes {
             block.removeLastEvent()
@@ -324,8 +312,8 @@ extension SessionWriter {
             try int(row.liveCount, .liveCount)
             try int(row.duration, .durationNs)
             try int(row.isPrior ? 1 : 0, .isPrior)
-            try text(row.old, .oldValue)
-            try text(row.new, .newValue)
+            try text(row.old?.string, .oldValue)
+            try text(row.new?.string, .newValue)
             try text(row.reason, .reason)
             try text(row.detail, .detail)
             try int(row.isMainQueue.map { $0 ? 1 : 0 }, .mainQueue)

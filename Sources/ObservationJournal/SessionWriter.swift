@@ -46,14 +46,19 @@ final class SessionWriter: @unchecked Sendable {
     /// `change_seq` of their deliveries: a ring of `recentChanges` slots, so memory stays
     /// bounded however long the session. A delivery queued behind more than that many
     /// later changes (or of a change dropped in a gap) gets NULL, as schema 1–3 rows have.
-    var changeSeqs: [(number: UInt64, seq: Int64)]
+    var changeSeqs: UnsafeMutablePointer<(number: UInt64, seq: Int64)> { hot.changeSeqs }
     static let recentChanges = 4096
+    /// The open block and `changeSeqs`, unchecked for exclusivity (see `WriterHotState`).
+    let hot = WriterHotState(changeSlots: recentChanges)
 
     /// Inserts one block of events (`EventBlock.insertSQL`).
     let insertBlock: SQLiteStatement
     /// The open block: events added since the last block was inserted, written out when
     /// it is full and before every COMMIT, so the committed prefix is always whole.
-    var block = EventBlockEncoder()
+    var block: EventBlockEncoder {
+        unsafeAddress { UnsafePointer(hot.block) }
+        unsafeMutableAddress { hot.block }
+    }
     /// Inserts one event into `event_rows`: an event a block cannot hold (see `add`).
     let insertEvent: SQLiteStatement
     /// What `insertEvent` holds at each parameter (see `BoundParameter`); the statement
@@ -81,7 +86,6 @@ final class SessionWriter: @unchecked Sendable {
     init(database: SQLiteDatabase, label: String, values: ValueRecording) throws(SQLiteError) {
         self.database = database
         self.values = values
-        changeSeqs = Array(repeating: (0, 0), count: Self.recentChanges)
         let start = monotonicNanoseconds()
         startNanoseconds = start
         insertBlock = try database.prepare(EventBlock.insertSQL)

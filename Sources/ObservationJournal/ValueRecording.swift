@@ -35,8 +35,32 @@ public struct ValueRecording: Sendable, Equatable {
     /// The text stored for `value` on a channel with `key`; `nil` for no value or
     /// redaction `.none`.
     func text(for value: EventValue?, key: String?) -> String? {
+        text(for: value, redaction: redaction(forKey: key))
+    }
+
+    /// The redaction of a channel with `key`.
+    func redaction(forKey key: String?) -> Redaction {
+        key.flatMap { redactionByKey[$0] } ?? redaction
+    }
+
+    /// The text stored for a change's value (`plain`, else `boxed()`) under `redaction`: what
+    /// `text(for:key:)` stores, without boxing an `Int`, `Bool` or `Double` kept as bits, and
+    /// an `Int` or `Bool` kept as its number when no truncation can apply to its text.
+    func text(for plain: PlainValue, boxed: () -> EventValue?, redaction: Redaction) -> ValueText? {
+        guard redaction == .full else { return text(for: boxed(), redaction: redaction).map { .text($0) } }
+        switch plain {
+        case .absent: return nil
+        // The longest `Int` text, `-9223372036854775808`, has 20 characters; `false` 5.
+        case .int(let value) where maxLength >= 20: return .integer(Int64(value))
+        case .bool(let value) where maxLength >= 5: return .bool(value)
+        case .double(let value): return .text(truncated(value.description))
+        case .int, .bool, .other: return text(for: boxed(), redaction: .full).map { .text($0) }
+        }
+    }
+
+    /// The text stored for `value` under `redaction`.
+    func text(for value: EventValue?, redaction: Redaction) -> String? {
         guard let value else { return nil }
-        let redaction = key.flatMap { redactionByKey[$0] } ?? self.redaction
         switch redaction {
         case .none:
             return nil

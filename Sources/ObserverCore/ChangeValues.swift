@@ -51,6 +51,27 @@ package struct ChangeValues: Sendable {
         if let inline { return inline.type.eventValue(inline.new) }
         return boxed?.new
     }
+
+    /// The old value when it is an `Int`, `Bool` or `Double` kept as bits (or `nil` of
+    /// one), read without boxing: the journal's writer renders these itself.
+    package var plainOld: PlainValue { inline.map { $0.plain($0.old) } ?? .other }
+
+    /// The new value, as `plainOld`.
+    package var plainNew: PlainValue { inline.map { $0.plain($0.new) } ?? .other }
+}
+
+/// A change's value when it is of a type whose text the journal writes without boxing it.
+package enum PlainValue: Sendable, Equatable {
+    /// No value (`nil`).
+    case absent
+    /// An `Int`.
+    case int(Int)
+    /// A `Bool`.
+    case bool(Bool)
+    /// A `Double`.
+    case double(Double)
+    /// A value of another type (or boxed): read it as an `EventValue`.
+    case other
 }
 
 /// Values not kept as bits.
@@ -92,6 +113,19 @@ package struct InlineValues: Sendable {
         type = InlineValueType<Value>.self
         self.old = Self.bits(old)
         self.new = Self.bits(new)
+    }
+
+    /// `bits` read as an `Int?`, `Bool?` or `Double?` when that is the type (a comparison
+    /// of metatypes, no dynamic cast).
+    func plain(_ bits: InlineBits) -> PlainValue {
+        func load<Value>(_: Value.Type) -> Value? {
+            withUnsafeBytes(of: bits) { $0.load(as: Value?.self) }
+        }
+        let type = ObjectIdentifier(self.type)
+        if type == ObjectIdentifier(InlineValueType<Int>.self) { return load(Int.self).map { .int($0) } ?? .absent }
+        if type == ObjectIdentifier(InlineValueType<Bool>.self) { return load(Bool.self).map { .bool($0) } ?? .absent }
+        if type == ObjectIdentifier(InlineValueType<Double>.self) { return load(Double.self).map { .double($0) } ?? .absent }
+        return .other
     }
 
     @inlinable

@@ -153,6 +153,43 @@ import TestSupport
         #expect(encoder.body == "[]")
     }
 
+    /// A number or bool written as the quoted text of its description is byte for byte
+    /// what writing that text writes, NULLs before it included.
+    @Test func quotedNumbersAndBoolsAreTheBytesOfTheirText() {
+        func body(_ column: (inout EventBlockEncoder) -> Void) -> String {
+            var encoder = EventBlockEncoder()
+            encoder.beginEvent(seq: 1)
+            encoder.int(nil)
+            column(&encoder)
+            encoder.endEvent()
+            return encoder.body
+        }
+        for value in Self.integers {
+            #expect(body { $0.quotedInt(value) } == body { $0.text(String(value)) })
+        }
+        #expect(body { $0.quotedInt(-42) } == #"[[1,null,"-42"]]"#)
+        #expect(body { $0.quotedBool(true) } == #"[[1,null,"true"]]"#)
+        #expect(body { $0.quotedBool(false) } == #"[[1,null,"false"]]"#)
+    }
+
+    /// Columns written four or six in one call are the bytes of one call each.
+    @Test func groupedColumnsAreTheBytesOfSingleColumns() {
+        let columns: [Int64?] = [nil, 7, nil, nil, -1_234_567_890_123, .min, 0, nil, .max, 42]
+        var single = EventBlockEncoder()
+        var grouped = EventBlockEncoder()
+        single.beginEvent(seq: 1)
+        grouped.beginEvent(seq: 1)
+        for column in columns + columns.prefix(4) + [1, 2, 3, 4] { single.int(column) }
+        grouped.int(columns[0], columns[1], columns[2], columns[3], columns[4], columns[5])
+        grouped.int(columns[6], columns[7], columns[8], columns[9])
+        grouped.int(columns[0], columns[1], columns[2], columns[3])
+        grouped.int(1 as Int64, 2, 3, 4)
+        single.endEvent()
+        grouped.endEvent()
+        #expect(grouped.body == single.body)
+        #expect(grouped.body == "[[1,null,7,null,null,-1234567890123,-9223372036854775808,0,null,9223372036854775807,42,null,7,null,null,1,2,3,4]]")
+    }
+
     @Test func anOutsizedEventsBufferIsGivenBackAtReset() {
         var encoder = EventBlockEncoder()
         encoder.beginEvent(seq: 1)

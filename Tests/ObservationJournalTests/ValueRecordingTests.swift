@@ -26,6 +26,65 @@ import TestSupport
         #expect(policy.text(for: EventValue(Optional(3) as Int?), key: "count") == "<Optional<Int>>")
     }
 
+    /// An `Int`, `Bool` or `Double` kept as bits gets the text its boxed value gets, under
+    /// every redaction and at every length limit around the longest such text.
+    @Test func valuesKeptAsBitsGetTheTextOfTheirBoxedValue() {
+        let changes = [
+            ChangeValues(old: 0, new: Int.min), ChangeValues(old: Int.max, new: nil), ChangeValues(old: -123_456_789, new: 42),
+            ChangeValues(old: true, new: false), ChangeValues(old: 0.1, new: -1e300), ChangeValues(old: Double.nan, new: -.infinity),
+            ChangeValues(old: Int??.some(3), new: Int??.some(nil)), ChangeValues(old: "text", new: nil),
+        ]
+        #expect(changes[0].plainOld == .int(0))
+        #expect(changes[1].plainNew == .absent)
+        #expect(changes[3].plainNew == .bool(false))
+        #expect(changes[4].plainOld == .double(0.1))
+        #expect(changes[6].plainOld == .other)
+        #expect(changes[7].plainOld == .other)
+        var compared = 0
+        for maxLength in [0, 1, 4, 5, 6, 19, 20, 21, 200] {
+            for redaction in [ValueRecording.Redaction.full, .typeOnly, .none] {
+                let policy = ValueRecording(maxLength: maxLength, redaction: redaction)
+                for change in changes {
+                    let old = policy.text(for: change.plainOld, boxed: { change.old }, redaction: redaction)
+                    let new = policy.text(for: change.plainNew, boxed: { change.new }, redaction: redaction)
+                    #expect(old?.string == policy.text(for: change.old, key: nil), "\(maxLength) \(redaction) \(String(describing: change.old))")
+                    #expect(new?.string == policy.text(for: change.new, key: nil), "\(maxLength) \(redaction) \(String(describing: change.new))")
+                    compared += 2
+                }
+            }
+        }
+        #expect(compared == 9 * 3 * changes.count * 2)
+        let full = ValueRecording(maxLength: 20)
+        #expect(full.text(for: .int(.min), boxed: { nil }, redaction: .full)?.string == "-9223372036854775808")
+        #expect(ValueRecording(maxLength: 19).text(for: .int(.min), boxed: { EventValue(Int.min) }, redaction: .full)?.string
+            == "-92233720368547758…")
+        #expect(ValueRecording(maxLength: 4).text(for: .bool(false), boxed: { EventValue(false) }, redaction: .full)?.string == "fal…")
+    }
+
+    /// Numbers reach the journal's blocks as their text, truncated under the policy.
+    @Test func journalStoresNumbersAsTheirText() throws {
+        let scratch = try ScratchDirectory()
+        var stored: [String] = []
+        for maxLength in [200, 8] {
+            let path = scratch.path("numbers-\(maxLength).sqlite")
+            let values = ValueRecording(maxLength: maxLength)
+            let recording = try Journal.open(path: path, options: .init(values: values)).startSession(label: "numbers \(maxLength)")
+            let subject = Player()
+            let count = ObservableValue(0, subject: subject, key: "count", registry: recording.registry)
+            let flag = ObservableValue(false, subject: subject, key: "flag", registry: recording.registry)
+            let level = ObservableValue(0.0, subject: subject, key: "level", registry: recording.registry)
+            count.value = -1_234_567_890
+            flag.value = true
+            level.value = 0.25
+            recording.close()
+            stored += try rows(path, "SELECT old_value, new_value FROM event_log WHERE kind = 'changed' ORDER BY seq")
+        }
+        #expect(stored == [
+            "0|-1234567890", "false|true", "0.0|0.25",
+            "0|-123456…", "false|true", "0.0|0.25",
+        ])
+    }
+
     /// The policy reaches the journal's old and new values.
     @Test func journalStoresValuesUnderThePolicy() throws {
         let scratch = try ScratchDirectory()
