@@ -21,8 +21,8 @@
 --               columns and their types, so that each query and view written for the `events`
 --               table keeps working unchanged in the sqlite3 shell, Datasette or any SQLite
 --               with its JSON functions (built in since 3.38, in JSON1 before). Reading events
---               through it parses JSON: about an order of magnitude slower than reading a
---               table; obsreplay decodes blocks itself.
+--               through it parses JSON: 5–13× slower than reading a table; obsreplay decodes
+--               blocks itself.
 -- channels.policy, registrations.removal_reason
 --               integer codes checked by a range, named by the lookup tables
 --               `delivery_policies` and `removal_reasons` (code → name; the codes are
@@ -32,15 +32,17 @@
 --               registration inserted and every removal recorded (schema 4 did the same for
 --               events.kind).
 --
--- The views that read `events` are dropped first (a rename rewrites the views that name the
--- renamed table) and recreated last with their schema 4 text; the append-only triggers move
--- with the renamed table; event_blocks gets its own. Then `channels` and `registrations` are
--- rebuilt as 0004 rebuilt `events` (rows copied with their names translated, the index
--- recreated), after the views that read them are dropped; the views are recreated with the
--- same columns, showing names where the tables now hold codes.
+-- The views that read the tables this migration changes are dropped first (a rename rewrites
+-- the views that name the renamed table, and refuses to run while a view names a missing
+-- one) and recreated last, with the same columns, showing names where the tables now hold
+-- codes. `events` is renamed, rows untouched, its append-only triggers moving with it;
+-- event_blocks gets its own. `channels` and `registrations` are rebuilt as 0004 rebuilt
+-- `events`: rows copied with their names translated, the index recreated.
 
 DROP VIEW event_log;
+DROP VIEW registration_log;
 DROP VIEW session_summary;
+DROP VIEW channel_names;
 
 ALTER TABLE events RENAME TO event_rows;
 
@@ -91,26 +93,6 @@ SELECT b.session_id,
        json_extract(j.value, '$[22]') AS change_seq
 FROM event_blocks b, json_each(b.body) j;
 
--- Every event, readable: schema 4's view, unchanged.
-CREATE VIEW event_log AS
-SELECT e.session_id, e.seq, e.time_ns, k.name AS kind, e.thread, e.is_main,
-       ch.name AS channel, e.registration_id, ow.name AS owner, e.other_registration_id,
-       cs.site AS call_site, e.depth, e.live_count, e.duration_ns, e.is_prior,
-       e.old_value, e.new_value, e.reason, e.detail, e.main_queue, e.cpu_ns, e.waits
-FROM events e
-LEFT JOIN event_kinds k ON k.code = e.kind
-LEFT JOIN channel_names ch ON ch.session_id = e.session_id AND ch.id = e.channel_id
-LEFT JOIN object_names ow ON ow.session_id = e.session_id AND ow.id = e.owner_id
-LEFT JOIN call_site_names cs ON cs.id = e.call_site_id;
-
--- One row per session with its counts; a block's events are counted by its event_count.
-CREATE VIEW session_summary AS
-SELECT s.id, s.label, s.process, s.pid, s.started_at, s.ended_at, s.clean_end,
-       (SELECT COUNT(*) FROM event_rows e WHERE e.session_id = s.id)
-         + (SELECT COALESCE(SUM(b.event_count), 0) FROM event_blocks b WHERE b.session_id = s.id) AS events,
-       (SELECT COUNT(*) FROM registrations r WHERE r.session_id = s.id) AS registrations
-FROM sessions s;
-
 -- Delivery policies and removal reasons as codes.
 
 CREATE TABLE delivery_policies (
@@ -128,11 +110,6 @@ CREATE TABLE removal_reasons (
 INSERT INTO removal_reasons (code, name) VALUES
     (0, 'explicit'), (1, 'ownerRemovedAll'), (2, 'tokenCancelled'), (3, 'tokenReleased'),
     (4, 'ownerDeallocated'), (5, 'subjectDeallocated'), (6, 'replaced'), (7, 'streamEnded');
-
-DROP VIEW event_log;
-DROP VIEW registration_log;
-DROP VIEW session_summary;
-DROP VIEW channel_names;
 
 CREATE TABLE channels_v5 (
     session_id  INTEGER NOT NULL REFERENCES sessions(id),
@@ -202,7 +179,7 @@ LEFT JOIN call_site_names cs ON cs.id = r.call_site_id
 LEFT JOIN strings q ON q.id = r.queue_id
 LEFT JOIN removal_reasons rr ON rr.code = r.removal_reason;
 
--- Every event, readable: as above.
+-- Every event, readable: schema 4's view, unchanged.
 CREATE VIEW event_log AS
 SELECT e.session_id, e.seq, e.time_ns, k.name AS kind, e.thread, e.is_main,
        ch.name AS channel, e.registration_id, ow.name AS owner, e.other_registration_id,
@@ -214,7 +191,7 @@ LEFT JOIN channel_names ch ON ch.session_id = e.session_id AND ch.id = e.channel
 LEFT JOIN object_names ow ON ow.session_id = e.session_id AND ow.id = e.owner_id
 LEFT JOIN call_site_names cs ON cs.id = e.call_site_id;
 
--- One row per session with its counts: as above.
+-- One row per session with its counts; a block's events are counted by its event_count.
 CREATE VIEW session_summary AS
 SELECT s.id, s.label, s.process, s.pid, s.started_at, s.ended_at, s.clean_end,
        (SELECT COUNT(*) FROM event_rows e WHERE e.session_id = s.id)
