@@ -1,3 +1,5 @@
+import Foundation
+
 /// A rule's groups by key (a registration id), the recently used ones in memory and the
 /// rest in an unlinked temporary file, with only a 4-byte slot per key written out kept in
 /// memory.
@@ -36,15 +38,17 @@ final class SpilledTable<Value: BitwiseCopyable> {
     private var freeSlots: [UInt32] = []
     private var slotCount: UInt32 = 0
     private let capacity: Int
-    private let file = SpoolFile()
+    private let file: SpoolFile
     /// Set when a write failed: entries stay in memory from then on.
     private var inMemoryOnly = false
     /// The first read or write of the file that failed, if any.
     private(set) var failure: AnalysisError?
 
-    /// An empty table keeping up to twice `capacity` entries in memory.
-    init(capacity: Int = 512) {
+    /// An empty table keeping up to twice `capacity` entries in memory, writing the rest
+    /// to a file in `directory` (the temporary directory unless a test names another).
+    init(capacity: Int = 512, directory: URL = FileManager.default.temporaryDirectory) {
         self.capacity = max(capacity, 1)
+        file = SpoolFile(directory: directory)
     }
 
     /// How many entries the table holds, in memory and written out.

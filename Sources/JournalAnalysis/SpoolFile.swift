@@ -8,8 +8,12 @@ import SystemShim
 /// is left in the temporary directory, even after a crash. Not thread-safe.
 final class SpoolFile {
     private var descriptor: Int32 = -1
+    /// Where the file is made: the temporary directory unless a test names another.
+    private let directory: URL
 
-    init() {}
+    init(directory: URL = FileManager.default.temporaryDirectory) {
+        self.directory = directory
+    }
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
@@ -74,7 +78,7 @@ final class SpoolFile {
 
     private func open() throws(AnalysisError) {
         guard descriptor < 0 else { return }
-        let path = FileManager.default.temporaryDirectory
+        let path = directory
             .appendingPathComponent("obsreplay-findings-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp").path
         descriptor = systemOpen(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {

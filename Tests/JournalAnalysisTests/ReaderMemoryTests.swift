@@ -175,6 +175,28 @@ private func spoolFiles() throws -> [String] {
     #expect(table.count == 0)
 }
 
+/// Where no temporary file can be made (a missing or full temporary directory), the table
+/// stops spilling and keeps every entry in memory: it answers and drains as before, and
+/// the diagnosis goes on rather than failing.
+@Test func spilledTableWithoutAFileKeepsEverythingInMemoryAndDrainsInOrder() throws {
+    let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-directory-\(UInt64.random(in: 0...UInt64.max))")
+    let table = SpilledTable<Int64>(capacity: 4, directory: missing)
+    for key in Int64(0)..<100 { table[key] = 1_000 - key }
+    #expect(table.count == 100)
+    #expect(table.entriesInMemory == 100)
+    #expect(table[3] == 997)
+    table[3] = nil
+    table[200] = 5
+    var drained: [(Int64, Int64)] = []
+    try table.drain(orderedBy: { $0 }) { key, value in drained.append((key, value)) }
+    let keys: [Int64] = Array(Int64(0)..<100).filter { $0 != 3 } + [200]
+    let expected: [(key: Int64, value: Int64)] = keys.map { (key: $0, value: $0 == 200 ? 5 : 1_000 - $0) }
+        .sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+    #expect(drained.map { $0.0 } == expected.map { $0.key })
+    #expect(drained.map { $0.1 } == expected.map { $0.value })
+    #expect(!FileManager.default.fileExists(atPath: missing.path))
+}
+
 @Test func offMainGroupsWrittenToDiskComeBackWhenCalledAgainAndAreReportedInOrder() throws {
     // 1,200 registrations called off main twice, on two threads: more groups than the
     // table keeps in memory (two generations of 512), so the second round reads most of
