@@ -13,9 +13,9 @@ func currentThread() -> (number: UInt64, isMain: Bool) {
 }
 
 /// Whether every session's events are numbered 1…k without gaps.
-func eventsAreGapFree(_ path: String) throws -> Bool {
+func eventsAreGapFree(_ path: String, session: Int64? = nil) throws -> Bool {
     try rows(path, """
-        SELECT session_id FROM events GROUP BY session_id
+        SELECT session_id FROM events \(session.map { "WHERE session_id = \($0) " } ?? "")GROUP BY session_id
         HAVING min(seq) != 1 OR max(seq) != count(*)
         """).isEmpty
 }
