@@ -60,7 +60,7 @@ package final class JournalFixture {
     }
 
     /// The longest block body (and event) the writer puts in a block; a longer event
-    /// stays a row of `event_rows` (BLOCKS.md).
+    /// stays a row of `event_rows` (docs/EVENT-BLOCKS.md).
     static let maxBodyBytes = 4 << 20
 
     /// Moves the rows of `event_rows` into blocks of up to 256 events (or 4 MiB of body),

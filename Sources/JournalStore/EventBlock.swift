@@ -1,5 +1,5 @@
 /// The limits and SQL of `event_blocks` (schema 5), shared by the writer, the fixtures and
-/// the benchmarks; the body's format is BLOCKS.md's (see `EventBlockEncoder`).
+/// the benchmarks; the body's format is docs/EVENT-BLOCKS.md's (see `EventBlockEncoder`).
 package enum EventBlock {
     /// The most events a block holds: enough that SQLite's per-row cost (a B-tree insert,
     /// a record) is spread thin, few enough that a block is small (about 25 KB) and the

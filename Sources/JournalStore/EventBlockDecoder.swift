@@ -25,7 +25,7 @@ package final class EventBlockDecoder {
 
     /// The most events one block may hold (the writer closes a block at 256).
     package static let maxEvents = 256
-    /// The longest body the writer writes (BLOCKS.md: a block closes before passing it;
+    /// The longest body the writer writes (docs/EVENT-BLOCKS.md: a block closes before passing it;
     /// a longer event is a row): a longer body is refused before a byte is parsed.
     package static let maxBodyBytes = 4 << 20
     /// Elements of an event array: the event columns after `session_id`; trailing NULLs

@@ -1,5 +1,5 @@
 /// Builds the body of one `event_blocks` row: a JSON array of events, each a JSON array of
-/// schema 4's event columns after `session_id` in `EventColumn` order (BLOCKS.md).
+/// schema 4's event columns after `session_id` in `EventColumn` order (docs/EVENT-BLOCKS.md).
 ///
 /// Guarantees: integers are written in decimal (`-`? digits, any `Int64`), text as a JSON
 /// string escaping only `"`, `\` and U+0000–U+001F (`\b \t \n \f \r`, else `\u00xx`),

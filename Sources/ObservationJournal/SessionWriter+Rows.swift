@@ -2,7 +2,7 @@ import JournalStore
 import ObserverCore
 
 /// Event encoding: one event per registry event, in `EventColumn` order, packed into
-/// `event_blocks` (BLOCKS.md); the registry's enumerations in the journal's vocabulary.
+/// `event_blocks` (docs/EVENT-BLOCKS.md); the registry's enumerations in the journal's vocabulary.
 extension SessionWriter {
     // MARK: - Events
 
@@ -240,7 +240,7 @@ extension SessionWriter {
         case needsNewBlock
     }
 
-    /// Appends `row` to `block` as one event of a block body (BLOCKS.md), in `EventColumn`
+    /// Appends `row` to `block` as one event of a block body (docs/EVENT-BLOCKS.md), in `EventColumn`
     /// order, unless the block cannot hold it (see `add`).
     private static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
         block.beginEvent(seq: row.seq)

@@ -1,7 +1,7 @@
 import JournalStore
 import Testing
 
-/// `EventBlockDecoder` against BLOCKS.md: exact values for every column type and every
+/// `EventBlockDecoder` against docs/EVENT-BLOCKS.md: exact values for every column type and every
 /// JSON escape, and one exact refusal for each way a body can be damaged.
 struct EventBlockDecoderTests {
     /// One decoded event: its integers by element index (nil for NULL) and its texts.

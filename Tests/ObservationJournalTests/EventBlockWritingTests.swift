@@ -5,7 +5,7 @@ import ObserverCore
 import Testing
 import TestSupport
 
-/// How the writer cuts a session's events into `event_blocks` rows (BLOCKS.md): at 256
+/// How the writer cuts a session's events into `event_blocks` rows (docs/EVENT-BLOCKS.md): at 256
 /// events, before the body would pass 4 MiB, before every COMMIT; and which events go to
 /// `event_rows` instead. The `events` view reads them all back, merged by seq.
 @Suite struct EventBlockWritingTests {
