@@ -466,17 +466,14 @@ import TestSupport
         #expect(buffer.currentPhase == .closed)
     }
 
-    /// A producer waiting for room in a full ring (`.wait`) when `close()` begins handed its
-    /// event over before the close: it is written before the session ends, numbered after
-    /// every event claimed before the close, and counted as accepted and written; an event
-    /// recorded after the close began is refused and not counted.
-    @Test func aProducerWaitingForRoomWhenCloseBeginsIsWrittenBeforeTheEnd() throws {
-        let buffer = EventBuffer(capacity: 1, policy: .wait, gatherMilliseconds: 0)
-        var spare = PendingEvents()
-        buffer.record(Self.plain(1))
+    /// Fills `buffer` (capacity 1) with event 1, starts a producer of event 2 and waits
+    /// until it waits for room, then starts `close()` and waits until the close has begun;
+    /// the two semaphores are signalled when the producer's `record` and `close()` return.
+    static func closeWhileAProducerWaitsForRoom(_ buffer: EventBuffer) -> (produced: DispatchSemaphore, closed: DispatchSemaphore) {
+        buffer.record(plain(1))
         let produced = DispatchSemaphore(value: 0)
         Thread {
-            buffer.record(Self.plain(2))
+            buffer.record(plain(2))
             produced.signal()
         }.start()
         while buffer.roomWaiterCount == 0 { usleep(100) }
@@ -486,6 +483,17 @@ import TestSupport
             closed.signal()
         }.start()
         while buffer.currentPhase == .recording { usleep(100) }
+        return (produced, closed)
+    }
+
+    /// A producer waiting for room in a full ring (`.wait`) when `close()` begins handed its
+    /// event over before the close: it is written before the session ends, numbered after
+    /// every event claimed before the close, and counted as accepted and written; an event
+    /// recorded after the close began is refused and not counted.
+    @Test func aProducerWaitingForRoomWhenCloseBeginsIsWrittenBeforeTheEnd() throws {
+        let buffer = EventBuffer(capacity: 1, policy: .wait, gatherMilliseconds: 0)
+        var spare = PendingEvents()
+        let (produced, closed) = Self.closeWhileAProducerWaitsForRoom(buffer)
         buffer.record(Self.plain(9))
         // The writer, on this thread: batches until the buffer says the session is over.
         var taken: [(seq: Int64, times: [UInt64], ends: Bool)] = []
@@ -509,19 +517,7 @@ import TestSupport
     @Test func aProducerWaitingForRoomWhenCloseBeginsIsCountedUnwrittenIfWritingFails() throws {
         let buffer = EventBuffer(capacity: 1, policy: .wait, gatherMilliseconds: 0)
         var spare = PendingEvents()
-        buffer.record(Self.plain(1))
-        let produced = DispatchSemaphore(value: 0)
-        Thread {
-            buffer.record(Self.plain(2))
-            produced.signal()
-        }.start()
-        while buffer.roomWaiterCount == 0 { usleep(100) }
-        let closed = DispatchSemaphore(value: 0)
-        Thread {
-            buffer.close()
-            closed.signal()
-        }.start()
-        while buffer.currentPhase == .recording { usleep(100) }
+        let (produced, closed) = Self.closeWhileAProducerWaitsForRoom(buffer)
         let batch = try #require(buffer.takeBatch(swapping: &spare))
         #expect(batch.pending.records.map(\.time) == [1] && !batch.endsSession)
         buffer.failed(batch, error: .sqlite(path: "ring", detail: "injected failure"))
