@@ -191,19 +191,15 @@ struct Soak {
 
     // MARK: - Checks
 
-    /// The session's events by kind, counted by SQLite: through the reader's own subquery
-    /// of rows and blocks (`EventColumn.source`), since the hardened connection runs no
-    /// JSON function of a schema view (SQLite: "unsafe use of json_extract()").
-    static func eventCounts(_ path: String, session: Int64) throws -> [String: Int] {
-        let database = try JournalFile.openForReading(path: path)
-        let statement = try database.prepare("""
-            SELECT k.name, count(*) FROM \(EventColumn.source(schema: JournalSchema.latestVersion)) e
-            JOIN event_kinds k ON k.code = e.kind
-            WHERE e.session_id = ? GROUP BY k.name
-            """)
-        try statement.bind(session, at: 1)
+    /// The session's events by kind, counted as `obsreplay` reads them: rows and blocks
+    /// merged and decoded by the reader, one event at a time (a minute of soak is millions
+    /// of events, so nothing is held).
+    static func eventCounts(_ reader: JournalReader, session: Int64) throws -> [String: Int] {
         var counts: [String: Int] = [:]
-        while try statement.step() { counts[statement.text(0)] = Int(statement.int(1)) }
+        try reader.forEachEvent(session: session) { event in
+            counts[event.kindText, default: 0] += 1
+            return true
+        }
         return counts
     }
 
@@ -223,7 +219,7 @@ struct Soak {
         do {
             let reader = try JournalReader(path: path)
             let session = try reader.session(recording.sessionID)
-            kinds = try Self.eventCounts(path, session: session.id)
+            kinds = try Self.eventCounts(reader, session: session.id)
             // Callbacks here take microseconds; on a loaded machine a preempted thread can
             // still take longer than a frame, which is the scheduler, not the workload.
             let spool = FindingSpool()
