@@ -54,6 +54,40 @@ import TestSupport
 
             """, status: 2))
         #expect(Self.files(path) == before)
+        // `check` says the same (its read-only connection skips CHECK constraints in
+        // integrity_check; it evaluates them itself).
+        let checked = try obsreplay(["check", path])
+        #expect(checked.status == 1)
+        #expect(checked.stdout.contains("integrity         FAILED\n    CHECK constraint failed in \(damage.table)\ndamaged\n"))
+        #expect(Self.files(path) == before)
+    }
+
+    /// Codes out of range in a schema-5 journal (policy 7, removal reason -1) read as
+    /// `policy#7` in every command, and `check` reports them as integrity_check would on
+    /// a writable connection.
+    @Test func checkReportsCodesTheSchemaForbids() throws {
+        let scratch = try ScratchDirectory("hostile-migrate")
+        let path = try Self.journal(at: 5, in: scratch.url)
+        #expect(try obsreplay(["check", path]).status == 0)
+        try JournalFixture.edit(path, """
+            PRAGMA ignore_check_constraints = 1;
+            UPDATE channels SET policy = 7; UPDATE registrations SET removal_reason = -1 WHERE removed_seq IS NOT NULL;
+            """)
+        let before = Self.files(path)
+        let checked = try obsreplay(["check", path])
+        #expect(checked.status == 1)
+        #expect(checked.stdout.hasSuffix("""
+            integrity         FAILED
+                CHECK constraint failed in channels
+                CHECK constraint failed in registrations
+            damaged
+
+            """))
+        let exported = try obsreplay(["export", path, "--what", "registrations", "--format", "csv"])
+        #expect(exported.status == 0)
+        #expect(exported.stdout.contains(",policy#7,"))
+        #expect(exported.stdout.contains(",removal_reason#-1\r\n"))
+        #expect(Self.files(path) == before)
     }
 
     /// The forbidden value only in the `-wal` a crashed writer left: refused, and the
