@@ -78,11 +78,29 @@ package struct JournalCatalog {
     }
 
     /// `Player#1.isPlaying`, `*.name` for notifications, `channel#9` when unknown.
+    ///
+    /// Built once per channel and shared: callers ask for it per event, and a key may be
+    /// megabytes long (a journal from elsewhere): building it per event made `report` hold
+    /// a copy per change (1.6 GB for 200 changes of an 8 MB key).
     package func channelName(_ id: Int64?) -> String? {
         guard let id else { return nil }
         guard let channel = channels[id] else { return id == 0 ? nil : "channel#\(id)" }
+        if let known = channelNames.names[id], known.channel == channel { return known.name }
         let subject = channel.subjectID == 0 ? "*" : (objectName(channel.subjectID) ?? "?")
-        return "\(subject).\(channel.key)"
+        let name = "\(subject).\(channel.key)"
+        // Channels are few (they follow the code); the bound only keeps a hostile journal's
+        // hundreds of thousands from being held twice.
+        if channelNames.names.count >= 65_536 { channelNames.names.removeAll(keepingCapacity: true) }
+        channelNames.names[id] = (channel, name)
+        return name
+    }
+
+    /// The names `channelName` built, by channel id, with the channel each was built from
+    /// (a catalog's channels may be changed after a name was asked for).
+    private let channelNames = ChannelNames()
+
+    private final class ChannelNames {
+        var names: [Int64: (channel: Channel, name: String)] = [:]
     }
 
     /// `File.swift:42`.

@@ -41,6 +41,22 @@ package struct JournalCheck: Sendable, Equatable {
         try reader.query("PRAGMA integrity_check(50)") { check.integrity.append($0.text(0)) }
         // A damaged file may fail any further query; what is wrong is already said.
         guard check.integrity == ["ok"] else { return check }
+        // The reader's connection is read-only, so integrity_check skipped the CHECK
+        // constraints: values written past them (`ignore_check_constraints`) are found
+        // here, in integrity_check's words, as `migrate` would find them before refusing.
+        let constraints: [(table: String, expressions: [String])]
+        do { constraints = try JournalSchemaObjects.checkConstraints(version: reader.schemaVersion) } catch { throw reader.failure(error) }
+        var broken: [String] = []
+        for constraint in constraints {
+            let condition = constraint.expressions.map { "NOT (\($0))" }.joined(separator: " OR ")
+            if try reader.scalar("SELECT EXISTS (SELECT 1 FROM \"\(constraint.table)\" WHERE \(condition))") == 1 {
+                broken.append("CHECK constraint failed in \(constraint.table)")
+            }
+        }
+        if !broken.isEmpty {
+            check.integrity = broken
+            return check
+        }
         try reader.query("SELECT id FROM sessions WHERE clean_end = 0 ORDER BY id") { check.uncleanSessions.append($0.int(0)) }
         var session: Int64 = -1
         var expected: Int64 = 1

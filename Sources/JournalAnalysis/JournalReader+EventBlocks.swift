@@ -239,6 +239,17 @@ extension JournalReader {
         return found
     }
 
+    /// Decodes the block of `session` that starts at `firstSeq`, known to be damaged, so
+    /// that its refusal is the one line every other reader of it gives.
+    func refuseBlock(session: Int64, firstSeq: Int64) throws(AnalysisError) {
+        let blocks = try reused("SELECT \(Self.blockColumns) FROM event_blocks WHERE session_id = ?1 AND first_seq = ?2")
+        defer { blocks.reset() }
+        try bind(blocks, [.int(session), .int(firstSeq)])
+        var events: [EventRow] = []
+        if try step(blocks) { try decodeBlock(blocks, into: &events) }
+        throw damagedBlock(session: session, firstSeq: firstSeq, "its event_count is not between 1 and \(EventBlockDecoder.maxEvents)")
+    }
+
     /// The `time_ns` of the last event of the session's last block, decoded (and so
     /// checked), or `nil` without blocks.
     func lastBlockTime(session: Int64) throws(AnalysisError) -> Int64? {

@@ -118,16 +118,23 @@ package final class JournalReader {
         // last block is decoded (for its last event's time): no other block is unpacked.
         let blocks = hasBlocks
         var endInBlocks: [Int] = []
+        // A hostile event_count must neither overflow the sum (SQLite stops the query
+        // with "integer overflow") nor be counted: only counts a block may hold are
+        // summed, and the first block with another is decoded below, which refuses it.
+        let counts = "b.event_count BETWEEN 1 AND \(EventBlockDecoder.maxEvents)"
+        var countLies: [(session: Int64, firstSeq: Int64)] = []
         try query("""
             SELECT s.id, s.label, s.process, s.pid, s.host, s.started_at, s.ended_at, s.clean_end, s.library_version,
                    (SELECT COUNT(*) FROM \(rows) e WHERE e.session_id = s.id)
-                     + \(blocks ? "(SELECT COALESCE(SUM(b.event_count), 0) FROM event_blocks b WHERE b.session_id = s.id)" : "0"),
+                     + \(blocks ? "(SELECT COALESCE(SUM(b.event_count), 0) FROM event_blocks b WHERE b.session_id = s.id AND \(counts))" : "0"),
                    (SELECT COUNT(*) FROM registrations r WHERE r.session_id = s.id),
                    (SELECT e.seq FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
                    (SELECT e.time_ns FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
-                   \(blocks ? "(SELECT b.last_seq FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL")
+                   \(blocks ? "(SELECT b.last_seq FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL"),
+                   \(blocks ? "(SELECT b.first_seq FROM event_blocks b WHERE b.session_id = s.id AND NOT (\(counts)) ORDER BY b.first_seq LIMIT 1)" : "NULL")
             FROM sessions s ORDER BY s.id
             """) { row in
+            if let firstSeq = row.optionalInt(14) { countLies.append((row.int(0), firstSeq)) }
             var last = (seq: row.optionalInt(11) ?? 0, time: row.optionalInt(12) ?? 0)
             if let blockSeq = row.optionalInt(13), blockSeq > last.seq {
                 // The time is the block's last event's, decoded below.
@@ -141,6 +148,7 @@ package final class JournalReader {
                 lastSeq: last.seq, lastTimeNs: last.time
             ))
         }
+        if let lie = countLies.first { try refuseBlock(session: lie.session, firstSeq: lie.firstSeq) }
         for index in endInBlocks {
             result[index].lastTimeNs = try lastBlockTime(session: result[index].id) ?? 0
         }

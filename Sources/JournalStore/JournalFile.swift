@@ -118,12 +118,19 @@ package enum JournalFile {
         return Int(version)
     }
 
+    /// `SQLITE_READONLY_ROLLBACK`, a macro Swift does not import.
+    static let readOnlyRollback = SQLITE_READONLY | (3 << 8)
+
     /// Turns an SQLite failure into the journal error a person understands.
     package static func classify(_ error: SQLiteError, path: String) -> JournalError {
         switch error.primaryCode {
         case SQLITE_NOTADB: return .notSQLite(path: path)
         case SQLITE_CORRUPT: return .corrupt(path: path, detail: error.message)
         case SQLITE_CANTOPEN: return .sqlite(path: path, detail: "cannot open: \(error.message)")
+        case SQLITE_READONLY where error.code == readOnlyRollback:
+            // A non-empty -journal beside the file: a crashed writer's (or a planted) hot
+            // journal, which only a connection allowed to write may roll back into the file.
+            return .refused(path: path, reason: "refused: its -journal file holds a transaction a writer did not finish, which a reader cannot roll back without changing the journal; remove \(path)-journal if it is not a crashed writer's")
         case SQLITE_TOOBIG:
             return .refused(path: path, reason: "refused: it holds a value longer than \(SQLiteDatabase.ReadLimits.valueBytes >> 20) MiB, which ObservationJournal never writes")
         case SQLITE_INTERRUPT where error.message.hasPrefix("a query was stopped"):

@@ -24,21 +24,30 @@ package enum JournalMigrator {
                 // Read inside the transaction: another writer may have migrated meanwhile.
                 let version = Int(try database.scalarInt("PRAGMA user_version"))
                 if from == nil { from = version }
-                guard version == migration.version - 1 else { return false }
-                try database.execute(migration.sql)
-                let record = try database.cached("INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)")
-                try record.bind(migration.version, at: 1)
-                try record.bind(migration.name, at: 2)
-                try record.bind(now(), at: 3)
-                try record.run()
-                try database.execute("PRAGMA application_id = \(JournalSchema.applicationID)")
-                try database.execute("PRAGMA user_version = \(migration.version)")
-                return true
+                return try apply(migration, to: database, at: version, now: now)
             }
             _ = applied
         }
         let version = Int(try database.scalarInt("PRAGMA user_version"))
         return (from ?? version, version)
+    }
+
+    /// Applies `migration` with its row in `migrations`, the new `user_version` and the
+    /// `application_id`, inside the caller's transaction, if the journal is at `version`,
+    /// the one before it; returns whether it did.
+    private static func apply(
+        _ migration: Migration, to database: SQLiteDatabase, at version: Int, now: () -> String
+    ) throws(SQLiteError) -> Bool {
+        guard version == migration.version - 1 else { return false }
+        try database.execute(migration.sql)
+        let record = try database.cached("INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)")
+        try record.bind(migration.version, at: 1)
+        try record.bind(migration.name, at: 2)
+        try record.bind(now(), at: 3)
+        try record.run()
+        try database.execute("PRAGMA application_id = \(JournalSchema.applicationID)")
+        try database.execute("PRAGMA user_version = \(migration.version)")
+        return true
     }
 }
 
@@ -46,9 +55,17 @@ extension JournalMigrator {
     /// Upgrades the journal at `path` in place to the latest schema; returns the version
     /// it had and has now (equal when there was nothing to do, and then nothing is written).
     ///
-    /// The file is first validated read-only, so a file that is not a journal, or is
-    /// newer, is refused without ever being opened for writing.
-    /// - Throws: `JournalError` naming the file and the reason.
+    /// The journal may come from elsewhere, so a refusal leaves every byte of it and of
+    /// its side files as it was: the file is first validated read-only (a file that is not
+    /// a journal, is newer, or has a changed schema is never opened for writing); then,
+    /// before anything is written, `PRAGMA quick_check` on the writing connection (a
+    /// read-only one ignores CHECK constraints) refuses values its own schema forbids,
+    /// which a migration would otherwise drop or blank silently (a channel whose policy is
+    /// no known name is left out by 0005's join); every migration runs in one
+    /// transaction, so a failure part-way leaves the journal at the version it had; and
+    /// the connection does not checkpoint a `-wal` into the file when it closes after a
+    /// refusal.
+    /// - Throws: `JournalError` naming the file and the reason, in one line.
     package static func upgrade(path: String) throws(JournalError) -> (from: Int, to: Int) {
         let version: Int
         do {
@@ -56,11 +73,43 @@ extension JournalMigrator {
             version = try JournalFile.validate(reader)
         }
         guard version < JournalSchema.latestVersion else { return (version, version) }
+        let database: SQLiteDatabase
         do {
-            let database = try SQLiteDatabase(path: path, mode: .readWrite)
-            return try migrate(database)
+            database = try SQLiteDatabase(path: path, mode: .readWrite)
         } catch {
             throw JournalFile.classify(error, path: path)
         }
+        database.checkpointsOnClose(false)
+        var problems: [String] = []
+        do {
+            let check = try database.prepare("PRAGMA quick_check(1)")
+            while try check.step() { problems.append(check.text(0)) }
+        } catch {
+            throw JournalFile.classify(error, path: path)
+        }
+        guard problems == ["ok"] else {
+            let problem = problems.first.map(oneLine) ?? "no answer"
+            throw .refused(path: path, reason: "refused: not migrated, it holds what its schema \(version) forbids (\(problem)); the file is unchanged")
+        }
+        let upgraded: (from: Int, to: Int)
+        do {
+            upgraded = try database.writeTransaction { () throws(SQLiteError) -> (from: Int, to: Int) in
+                let from = Int(try database.scalarInt("PRAGMA user_version"))
+                var current = from
+                for migration in JournalSchema.embeddedMigrations {
+                    if try apply(migration, to: database, at: current, now: { JournalClock.isoNow() }) { current = migration.version }
+                }
+                return (from, current)
+            }
+        } catch {
+            throw .refused(path: path, reason: "refused: not migrated (\(error.codeName): \(oneLine(error.message))); the file is unchanged")
+        }
+        database.checkpointsOnClose(true)
+        return upgraded
+    }
+
+    /// `text` on one line: SQLite quotes a CHECK constraint as written, newlines included.
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }

@@ -85,6 +85,48 @@ package struct JournalSchemaObjects: Equatable, Sendable {
         return nil
     }
 
+    /// The column CHECK constraints of the tables the first `version` migrations create,
+    /// by table, as SQL expressions (from the library's own migrations, never the file's).
+    ///
+    /// A read-only connection drops CHECK constraints when it reads the schema (nothing it
+    /// does can break them), so its `PRAGMA integrity_check` never reports values that
+    /// break them; `check` evaluates these instead.
+    /// - Throws: `SQLiteError` if the in-memory database cannot be made.
+    package static func checkConstraints(version: Int) throws(SQLiteError) -> [(table: String, expressions: [String])] {
+        let objects = try expected(version: version).objects.values
+        return objects.filter { $0.type == "table" }.sorted { $0.name < $1.name }.compactMap { table in
+            let expressions = checkExpressions(in: table.sql ?? "")
+            return expressions.isEmpty ? nil : (table.name, expressions)
+        }
+    }
+
+    /// The expression of every `CHECK (…)` in `sql`, parentheses balanced. The migrations'
+    /// SQL holds no parenthesis inside a string literal of a CHECK.
+    static func checkExpressions(in sql: String) -> [String] {
+        var result: [String] = []
+        let bytes = Array(sql.utf8)
+        let keyword = Array("CHECK (".utf8)
+        var index = 0
+        while index + keyword.count <= bytes.count {
+            guard Array(bytes[index..<(index + keyword.count)]) == keyword else {
+                index += 1
+                continue
+            }
+            let start = index + keyword.count
+            var depth = 1
+            var end = start
+            while end < bytes.count, depth > 0 {
+                if bytes[end] == UInt8(ascii: "(") { depth += 1 }
+                if bytes[end] == UInt8(ascii: ")") { depth -= 1 }
+                end += 1
+            }
+            guard depth == 0 else { break }
+            result.append(String(decoding: bytes[start..<(end - 1)], as: UTF8.self))
+            index = end
+        }
+        return result
+    }
+
     private static func article(_ type: String) -> String {
         type.first.map { "aeiou".contains($0) } == true ? "an" : "a"
     }

@@ -10,6 +10,7 @@ final class FileOutput: TextOutput {
     let name: String
     private var buffer: [UInt8] = []
     private(set) var closedByReader = false
+    var isClosedByReader: Bool { closedByReader }
     private var failure: String?
 
     init(descriptor: Int32, name: String) {

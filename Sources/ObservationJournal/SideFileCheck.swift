@@ -11,12 +11,12 @@ import SystemShim
 /// regular file (not a symlink, FIFO or device), owned by the journal's owner, with a
 /// single link (not a hard link to a file elsewhere). Checked with `lstat`, so links are
 /// seen rather than followed.
-enum SideFileCheck {
+package enum SideFileCheck {
     static let suffixes = ["-wal", "-shm", "-journal"]
 
     /// Throws `JournalError.unsafeSideFile` for the first side file of the journal at
     /// `path` that fails the rules; does nothing if the journal itself does not exist.
-    static func check(journal path: String) throws(JournalError) {
+    package static func check(journal path: String) throws(JournalError) {
         var journal = stat()
         guard stat(path, &journal) == 0 else { return }
         for suffix in suffixes {

@@ -79,6 +79,30 @@ import TestSupport
          "(session 1, first seq 257): event 1: seq is not an integer or null (byte 2)"),
     ]
 
+    /// Blocks whose event_count is Int64.max: SQLite's SUM over them stopped every
+    /// command that lists sessions with "integer overflow" and the statement's text.
+    /// Now the lie is refused where it stands, by every command, in the one line of a
+    /// damaged block.
+    @Test func eventCountsThatOverflowTheirSumAreRefusedInOneLine() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("overflow.sqlite").path
+        try Self.journal(at: path)
+        try JournalFixture.edit(path, "UPDATE event_blocks SET event_count = 9223372036854775807")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for arguments in [["sessions", path], ["stats", path], ["timeline", path], ["diagnose", path], ["check", path],
+                          ["replay", path, "--at", "5"], ["report", path, "-o", "-"],
+                          ["export", path, "--what", "registrations", "--format", "csv"]] {
+            let result = try obsreplay(arguments)
+            #expect(result.status == 2, "\(arguments[0])")
+            #expect(result.stderr == """
+                error: \(path): refused: damaged event block (session 1, first seq 1): event_count 9223372036854775807 is not between 1 and 256
+
+                """, "\(arguments[0])")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
     @Test(arguments: damages.indices) func damagedBlockIsRefusedInOneLine(_ index: Int) throws {
         let damage = Self.damages[index]
         let directory = try temporaryDirectory()

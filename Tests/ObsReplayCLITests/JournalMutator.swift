@@ -204,12 +204,13 @@ struct JournalMutator {
     }
 
     /// One statement list that damages `event_blocks` (schema 5): a body cut, a byte of
-    /// its JSON changed, its columns lying, blocks overlapping, moved or missing, bodies
-    /// that are not events at all.
+    /// its JSON changed, its columns lying (an event_count whose sum overflows), blocks
+    /// overlapping, moved, missing or of a session that does not exist, bodies that are
+    /// not events at all.
     private mutating func blockMutation(session s: Int) -> (String, String) {
         let block = "(SELECT first_seq FROM event_blocks WHERE session_id = \(s) ORDER BY first_seq LIMIT 1 OFFSET \(number(0...3)))"
         let which = "WHERE session_id = \(s) AND first_seq = \(block)"
-        switch number(1...8) {
+        switch number(1...10) {
         case 1:
             return ("block body cut", Self.unlock + "UPDATE event_blocks SET body = substr(body, 1, \(pick([0, 1, 2, 17, 100, 2000]))) \(which)")
         case 2:
@@ -236,6 +237,15 @@ struct JournalMutator {
                 "'[\"\\ud800\"]'", "'{}'", "''", garbageText(),
             ])
             return ("block body replaced", Self.unlock + "UPDATE event_blocks SET body = \(body) \(which)")
+        case 9:
+            // SUM(event_count) over two such blocks overflowed in SQLite.
+            let count = pick(Self.extremes)
+            return ("block event_count \(count)", Self.unlock + "UPDATE event_blocks SET event_count = \(count) WHERE session_id = \(s)")
+        case 10:
+            return ("blocks of a session that does not exist", """
+                INSERT OR IGNORE INTO event_blocks SELECT \(pick(["99", "-1", "0"])), first_seq, last_seq, event_count, body
+                FROM event_blocks WHERE session_id = \(s)
+                """)
         default:
             return ("block events reversed", Self.unlock + """
                 UPDATE event_blocks SET body = (SELECT json_group_array(json(value)) FROM (SELECT value FROM json_each(event_blocks.body) ORDER BY key DESC))

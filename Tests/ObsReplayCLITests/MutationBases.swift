@@ -27,6 +27,7 @@ struct MutationBases {
         bases = [
             try Self.recorded(in: directory.appendingPathComponent("recorded")),
             try Self.fixture(in: directory.appendingPathComponent("fixture")),
+            try Self.fixture(in: directory.appendingPathComponent("fixture4"), schemaVersion: 4),
             try Self.liveWAL(in: directory.appendingPathComponent("live")),
         ]
     }
@@ -118,10 +119,10 @@ struct MutationBases {
 
     // MARK: - fixture
 
-    private static func fixture(in directory: URL) throws -> Base {
+    private static func fixture(in directory: URL, schemaVersion: Int = JournalSchema.latestVersion) throws -> Base {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("fixture.sqlite").path
-        let fixture = try JournalFixture(path: path)
+        let fixture = try JournalFixture(path: path, schemaVersion: schemaVersion)
         try evidence(try fixture.session(label: "every rule"))
         let quiet = try fixture.session(label: "quiet", startedAt: "2025-01-01T11:00:00Z")
         let rate = try quiet.channel(try quiet.object("Player"), "rate")
@@ -135,7 +136,7 @@ struct MutationBases {
         try crashed.gap(dropped: 12)
         try crashed.post(tick, new: "2")
         try fixture.finish()
-        return Base(name: "fixture", files: read(path))
+        return Base(name: schemaVersion == JournalSchema.latestVersion ? "fixture" : "fixture at schema \(schemaVersion)", files: read(path))
     }
 
     /// Something for every rule of the catalog to find.

@@ -145,14 +145,17 @@ import TestSupport
                 }
                 let run = cli.run(arguments)
                 var problems = check(run, command: command)
-                if let change = before.difference(Snapshot(path)) { problems.append(change) }
+                // migrate is last and the one command that may write: it may change an
+                // older journal when it succeeds, never when it refuses.
+                let mayWrite = command[0] == "migrate" && run.status == 0
+                if !mayWrite, let change = before.difference(Snapshot(path)) { problems.append(change) }
                 var processRuns = 0
                 if asProcess {
                     let external = runBinary(binary, arguments)
                     processRuns = 1
                     problems += check(external, command: command)
                     if external.status != run.status { problems.append("the binary exited \(external.status), in process \(run.status)") }
-                    if let change = before.difference(Snapshot(path)) { problems.append(change + " (binary)") }
+                    if !mayWrite, let change = before.difference(Snapshot(path)) { problems.append(change + " (binary)") }
                 }
                 shared.progress.withLock {
                     $0.inProcessRuns += 1

@@ -31,7 +31,7 @@ package enum ChromeTraceExporter {
         if let session { sessions = [try reader.session(session)] } else { sessions = try reader.sessions() }
         var document = TraceDocument(output: output)
         document.open()
-        for summary in sessions {
+        for summary in sessions where !output.isClosedByReader {
             try SessionTrace(reader: reader, summary: summary).write(to: &document)
         }
         document.close()
@@ -256,7 +256,8 @@ struct SessionTrace {
                 }
                 lastNs = event.timeNs
                 lastThread = event.thread
-                return true
+                // `export | head`: the rest would be computed for nothing.
+                return !document.output.isClosedByReader
             } catch {
                 failure = error
                 return false

@@ -55,7 +55,7 @@ package enum Exporter {
         if subject != .findings { sessions.removeAll { $0.eventCount == 0 && $0.registrationCount == 0 } }
         switch subject {
         case .events:
-            for session in sessions { try exportEvents(reader, session: session.id, table: table) }
+            for session in sessions where !output.isClosedByReader { try exportEvents(reader, session: session.id, table: table) }
         case .registrations:
             for session in sessions {
                 let catalog = try reader.catalog(session: session.id)
@@ -64,7 +64,7 @@ package enum Exporter {
                 }
             }
         case .deliveries:
-            for session in sessions { try exportDeliveries(reader, session: session.id, table: table) }
+            for session in sessions where !output.isClosedByReader { try exportDeliveries(reader, session: session.id, table: table) }
         case .findings:
             // Spooled, not held: a long session's findings grow with its history.
             let spool = FindingSpool()
@@ -78,7 +78,9 @@ package enum Exporter {
         let catalog = try reader.catalog(session: session)
         try reader.forEachEvent(session: session) { event in
             table.row(eventCells(event, catalog))
-            return true
+            // `export | head`: the rest would be computed for nothing (with a journal's
+            // megabyte channel name in every row, for minutes).
+            return !table.output.isClosedByReader
         }
     }
 
@@ -130,7 +132,7 @@ package enum Exporter {
                 }
                 _ = tracker.feed(event)
                 try live.apply(event, lookup: lookup)
-                return true
+                return !table.output.isClosedByReader
             } catch {
                 failure = error
                 return false

@@ -20,4 +20,7 @@ package final class TerminalSafeOutput: TextOutput {
     package func flush() throws(AnalysisError) {
         try output.flush()
     }
+
+    /// Whether the wrapped output's reader went away.
+    package var isClosedByReader: Bool { output.isClosedByReader }
 }

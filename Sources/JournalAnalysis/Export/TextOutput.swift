@@ -4,6 +4,14 @@ package protocol TextOutput: AnyObject {
     func write(_ text: String)
     /// Hands buffered text to its destination.
     func flush() throws(AnalysisError)
+    /// Whether the reader went away (a closed pipe): what is written from then on is
+    /// dropped, so a command that streams may stop rather than compute it all.
+    var isClosedByReader: Bool { get }
+}
+
+extension TextOutput {
+    /// Output in memory or to a file has no reader to go away.
+    package var isClosedByReader: Bool { false }
 }
 
 /// Collects output in memory (tests, small documents).

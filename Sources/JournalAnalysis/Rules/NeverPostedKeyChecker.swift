@@ -63,26 +63,53 @@ final class NeverPostedKeyChecker: RuleChecker {
         var count = 0
     }
 
+    /// What `observe` gathered, by typed key: made from the numbered tables in `finish`.
     private var observed: [TypedKey: Observed] = [:]
     private var posted: [TypedKey: Posted] = [:]
-    /// Per typed key, whether another channel's key of the same type is within the typo
-    /// hints' reach (two edits): only then are its observers ever compared (`typoHints`),
-    /// so only then are they kept — one entry per owner that ever registered would grow
-    /// with the session's history.
-    private var hasNeighbour: [TypedKey: Bool] = [:]
+    /// Each typed key seen, numbered on first sight, and each channel's number: an event
+    /// finds its key through its channel's id, so no key is hashed per event (a journal
+    /// from elsewhere may hold a key of megabytes: hashing it for each of 2,000 changes
+    /// took 16 s).
+    private var keys: [TypedKey] = []
+    private var keyNumbers: [TypedKey: Int] = [:]
+    private var keyOfChannel: [Int64: Int] = [:]
+    private var observedByNumber: [Int: Observed] = [:]
+    private var postedByNumber: [Int: Posted] = [:]
+    /// Per typed key (by number), whether another channel's key of the same type is within
+    /// the typo hints' reach (two edits): only then are its observers ever compared
+    /// (`typoHints`), so only then are they kept — one entry per owner that ever
+    /// registered would grow with the session's history.
+    private var hasNeighbour: [Int: Bool] = [:]
     /// Every channel's typed key, computed on first need (channels are loaded whole).
     private var channelKeys: Set<TypedKey>?
 
-    private func neighbours(_ key: TypedKey, _ context: DiagnosisContext) -> Bool {
-        if let known = hasNeighbour[key] { return known }
+    private func neighbours(_ number: Int, _ context: DiagnosisContext) -> Bool {
+        if let known = hasNeighbour[number] { return known }
         if channelKeys == nil {
             channelKeys = Set(context.catalog.channels.keys.compactMap { typedKey($0, context) })
         }
+        let key = keys[number]
         let found = channelKeys!.contains { other in
             other != key && other.type == key.type && editDistance(key.key, other.key, limit: 2) != nil
         }
-        hasNeighbour[key] = found
+        hasNeighbour[number] = found
         return found
+    }
+
+    /// The number of the typed key of `channelID`, if the catalog names the channel.
+    private func keyNumber(_ channelID: Int64, _ context: DiagnosisContext) -> Int? {
+        if let known = keyOfChannel[channelID] { return known }
+        guard let key = typedKey(channelID, context) else { return nil }
+        let number: Int
+        if let known = keyNumbers[key] {
+            number = known
+        } else {
+            number = keys.count
+            keys.append(key)
+            keyNumbers[key] = number
+        }
+        keyOfChannel[channelID] = number
+        return number
     }
 
     private func typedKey(_ channelID: Int64, _ context: DiagnosisContext) -> TypedKey? {
@@ -94,18 +121,18 @@ final class NeverPostedKeyChecker: RuleChecker {
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
         case .registered, .replaced:
-            guard let channel = event.channelID, let key = typedKey(channel, context) else { return }
-            if observed[key] == nil {
+            guard let channel = event.channelID, let key = keyNumber(channel, context) else { return }
+            if observedByNumber[key] == nil {
                 guard let row = try context.registration(event.registrationID) else { return }
-                observed[key] = Observed(first: row)
+                observedByNumber[key] = Observed(first: row)
             }
-            observed[key]?.add(
+            observedByNumber[key]?.add(
                 channel: channel, subject: context.catalog.channels[channel]?.subjectID ?? 0, owner: event.ownerID ?? 0,
                 keepObserver: neighbours(key, context)
             )
         case .changed:
-            guard let channel = event.channelID, let key = typedKey(channel, context) else { return }
-            posted[key, default: Posted(firstSeq: event.seq, channelID: channel)].count += 1
+            guard let channel = event.channelID, let key = keyNumber(channel, context) else { return }
+            postedByNumber[key, default: Posted(firstSeq: event.seq, channelID: channel)].count += 1
         default:
             break
         }
@@ -146,6 +173,8 @@ final class NeverPostedKeyChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        observed = Dictionary(uniqueKeysWithValues: observedByNumber.map { (keys[$0.key], $0.value) })
+        posted = Dictionary(uniqueKeysWithValues: postedByNumber.map { (keys[$0.key], $0.value) })
         let hints = typoHints()
         for (key, entry) in observed.sorted(by: { $0.key < $1.key }) where posted[key] == nil {
             let first = entry.first

@@ -79,6 +79,13 @@ extension SQLiteDatabase {
         }, Unmanaged.passUnretained(budget).toOpaque())
     }
 
+    /// Whether closing the last connection copies the `-wal` into the database file
+    /// (SQLite's default). Off, a connection that wrote nothing leaves both files as they
+    /// were: what a refused `migrate` must do.
+    package func checkpointsOnClose(_ enabled: Bool) {
+        _ = ojSetDatabaseFlag(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1)
+    }
+
     /// Sets the work budget of every statement to the floor plus `pages` pages' worth.
     package func setStepBudget(forPages pages: Int64) {
         let (perPages, overflow) = max(pages, 0).multipliedReportingOverflow(by: ReadLimits.stepsPerPage)

@@ -29,6 +29,9 @@ enum MigrateCommand {
         let path = reader.path
         let upgraded: (from: Int, to: Int)
         do {
+            // The one command that writes: a side file planted beside a journal from
+            // elsewhere (a link to another file) must not be written through.
+            try SideFileCheck.check(journal: path)
             upgraded = try JournalMigrator.upgrade(path: path)
         } catch {
             throw .input(error.description)
