@@ -64,7 +64,11 @@ package struct SessionReport {
     package var seqs: [Int64] = []
     /// The rows, encoded.
     var events = IntegerListWriter()
+    /// The findings the page lists: the first `ReportPage.perRule` of each rule, in the
+    /// diagnosis's order.
     package var findings: [CitedFinding] = []
+    /// How many findings the session has (all of them, listed or not).
+    package var tally = FindingTally()
     /// Changes a registration missed because it was replaced while its owner was alive:
     /// the what-if multicast replay's answer (`ReplayEngine`), as (change row, lane).
     package var missed: [(row: Int, lane: Int)] = []
