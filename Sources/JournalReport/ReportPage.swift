@@ -8,6 +8,16 @@ import JournalAnalysis
 /// timeline is drawn by the script from the JSON data, made safe for its `<script>`.
 enum ReportPage {
     static func render(_ reports: [SessionReport], journalPath: String, nonce: String) -> String {
+        var html = ""
+        write(reports, journalPath: journalPath, nonce: nonce) { (piece: String) -> Void in html += piece }
+        return html
+    }
+
+    /// The page handed to `out` in pieces (each session's section, then its data in pieces
+    /// of `SessionReport.jsonPieceSize`): written to a file, it is never held whole.
+    static func write<Failure: Error>(
+        _ reports: [SessionReport], journalPath: String, nonce: String, to out: (String) throws(Failure) -> Void
+    ) throws(Failure) {
         let file = journalPath.split(separator: "/").last.map(String.init) ?? journalPath
         var html = """
             <!DOCTYPE html>
@@ -36,20 +46,22 @@ enum ReportPage {
         html += "</header>\n"
         html += "<div id=\"js-errors\" hidden><strong>The timeline could not be drawn:</strong><ul></ul></div>\n"
         html += "<noscript><p>The timeline is drawn with JavaScript; the findings are readable without it.</p></noscript>\n"
+        try out(html)
         for (index, report) in reports.enumerated() {
-            html += section(report, index: index)
+            try out(section(report, index: index))
         }
-        html += "<div id=\"tooltip\" role=\"tooltip\" hidden></div>\n"
-        var data = "{\"version\":1,\"layout\":" + SessionReport.layoutJSON() + ",\"sessions\":["
+        try out("<div id=\"tooltip\" role=\"tooltip\" hidden></div>\n")
+        // Escaped piece by piece: the escaping replaces single characters, so cutting
+        // between pieces changes nothing.
+        try out("<script type=\"application/json\" id=\"report-data\">")
+        try out(HTMLText.scriptSafeJSON("{\"version\":1,\"layout\":" + SessionReport.layoutJSON() + ",\"sessions\":["))
         for (index, report) in reports.enumerated() {
-            if index > 0 { data += "," }
-            data += report.json()
+            if index > 0 { try out(",") }
+            try report.json { (piece: String) throws(Failure) -> Void in try out(HTMLText.scriptSafeJSON(piece)) }
         }
-        data += "]}"
-        html += "<script type=\"application/json\" id=\"report-data\">" + HTMLText.scriptSafeJSON(data) + "</script>\n"
-        html += "<script nonce=\"\(nonce)\">" + ReportAssets.javascript + "</script>\n"
-        html += "</body>\n</html>\n"
-        return html
+        try out("]}</script>\n")
+        try out("<script nonce=\"\(nonce)\">" + ReportAssets.javascript + "</script>\n")
+        try out("</body>\n</html>\n")
     }
 
     static func section(_ report: SessionReport, index: Int) -> String {
