@@ -89,6 +89,12 @@ package struct SessionReport {
     /// keeps a page of a million events under 10 MB and its generator's memory bounded.
     package static let detailLimit: Int64 = 250_000
 
+    /// A summarised session draws, per owner and channel, this many of the changes the
+    /// owner missed after its registration there was replaced: an owner that lives on
+    /// misses every later change, and drawing them all made the page (and its generator's
+    /// memory) grow with the session.
+    package static let missedPerOwner = 100
+
     package init(summary: SessionSummary, budgetNs: Int64) {
         self.summary = summary
         self.budgetNs = budgetNs

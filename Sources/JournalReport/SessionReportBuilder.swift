@@ -68,20 +68,18 @@ struct SessionReportBuilder {
         builder.liveAtWindow = liveAtWindow
         builder.report.registrationCount = registrationCount
         let summarised = window == nil && session.eventCount > detailLimit
-        var whatIf: [ReplayState.WhatIfChange]
+        var missed = MissedChanges()
+        var missedNotDrawn = 0
         if summarised {
-            (builder.keep, whatIf) = try builder.keptSeqs(reader, session: session, findings: findings)
+            (builder.keep, missed, missedNotDrawn) = try builder.keptSeqs(reader, session: session, findings: findings)
             builder.report.density = ReportDensity(lastSeq: session.lastSeq)
         } else {
-            // Every change drawn is a row: only the ones someone missed are drawn differently.
-            whatIf = []
+            // Every change drawn is a row.
             try builder.whatIf(reader, session: session) { change in
-                if !change.missed.isEmpty && window.map({ $0.from <= change.seq && change.seq <= $0.to }) ?? true {
-                    whatIf.append(change)
-                }
+                if window.map({ $0.from <= change.seq && change.seq <= $0.to }) ?? true { missed.add(change) }
             }
         }
-        whatIf.sort { $0.seq < $1.seq }
+        missed.sort()
         let filter = window.map { EventFilter(from: $0.from, to: $0.to) } ?? EventFilter()
         try reader.forEachEvent(session: session.id, filter: filter) { event in
             builder.add(event)
@@ -91,11 +89,16 @@ struct SessionReportBuilder {
         for change in builder.tracker.finish() { builder.noteCompleted(change) }
         builder.report.unheard.sort()
         builder.finishLanes()
-        builder.addMissed(whatIf)
+        builder.addMissed(missed)
         builder.report.findings = findings.map { builder.cite($0) }
         if builder.keep != nil {
             builder.report.notes.append(
                 "This session has \(session.eventCount) events, more than the report draws one by one (\(detailLimit)): each channel's changes and deliveries are drawn as counts per 1/\(ReportDensity.bins) of the session, and only what the findings shown cite is drawn event by event (\(builder.report.seqs.count) events, \(builder.report.lanes.count) registrations). For every event of a stretch, run obsreplay report with --from SEQ --to SEQ (up to \(detailLimit) events) or --around SEQ."
+            )
+        }
+        if missedNotDrawn > 0 {
+            builder.report.notes.append(
+                "Of the changes an owner missed on a channel after its registration there was replaced, the first \(SessionReport.missedPerOwner) are drawn; \(missedNotDrawn) later misses are not (the findings count them all)."
             )
         }
         if let window {
@@ -124,12 +127,14 @@ struct SessionReportBuilder {
     }
 
     /// A summarised session's rows: the events of the findings the page lists, the
-    /// registrations and removals of the registrations those name, and the changes those
-    /// registrations missed after being replaced; with the what-if entries of the kept
-    /// changes that someone missed (the only ones the page draws).
+    /// registrations and removals of the registrations those name, and the first
+    /// `SessionReport.missedPerOwner` changes each of their owners missed on the channel
+    /// after being replaced there; with what the what-if replay says of the kept changes,
+    /// and how many missed changes were left out by that limit (a replaced owner that
+    /// lives on misses every later change: without it the page grew with the session).
     func keptSeqs(
         _ reader: JournalReader, session: SessionSummary, findings: [Finding]
-    ) throws(AnalysisError) -> (Set<Int64>, [ReplayState.WhatIfChange]) {
+    ) throws(AnalysisError) -> (Set<Int64>, MissedChanges, Int) {
         var keep = Set<Int64>()
         for finding in findings { keep.formUnion(finding.seqs) }
         var kept = Set<Int64>()
@@ -150,34 +155,41 @@ struct SessionReportBuilder {
                 replacedOwners[key, default: []].append(row)
             }
         }
-        var whatIf: [ReplayState.WhatIfChange] = []
+        var missed = MissedChanges()
+        // Per channel and owner: the changes missed after the replacement so far (the
+        // replay hands a channel's changes out in order, so the first ones are drawn).
+        var missedSoFar: [String: Int] = [:]
+        var notDrawn = 0
         try self.whatIf(reader, session: session) { change in
-            let missed = change.missed
-            guard !missed.isEmpty else { return }
-            for owner in missed where replacedOwners[change.channel + "\u{0}" + owner]?.contains(where: {
-                ($0.removedSeq ?? .max) < change.seq
-            }) == true {
-                keep.insert(change.seq)
+            let owners = change.missed
+            guard !owners.isEmpty else { return }
+            var beyondLimit = 0
+            for owner in owners.uniqued() {
+                let key = change.channel + "\u{0}" + owner
+                guard replacedOwners[key]?.contains(where: { ($0.removedSeq ?? .max) < change.seq }) == true else { continue }
+                missedSoFar[key, default: 0] += 1
+                if missedSoFar[key]! <= SessionReport.missedPerOwner { keep.insert(change.seq) } else { beyondLimit += 1 }
             }
-            if keep.contains(change.seq) { whatIf.append(change) }
+            // Drawn anyway when kept for another reason (another owner, a finding).
+            if keep.contains(change.seq) { missed.add(change) } else { notDrawn += beyondLimit }
         }
-        return (keep, whatIf)
+        return (keep, missed, notDrawn)
     }
 
     /// Draws the what-if answer: each missed change on the owner's lane that was replaced
     /// on that channel before it.
-    mutating func addMissed(_ whatIf: [ReplayState.WhatIfChange]) {
+    mutating func addMissed(_ missed: MissedChanges) {
         // Replaced lanes by channel name and owner name, in the report's (escaped) text.
         var replaced: [String: [Int]] = [:]
         for (index, lane) in report.lanes.enumerated() where lane.end == .replaced {
             let key = (report.strings.text(report.channels[lane.channel].name) ?? "") + "\u{0}" + (report.strings.text(lane.owner) ?? "")
             replaced[key, default: []].append(index)
         }
-        for change in whatIf {
-            let missed = change.missed
-            guard !missed.isEmpty, let row = report.row(of: change.seq) else { continue }
-            for owner in missed.uniqued() {
-                let key = TerminalText.escaped(change.channel) + "\u{0}" + TerminalText.escaped(owner)
+        for change in missed.changes {
+            guard let row = report.row(of: change.seq) else { continue }
+            let channel = TerminalText.escaped(missed.labels[Int(change.channel)])
+            for owner in change.owners {
+                let key = channel + "\u{0}" + TerminalText.escaped(missed.labels[Int(owner)])
                 // The owner's latest lane on the channel replaced before the change.
                 guard let lane = replaced[key]?.last(where: { report.lanes[$0].endRow >= 0 && report.lanes[$0].endRow < row })
                 else { continue }
