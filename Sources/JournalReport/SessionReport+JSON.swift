@@ -74,7 +74,8 @@ extension SessionReport {
         try array(unheard) { row, buffer in buffer += String(row) }
         if let density {
             try text(",\"density\":")
-            try value(density.json)
+            density.render(into: &buffer)
+            try flushIfFull()
         }
         try text(",\"rows\":\(seqs.count),\"ev\":[")
         // Digits, commas and minus signs only: cut anywhere.
