@@ -5,9 +5,14 @@ package enum ReplayEngine {
     /// of a single-slot channel up to `seq` is replayed as if the channel were multicast.
     /// Seq 1 is the start of every session: in a session with no events, its state is
     /// empty.
+    /// With `onWhatIf`, each what-if entry is handed to it once final (at its channel's next
+    /// change, or at the end; so in sequence order per channel, not overall) instead of
+    /// being kept: the state's `whatIf` is then empty, and memory follows the channels,
+    /// not the changes (the HTML report replays whole sessions).
     /// - Throws: `AnalysisError.sequenceBeyondEnd` when `seq` is past the last event.
     package static func replay(
-        _ reader: JournalReader, session: SessionSummary, at seq: Int64, whatIfMulticast: Bool = false
+        _ reader: JournalReader, session: SessionSummary, at seq: Int64, whatIfMulticast: Bool = false,
+        onWhatIf: ((ReplayState.WhatIfChange) -> Void)? = nil
     ) throws(AnalysisError) -> ReplayState {
         guard seq <= session.lastSeqOrStart else {
             throw .sequenceBeyondEnd(path: reader.path, session: session.id, seq: seq, last: session.lastSeq)
@@ -21,8 +26,12 @@ package enum ReplayEngine {
         var multicast: [Int64: [RegistrationRow]] = [:]
         var whatIf: [ReplayState.WhatIfChange] = []
         // The what-if entry of each channel's latest change: its deliveries, and owners the
-        // registry found deallocated while dispatching it, come after it in the stream.
-        var latestWhatIf: [Int64: Int] = [:]
+        // registry found deallocated while dispatching it, come after it in the stream; it
+        // is final at the channel's next change.
+        var latestWhatIf: [Int64: ReplayState.WhatIfChange] = [:]
+        func settle(_ entry: ReplayState.WhatIfChange) {
+            if let onWhatIf { onWhatIf(entry) } else { whatIf.append(entry) }
+        }
         // Per channel, the label of each registration in its latest what-if entry: the
         // owner's name, with the call site when the owner holds several registrations
         // (an owner that assigned the slot from two places misses with one of them).
@@ -52,16 +61,16 @@ package enum ReplayEngine {
                         multicast[channel]?.removeAll { $0.id == event.registrationID }
                         // Found dead while this change was dispatched: it was dead for the
                         // change too, so a multicast channel would not have called it either.
-                        if event.removalReason == .ownerDeallocated, let index = latestWhatIf[channel], let owner = event.ownerID {
+                        if event.removalReason == .ownerDeallocated, latestWhatIf[channel] != nil, let owner = event.ownerID {
                             let gone = Set((whatIfLabels[channel] ?? [:]).values.filter { $0.owner == owner }.map(\.label))
-                            whatIf[index].wouldReceive.removeAll { gone.contains($0) }
+                            latestWhatIf[channel]?.wouldReceive.removeAll { gone.contains($0) }
                         }
                     case .delivered where !event.isInitialDelivery:
                         // Who was actually called comes from the deliveries, not from who was
                         // registered: a registered owner may already have been gone.
-                        if let index = latestWhatIf[channel], let id = event.registrationID {
+                        if latestWhatIf[channel] != nil, let id = event.registrationID {
                             let label = whatIfLabels[channel]?[id]?.label ?? event.ownerID.flatMap { catalog.objectName($0) }
-                            if let label { whatIf[index].received.append(label) }
+                            if let label { latestWhatIf[channel]?.received.append(label) }
                         }
                     case .changed where !event.isPrior:
                         let alive = (multicast[channel] ?? []).filter { !catalog.isDeallocated($0.ownerID, at: event.seq) }
@@ -74,11 +83,11 @@ package enum ReplayEngine {
                             labels[row.id] = (row.ownerID, label)
                         }
                         whatIfLabels[channel] = labels
-                        latestWhatIf[channel] = whatIf.count
-                        whatIf.append(ReplayState.WhatIfChange(
+                        if let previous = latestWhatIf[channel] { settle(previous) }
+                        latestWhatIf[channel] = ReplayState.WhatIfChange(
                             seq: event.seq, channel: catalog.channelName(channel) ?? "?", received: [],
                             wouldReceive: alive.map { labels[$0.id]!.label }
-                        ))
+                        )
                     default:
                         break
                     }
@@ -93,6 +102,9 @@ package enum ReplayEngine {
             return true
         }
         if let failure { throw failure }
+        for entry in latestWhatIf.values.sorted(by: { $0.seq < $1.seq }) { settle(entry) }
+        // Settled at each channel's next change: back into sequence order.
+        whatIf.sort { $0.seq < $1.seq }
 
         let channels = live.byChannel.keys.sorted().map { channelID in
             ReplayState.ChannelState(

@@ -24,10 +24,23 @@ package enum HTMLReport {
         let path = outputPath ?? defaultPath(forJournal: journalPath)
         // Opened before rendering so a refused path fails fast, and never with a partial file.
         let file = try OutputFile.open(path, protecting: [journalPath], what: "report")
-        try file.write(try render(reader, sessions: sessions, options: options, window: window))
+        let reports = try build(reader, sessions: sessions, options: options, window: window)
+        // Written as it is made, in pieces of about `writeSize`: the page is never one string.
+        var pending = ""
+        try ReportPage.write(reports, journalPath: reader.path, nonce: nonce()) { (piece: String) throws(AnalysisError) -> Void in
+            pending += piece
+            if pending.utf8.count >= writeSize {
+                try file.write(pending)
+                pending = ""
+            }
+        }
+        try file.write(pending)
         try file.commit()
         return path
     }
+
+    /// How many bytes `write` collects before writing them.
+    static let writeSize = 1 << 16
 
     /// The report's HTML; with a `window`, only the events of those sequence numbers are drawn.
     /// A session of more than `detailLimit` events (and no window) is summarised per channel.
@@ -35,6 +48,15 @@ package enum HTMLReport {
         _ reader: JournalReader, sessions: ReportSelection = .latest, options: DiagnosisOptions = DiagnosisOptions(),
         window: ReportWindow? = nil, detailLimit: Int64 = SessionReport.detailLimit
     ) throws(AnalysisError) -> String {
+        let reports = try build(reader, sessions: sessions, options: options, window: window, detailLimit: detailLimit)
+        return ReportPage.render(reports, journalPath: reader.path, nonce: nonce())
+    }
+
+    /// The reports of the selected sessions (everything the page shows, before any of it is written).
+    static func build(
+        _ reader: JournalReader, sessions: ReportSelection, options: DiagnosisOptions, window: ReportWindow?,
+        detailLimit: Int64 = SessionReport.detailLimit
+    ) throws(AnalysisError) -> [SessionReport] {
         let summaries: [SessionSummary]
         switch sessions {
         case .latest: summaries = [try reader.session(nil)]
@@ -47,7 +69,7 @@ package enum HTMLReport {
         for summary in summaries {
             reports.append(try SessionReportBuilder.build(reader, session: summary, options: options, window: window, detailLimit: detailLimit))
         }
-        return ReportPage.render(reports, journalPath: reader.path, nonce: nonce())
+        return reports
     }
 
     /// The report's path beside a journal: its extension replaced by `.html`.
@@ -59,8 +81,12 @@ package enum HTMLReport {
 
     /// A fresh nonce for the page's Content-Security-Policy: text injected from a journal
     /// could not guess it, so it could not run even if it escaped the escaping.
-    static func nonce() -> String {
+    package static func nonce() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined()
+        // Zero-padded: 128 bits are always 32 hex digits (unpadded, a leading zero digit made it shorter).
+        return (0..<2).map { _ in
+            let digits = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }.joined()
     }
 }

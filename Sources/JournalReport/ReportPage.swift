@@ -8,6 +8,16 @@ import JournalAnalysis
 /// timeline is drawn by the script from the JSON data, made safe for its `<script>`.
 enum ReportPage {
     static func render(_ reports: [SessionReport], journalPath: String, nonce: String) -> String {
+        var html = ""
+        write(reports, journalPath: journalPath, nonce: nonce) { (piece: String) -> Void in html += piece }
+        return html
+    }
+
+    /// The page handed to `out` in pieces (each session's section, then its data in pieces
+    /// of `SessionReport.jsonPieceSize`): written to a file, it is never held whole.
+    static func write<Failure: Error>(
+        _ reports: [SessionReport], journalPath: String, nonce: String, to out: (String) throws(Failure) -> Void
+    ) throws(Failure) {
         let file = journalPath.split(separator: "/").last.map(String.init) ?? journalPath
         var html = """
             <!DOCTYPE html>
@@ -36,20 +46,22 @@ enum ReportPage {
         html += "</header>\n"
         html += "<div id=\"js-errors\" hidden><strong>The timeline could not be drawn:</strong><ul></ul></div>\n"
         html += "<noscript><p>The timeline is drawn with JavaScript; the findings are readable without it.</p></noscript>\n"
+        try out(html)
         for (index, report) in reports.enumerated() {
-            html += section(report, index: index)
+            try out(section(report, index: index))
         }
-        html += "<div id=\"tooltip\" role=\"tooltip\" hidden></div>\n"
-        var data = "{\"version\":1,\"layout\":" + SessionReport.layoutJSON() + ",\"sessions\":["
+        try out("<div id=\"tooltip\" role=\"tooltip\" hidden></div>\n")
+        // Escaped piece by piece: the escaping replaces single characters, so cutting
+        // between pieces changes nothing.
+        try out("<script type=\"application/json\" id=\"report-data\">")
+        try out(HTMLText.scriptSafeJSON("{\"version\":1,\"layout\":" + SessionReport.layoutJSON() + ",\"sessions\":["))
         for (index, report) in reports.enumerated() {
-            if index > 0 { data += "," }
-            data += report.json()
+            if index > 0 { try out(",") }
+            try report.json { (piece: String) throws(Failure) -> Void in try out(HTMLText.scriptSafeJSON(piece)) }
         }
-        data += "]}"
-        html += "<script type=\"application/json\" id=\"report-data\">" + HTMLText.scriptSafeJSON(data) + "</script>\n"
-        html += "<script nonce=\"\(nonce)\">" + ReportAssets.javascript + "</script>\n"
-        html += "</body>\n</html>\n"
-        return html
+        try out("]}</script>\n")
+        try out("<script nonce=\"\(nonce)\">" + ReportAssets.javascript + "</script>\n")
+        try out("</body>\n</html>\n")
     }
 
     static func section(_ report: SessionReport, index: Int) -> String {
@@ -86,26 +98,28 @@ enum ReportPage {
             </div>
 
             """
+        let tally = report.tally
         let counts = Severity.allCases.reversed().map { severity in
-            let count = findings.count { $0.finding.severity == severity }
+            let count = tally.bySeverity[severity] ?? 0
             return "\(count) \(severity.rawValue)" + (count == 1 || severity == .info ? "" : "s")
         }
-        html += "<aside class=\"findings\"><h3>Findings: \(findings.count) (\(counts.joined(separator: ", ")))</h3>\n"
-        if findings.isEmpty {
+        html += "<aside class=\"findings\"><h3>Findings: \(tally.total) (\(counts.joined(separator: ", ")))</h3>\n"
+        if tally.total == 0 {
             html += "<p class=\"none\">No findings: every rule of the catalog passed.</p>\n"
         }
         // Grouped by rule, errors first; a long group starts closed and shows its first
         // `perRule` findings (diagnose lists them all).
-        for group in groups(findings) {
+        for group in groups(findings, tally) {
             let first = group[0].finding
-            let open = group.count <= 10 ? " open" : ""
-            html += "<details class=\"rule-group sev-\(first.severity.rawValue)\"\(open)><summary><code>\(first.rule.code)</code> <span class=\"rule\">\(first.rule.name)</span> <span class=\"count\">\(group.count)</span></summary><ol>\n"
+            let total = tally.byRule[first.rule]?.count ?? group.count
+            let open = total <= 10 ? " open" : ""
+            html += "<details class=\"rule-group sev-\(first.severity.rawValue)\"\(open)><summary><code>\(first.rule.code)</code> <span class=\"rule\">\(first.rule.name)</span> <span class=\"count\">\(total)</span></summary><ol>\n"
             for (number, cited) in group.prefix(perRule).enumerated() {
                 html += findingItem(cited, report, key: "\(first.rule.code)-\(number + 1)", session: summary.id)
             }
             html += "</ol>"
-            if group.count > perRule {
-                html += "<p class=\"more\">\(group.count - perRule) more not shown here: obsreplay diagnose --session \(summary.id) lists them all.</p>"
+            if total > perRule {
+                html += "<p class=\"more\">\(total - perRule) more not shown here: obsreplay diagnose --session \(summary.id) lists them all.</p>"
             }
             html += "</details>\n"
         }
@@ -116,12 +130,16 @@ enum ReportPage {
     /// Findings shown per rule: keeps the page's size bounded however many a long session has.
     static let perRule = 100
 
-    /// Findings grouped by rule: errors first, then by code; each group in sequence order.
-    static func groups(_ findings: [SessionReport.CitedFinding]) -> [[SessionReport.CitedFinding]] {
+    /// Findings grouped by rule: errors first (by the most serious finding of the rule,
+    /// listed or not), then by code; each group in sequence order.
+    static func groups(_ findings: [SessionReport.CitedFinding], _ tally: FindingTally) -> [[SessionReport.CitedFinding]] {
         var byRule: [Rule: [SessionReport.CitedFinding]] = [:]
         for cited in findings { byRule[cited.finding.rule, default: []].append(cited) }
+        func severity(_ group: [SessionReport.CitedFinding]) -> Severity {
+            tally.byRule[group[0].finding.rule]?.severity ?? group.map(\.finding.severity).max()!
+        }
         return byRule.values.sorted { a, b in
-            let (x, y) = (a.map(\.finding.severity).max()!, b.map(\.finding.severity).max()!)
+            let (x, y) = (severity(a), severity(b))
             return x != y ? x > y : a[0].finding.rule.code < b[0].finding.rule.code
         }
     }

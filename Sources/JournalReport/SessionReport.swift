@@ -64,7 +64,11 @@ package struct SessionReport {
     package var seqs: [Int64] = []
     /// The rows, encoded.
     var events = IntegerListWriter()
+    /// The findings the page lists: the first `ReportPage.perRule` of each rule, in the
+    /// diagnosis's order.
     package var findings: [CitedFinding] = []
+    /// How many findings the session has (all of them, listed or not).
+    package var tally = FindingTally()
     /// Changes a registration missed because it was replaced while its owner was alive:
     /// the what-if multicast replay's answer (`ReplayEngine`), as (change row, lane).
     package var missed: [(row: Int, lane: Int)] = []
@@ -84,6 +88,12 @@ package struct SessionReport {
     /// Sessions with more events than this are summarised unless a window limits them:
     /// keeps a page of a million events under 10 MB and its generator's memory bounded.
     package static let detailLimit: Int64 = 250_000
+
+    /// A summarised session draws, per owner and channel, this many of the changes the
+    /// owner missed after its registration there was replaced: an owner that lives on
+    /// misses every later change, and drawing them all made the page (and its generator's
+    /// memory) grow with the session.
+    package static let missedPerOwner = 100
 
     package init(summary: SessionSummary, budgetNs: Int64) {
         self.summary = summary

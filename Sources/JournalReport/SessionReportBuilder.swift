@@ -5,12 +5,21 @@ import JournalAnalysis
 /// diagnosis, whose findings say which events to remember).
 ///
 /// Memory follows the report itself: the encoded events, one sequence number per row,
-/// the lanes, and the live dispatches `DispatchTracker` keeps open.
+/// the lanes, the findings listed, and the live dispatches `DispatchTracker` keeps open;
+/// not the session's history (registrations, findings and what-if changes stream past).
 struct SessionReportBuilder {
     let reader: JournalReader
     let catalog: JournalCatalog
     var report: SessionReport
-    private var registrations: [Int64: RegistrationRow] = [:]
+    /// The registrations live where a limited report's window begins (only then).
+    private var liveAtWindow: [RegistrationRow] = []
+    /// The stored row of each lane's registration (`nil`: the table lacks it).
+    private var laneRows: [RegistrationRow?] = []
+    /// Whether a registration expects the main thread, for the summarised session's
+    /// off-main deliveries: looked up when first needed, dropped at its removal.
+    private var expectsMain: [Int64: Bool] = [:]
+    /// The first failure to read a registration while the events stream (thrown after).
+    private var failure: AnalysisError?
     private var laneIndex: [Int64: Int] = [:]
     private var channelIndex: [Int64: Int] = [:]
     private var threadIndex: [Int64: Int] = [:]
@@ -31,35 +40,65 @@ struct SessionReportBuilder {
         _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions, window: ReportWindow? = nil,
         detailLimit: Int64 = SessionReport.detailLimit
     ) throws(AnalysisError) -> SessionReport {
-        let findings = try Diagnoser.diagnose(reader, session: session, options: options)
+        // Streamed out of the spool: only the findings the page lists are kept, the rest counted.
+        let spool = FindingSpool()
+        try Diagnoser.diagnose(reader, session: session, options: options, into: spool)
+        var tally = FindingTally()
+        var findings: [Finding] = []
+        try spool.drain { finding in
+            if tally.add(finding, listed: ReportPage.perRule) { findings.append(finding) }
+        }
         var builder = SessionReportBuilder(
             reader: reader, catalog: try reader.catalog(session: session.id),
             report: SessionReport(summary: session, budgetNs: options.slowCallbackBudgetNs)
         )
         builder.report.window = window
+        builder.report.tally = tally
         for finding in findings {
             for seq in finding.seqs { builder.cited[seq] = ([], nil) }
         }
-        try reader.forEachRegistration(session: session.id) { _, row in builder.registrations[row.id] = row }
-        builder.report.registrationCount = builder.registrations.count
-        let whatIf = try builder.whatIf(reader, session: session)
-        if window == nil && session.eventCount > detailLimit {
-            builder.keep = try builder.keptSeqs(reader, session: session, findings: findings, whatIf: whatIf)
-            builder.report.density = ReportDensity(lastSeq: session.lastSeq)
+        var registrationCount = 0
+        var liveAtWindow: [RegistrationRow] = []
+        try reader.forEachRegistration(session: session.id) { _, row in
+            registrationCount += 1
+            if let window, row.registeredSeq < window.from && (row.removedSeq ?? .max) >= window.from {
+                liveAtWindow.append(row)
+            }
         }
+        builder.liveAtWindow = liveAtWindow
+        builder.report.registrationCount = registrationCount
+        let summarised = window == nil && session.eventCount > detailLimit
+        var missed = MissedChanges()
+        var missedNotDrawn = 0
+        if summarised {
+            (builder.keep, missed, missedNotDrawn) = try builder.keptSeqs(reader, session: session, findings: findings)
+            builder.report.density = ReportDensity(lastSeq: session.lastSeq)
+        } else {
+            // Every change drawn is a row.
+            try builder.whatIf(reader, session: session) { change in
+                if window.map({ $0.from <= change.seq && change.seq <= $0.to }) ?? true { missed.add(change) }
+            }
+        }
+        missed.sort()
         let filter = window.map { EventFilter(from: $0.from, to: $0.to) } ?? EventFilter()
         try reader.forEachEvent(session: session.id, filter: filter) { event in
             builder.add(event)
-            return true
+            return builder.failure == nil
         }
+        if let failure = builder.failure { throw failure }
         for change in builder.tracker.finish() { builder.noteCompleted(change) }
         builder.report.unheard.sort()
         builder.finishLanes()
-        builder.addMissed(whatIf)
+        builder.addMissed(missed)
         builder.report.findings = findings.map { builder.cite($0) }
         if builder.keep != nil {
             builder.report.notes.append(
                 "This session has \(session.eventCount) events, more than the report draws one by one (\(detailLimit)): each channel's changes and deliveries are drawn as counts per 1/\(ReportDensity.bins) of the session, and only what the findings shown cite is drawn event by event (\(builder.report.seqs.count) events, \(builder.report.lanes.count) registrations). For every event of a stretch, run obsreplay report with --from SEQ --to SEQ (up to \(detailLimit) events) or --around SEQ."
+            )
+        }
+        if missedNotDrawn > 0 {
+            builder.report.notes.append(
+                "Of the changes an owner missed on a channel after its registration there was replaced, the first \(SessionReport.missedPerOwner) are drawn; \(missedNotDrawn) later misses are not (the findings count them all)."
             )
         }
         if let window {
@@ -78,24 +117,26 @@ struct SessionReportBuilder {
 
     /// The what-if multicast replay of the session's single-slot channels (`replay --what-if
     /// multicast`): per change, the owners a multicast channel would have called and the slot
-    /// did not. Empty when the session has no single-slot channel.
-    func whatIf(_ reader: JournalReader, session: SessionSummary) throws(AnalysisError) -> [ReplayState.WhatIfChange] {
-        guard session.lastSeq > 0, catalog.channels.values.contains(where: \.isSingleSlot) else { return [] }
-        return try ReplayEngine.replay(reader, session: session, at: session.lastSeq, whatIfMulticast: true).whatIf ?? []
+    /// did not, handed to `body` once final (in sequence order per channel only). None when
+    /// the session has no single-slot channel.
+    func whatIf(
+        _ reader: JournalReader, session: SessionSummary, _ body: @escaping (ReplayState.WhatIfChange) -> Void
+    ) throws(AnalysisError) {
+        guard session.lastSeq > 0, catalog.channels.values.contains(where: \.isSingleSlot) else { return }
+        _ = try ReplayEngine.replay(reader, session: session, at: session.lastSeq, whatIfMulticast: true, onWhatIf: body)
     }
 
-    /// A summarised session's rows: the events of the findings the page shows, the
-    /// registrations and removals of the registrations those name, and the changes those
-    /// registrations missed after being replaced.
+    /// A summarised session's rows: the events of the findings the page lists, the
+    /// registrations and removals of the registrations those name, and the first
+    /// `SessionReport.missedPerOwner` changes each of their owners missed on the channel
+    /// after being replaced there; with what the what-if replay says of the kept changes,
+    /// and how many missed changes were left out by that limit (a replaced owner that
+    /// lives on misses every later change: without it the page grew with the session).
     func keptSeqs(
-        _ reader: JournalReader, session: SessionSummary, findings: [Finding], whatIf: [ReplayState.WhatIfChange]
-    ) throws(AnalysisError) -> Set<Int64> {
-        var shown: [Rule: Int] = [:]
+        _ reader: JournalReader, session: SessionSummary, findings: [Finding]
+    ) throws(AnalysisError) -> (Set<Int64>, MissedChanges, Int) {
         var keep = Set<Int64>()
-        for finding in findings {
-            shown[finding.rule, default: 0] += 1
-            if shown[finding.rule]! <= ReportPage.perRule { keep.formUnion(finding.seqs) }
-        }
+        for finding in findings { keep.formUnion(finding.seqs) }
         var kept = Set<Int64>()
         for seq in keep {
             try reader.forEachEvent(session: session.id, filter: EventFilter(from: seq, to: seq)) { event in
@@ -106,7 +147,7 @@ struct SessionReportBuilder {
         }
         var replacedOwners: [String: [RegistrationRow]] = [:]
         for id in kept {
-            guard let row = registrations[id] else { continue }
+            guard let row = try reader.registration(session: session.id, id: id) else { continue }
             keep.insert(row.registeredSeq)
             if let removed = row.removedSeq { keep.insert(removed) }
             if row.removal == .replaced {
@@ -114,30 +155,41 @@ struct SessionReportBuilder {
                 replacedOwners[key, default: []].append(row)
             }
         }
-        for change in whatIf {
-            for owner in change.missed where replacedOwners[change.channel + "\u{0}" + owner]?.contains(where: {
-                ($0.removedSeq ?? .max) < change.seq
-            }) == true {
-                keep.insert(change.seq)
+        var missed = MissedChanges()
+        // Per channel and owner: the changes missed after the replacement so far (the
+        // replay hands a channel's changes out in order, so the first ones are drawn).
+        var missedSoFar: [String: Int] = [:]
+        var notDrawn = 0
+        try self.whatIf(reader, session: session) { change in
+            let owners = change.missed
+            guard !owners.isEmpty else { return }
+            var beyondLimit = 0
+            for owner in owners.uniqued() {
+                let key = change.channel + "\u{0}" + owner
+                guard replacedOwners[key]?.contains(where: { ($0.removedSeq ?? .max) < change.seq }) == true else { continue }
+                missedSoFar[key, default: 0] += 1
+                if missedSoFar[key]! <= SessionReport.missedPerOwner { keep.insert(change.seq) } else { beyondLimit += 1 }
             }
+            // Drawn anyway when kept for another reason (another owner, a finding).
+            if keep.contains(change.seq) { missed.add(change) } else { notDrawn += beyondLimit }
         }
-        return keep
+        return (keep, missed, notDrawn)
     }
 
     /// Draws the what-if answer: each missed change on the owner's lane that was replaced
     /// on that channel before it.
-    mutating func addMissed(_ whatIf: [ReplayState.WhatIfChange]) {
+    mutating func addMissed(_ missed: MissedChanges) {
         // Replaced lanes by channel name and owner name, in the report's (escaped) text.
         var replaced: [String: [Int]] = [:]
         for (index, lane) in report.lanes.enumerated() where lane.end == .replaced {
             let key = (report.strings.text(report.channels[lane.channel].name) ?? "") + "\u{0}" + (report.strings.text(lane.owner) ?? "")
             replaced[key, default: []].append(index)
         }
-        for change in whatIf {
-            let missed = change.missed
-            guard !missed.isEmpty, let row = report.row(of: change.seq) else { continue }
-            for owner in missed.uniqued() {
-                let key = TerminalText.escaped(change.channel) + "\u{0}" + TerminalText.escaped(owner)
+        for change in missed.changes {
+            guard let row = report.row(of: change.seq) else { continue }
+            let channel = TerminalText.escaped(missed.labels[Int(change.channel)])
+            for owner in change.owners {
+                let key = channel + "\u{0}" + TerminalText.escaped(missed.labels[Int(owner)])
                 // The owner's latest lane on the channel replaced before the change.
                 guard let lane = replaced[key]?.last(where: { report.lanes[$0].endRow >= 0 && report.lanes[$0].endRow < row })
                 else { continue }
@@ -153,7 +205,7 @@ struct SessionReportBuilder {
         let row = report.seqs.count
         if row == 0, let window = report.window { openLanesLive(at: window.from, event) }
         if let keep, !keep.contains(event.seq) {
-            count(event)
+            do throws(AnalysisError) { try count(event) } catch { failure = failure ?? error }
             return
         }
         let kind = Kind(event.kind)
@@ -242,14 +294,30 @@ struct SessionReportBuilder {
     }
 
     /// An event a summarised session does not draw: counted on its channel.
-    mutating func count(_ event: EventRow) {
+    mutating func count(_ event: EventRow) throws(AnalysisError) {
         for completed in tracker.feed(event) { noteCompleted(completed) }
         var problem = event.kind == .skipped || (event.durationNs ?? 0) > report.budgetNs
-        if event.kind == .delivered, !event.isMain, let id = event.registrationID, registrations[id]?.expectsMain == true {
+        if event.kind == .delivered, !event.isMain, let id = event.registrationID, try expectsMain(id) {
             problem = true
+        }
+        // A removed registration is asked about no more (a hostile journal's later delivery
+        // to it is looked up again).
+        switch event.kind {
+        case .removed: if let id = event.registrationID { expectsMain[id] = nil }
+        case .replaced: if let id = event.otherRegistrationID { expectsMain[id] = nil }
+        default: break
         }
         let channel = event.channelID.map { self.channel($0) }
         report.density?.count(event, channel: channel, problem: problem)
+    }
+
+    /// Whether the registration `id` expects the main thread (the table's word; `false`
+    /// when the table lacks it).
+    mutating func expectsMain(_ id: Int64) throws(AnalysisError) -> Bool {
+        if let known = expectsMain[id] { return known }
+        let answer = try reader.registration(session: report.summary.id, id: id)?.expectsMain ?? false
+        expectsMain[id] = answer
+        return answer
     }
 
     /// How many rows back the change a delivery or skip belongs to (0: not known).
@@ -272,17 +340,26 @@ struct SessionReportBuilder {
     /// A limited report: the registrations already live when its window begins get their
     /// lanes from its first row, so a lane that spans the window is drawn across it.
     mutating func openLanesLive(at seq: Int64, _ first: EventRow) {
-        for row in registrations.values.sorted(by: { $0.id < $1.id })
-        where row.registeredSeq < seq && (row.removedSeq ?? .max) >= seq {
-            _ = lane(row.id, first, row: 0)
+        for row in liveAtWindow where row.registeredSeq < seq && (row.removedSeq ?? .max) >= seq {
+            _ = lane(row.id, first, row: 0, stored: .some(row))
         }
+        liveAtWindow = []
     }
 
-    /// The lane of a registration, opened at `row` when first named.
-    mutating func lane(_ id: Int64?, _ event: EventRow, row: Int) -> Int? {
+    /// The lane of a registration, opened at `row` when first named (with its stored row,
+    /// read from the table unless given).
+    mutating func lane(_ id: Int64?, _ event: EventRow, row: Int, stored given: RegistrationRow?? = nil) -> Int? {
         guard let id else { return nil }
         if let index = laneIndex[id] { return index }
-        let stored = registrations[id]
+        let stored: RegistrationRow?
+        if let given {
+            stored = given
+        } else {
+            do throws(AnalysisError) { stored = try reader.registration(session: report.summary.id, id: id) } catch {
+                failure = failure ?? error
+                stored = nil
+            }
+        }
         let channelID = stored?.channelID ?? event.channelID ?? 0
         let callSiteID = stored?.callSiteID
         let lane = SessionReport.Lane(
@@ -295,6 +372,7 @@ struct SessionReportBuilder {
             startRow: row, endRow: -1, end: .live, reason: 0
         )
         report.lanes.append(lane)
+        laneRows.append(stored)
         lastRowOfLane.append(row)
         laneIndex[id] = report.lanes.count - 1
         return report.lanes.count - 1
@@ -311,7 +389,7 @@ struct SessionReportBuilder {
     /// they end at the last row that names them, with the table's reason.
     mutating func finishLanes() {
         for index in report.lanes.indices where report.lanes[index].endRow < 0 {
-            guard let stored = registrations[report.lanes[index].registrationID], let reason = stored.removalReason
+            guard let stored = laneRows[index], let reason = stored.removalReason
             else { continue }
             // Removed after a limited report's window: drawn to the window's end.
             let after = report.window.map { (stored.removedSeq ?? 0) > $0.to } ?? false

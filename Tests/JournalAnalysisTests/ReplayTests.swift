@@ -45,6 +45,19 @@ import Testing
     #expect(whatIf.filter { !$0.missed.isEmpty }.map(\.seq) == [18, 20])
 }
 
+/// Handed out one by one, the what-if entries are the ones the state lists (each once,
+/// final), and the state keeps none.
+@Test func whatIfEntriesCanBeHandedOutInsteadOfKept() throws {
+    let (reader, session) = try journal(threeAssigners)
+    let kept = try #require(try ReplayEngine.replay(reader, session: session, at: 20, whatIfMulticast: true).whatIf)
+    var handed: [ReplayState.WhatIfChange] = []
+    let state = try ReplayEngine.replay(reader, session: session, at: 20, whatIfMulticast: true) { handed.append($0) }
+    #expect(state.whatIf == [])
+    #expect(handed.count == 9)
+    #expect(handed == kept)
+    #expect(handed.filter { !$0.missed.isEmpty }.map(\.seq) == [18, 20])
+}
+
 @Test func replayExplainsSkipsAndDeallocatedOwners() throws {
     let (reader, session) = try journal { s in
         let player = try s.object("Player")

@@ -86,3 +86,36 @@ private func marks(_ session: ReportDocument.Session) throws -> (missed: [String
     let full = try ReportDocument(html: try HTMLReport.render(reader, detailLimit: 46))
     #expect(full.sessions.first?.json["density"] == nil && full.sessions.first?.rows.count == 46)
 }
+
+/// A summarised session draws the first `missedPerOwner` (100) changes an owner missed
+/// after its registration was replaced, not every later one, and says how many it left out.
+@Test func aSummarisedSessionDrawsTheFirstHundredMissedChangesOfAnOwner() throws {
+    let path = try temporaryDirectory().appendingPathComponent("long-miss.sqlite").path
+    let fixture = try JournalFixture(path: path)
+    let session = try fixture.session(label: "long miss")
+    let player = try session.object("Player")
+    let slot = try session.channel(player, "onChange", singleSlot: true)
+    let floating = try session.object("FloatingWindow")
+    let video = try session.object("VideoScreen")
+    try session.register(slot, owner: floating, at: "FloatingWindow.swift:31")  // seq 1
+    // Each post is a change and its one delivery: FloatingWindow#2 replaced at seq 6, alive,
+    // misses the 103 changes at seqs 7, 9, ..., 211.
+    var changes: [Int64] = []
+    for index in 0..<105 {
+        if index == 2 { try session.register(slot, owner: video, at: "VideoScreen.swift:20") }
+        changes.append(try session.post(slot, new: "\(index)", at: "Player.swift:40"))
+    }
+    try fixture.finish()
+    let missedChanges = Array(changes.dropFirst(2))
+    #expect(missedChanges.first == 7 && missedChanges.last == 211)
+    let html = try HTMLReport.render(try JournalReader(path: path), detailLimit: 50)
+    let report = try ReportDocument(html: html)
+    let drawn = try #require(report.sessions.first)
+    #expect(try marks(drawn).missed == missedChanges.prefix(100).map { "seq \($0) r1" })
+    #expect(report.html.contains("<p class=\"note\">Of the changes an owner missed on a channel after its registration there was replaced, the first 100 are drawn; 3 later misses are not (the findings count them all).</p>"))
+    // Below the detail limit every change is a row, and every miss is drawn.
+    let fullHTML = try HTMLReport.render(try JournalReader(path: path))
+    let full = try #require(try ReportDocument(html: fullHTML).sessions.first)
+    #expect(try marks(full).missed == missedChanges.map { "seq \($0) r1" })
+    #expect(!fullHTML.contains("later misses are not"))
+}
