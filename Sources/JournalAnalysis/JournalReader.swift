@@ -116,20 +116,23 @@ package final class JournalReader {
         let rows = EventColumn.rowTable(schema: schemaVersion)
         // From schema 5 on, a block's count and last seq are columns, and only the session's
         // last block is decoded (for its last event's time): no other block is unpacked.
-        let blocks = hasBlocks
+        let blocks = hasBlocks, packs = schemaVersion >= EventPack.since
         var endInBlocks: [Int] = []
         try query("""
             SELECT s.id, s.label, s.process, s.pid, s.host, s.started_at, s.ended_at, s.clean_end, s.library_version,
                    (SELECT COUNT(*) FROM \(rows) e WHERE e.session_id = s.id)
-                     + \(blocks ? "(SELECT COALESCE(SUM(b.event_count), 0) FROM event_blocks b WHERE b.session_id = s.id)" : "0"),
+                     + \(blocks ? "(SELECT COALESCE(SUM(b.event_count), 0) FROM event_blocks b WHERE b.session_id = s.id)" : "0")
+                     + \(packs ? "(SELECT COALESCE(SUM(p.event_count), 0) FROM event_packs p WHERE p.session_id = s.id)" : "0"),
                    (SELECT COUNT(*) FROM registrations r WHERE r.session_id = s.id),
                    (SELECT e.seq FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
                    (SELECT e.time_ns FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
-                   \(blocks ? "(SELECT b.last_seq FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL")
+                   \(blocks ? "(SELECT b.last_seq FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL"),
+                   \(packs ? "(SELECT p.first_seq + p.event_count - 1 FROM event_packs p WHERE p.session_id = s.id ORDER BY p.first_seq DESC LIMIT 1)" : "NULL")
             FROM sessions s ORDER BY s.id
             """) { row in
             var last = (seq: row.optionalInt(11) ?? 0, time: row.optionalInt(12) ?? 0)
-            if let blockSeq = row.optionalInt(13), blockSeq > last.seq {
+            let blockSeq = max(row.optionalInt(13) ?? .min, row.optionalInt(14) ?? .min)
+            if blockSeq != .min, blockSeq > last.seq {
                 // The time is the block's last event's, decoded below.
                 last = (blockSeq, 0)
                 endInBlocks.append(result.count)

@@ -53,13 +53,18 @@ package enum EventColumn: Int32, CaseIterable, Sendable {
 
     /// A subquery giving every event of a journal of schema `version` as a row of the
     /// `events` table, in `EventColumn` order: the table itself before schema 5; from
-    /// schema 5 on, `event_rows` and every event of every block, unpacked by SQLite's JSON
-    /// functions as the view `events` unpacks them (the reader's connection runs no views).
+    /// schema 5 on, `event_rows` and every event of every block (and from schema 6 on, of
+    /// every pack), unpacked by SQLite's JSON functions as the view `events` unpacks them
+    /// (the reader's connection runs no views).
     package static func source(schema version: Int) -> String {
         guard version >= blocksSince else { return "events" }
         let unpacked = allCases.dropFirst().enumerated().map { "json_extract(j.value, '$[\($0.offset)]') AS \($0.element.name)" }
+        let packs = version >= EventPack.since
+            ? " UNION ALL SELECT p.session_id AS session_id, " + EventPack.unpacked(pack: "p", each: "j").joined(separator: ", ")
+                + " FROM event_packs p, json_each(p.body) j"
+            : ""
         return "(SELECT " + allCases.map(\.name).joined(separator: ", ") + " FROM event_rows UNION ALL SELECT b.session_id AS session_id, "
-            + unpacked.joined(separator: ", ") + " FROM event_blocks b, json_each(b.body) j)"
+            + unpacked.joined(separator: ", ") + " FROM event_blocks b, json_each(b.body) j" + packs + ")"
     }
 
     /// The first schema version whose `events.kind` holds `JournalEventKind` codes; older
