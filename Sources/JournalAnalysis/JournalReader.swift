@@ -16,10 +16,11 @@ package final class JournalReader {
     /// Whether `channels.policy` and `registrations.removal_reason` hold codes (schema 5 on)
     /// rather than names.
     let integerPoliciesAndReasons: Bool
-    /// Whether events are in `event_blocks` and `event_rows` (schema 5 on), read through
+    /// Whether events are in `event_blocks` (and from schema 6 on `event_packs`) and
+    /// `event_rows` (schema 5 on), read through
     /// `forEachStoredEvent`, rather than in the `events` table.
     let hasBlocks: Bool
-    /// Decodes the blocks of `event_blocks`; one, reused (its scratch buffer is kept).
+    /// Decodes the blocks of `event_blocks` and `event_packs`; one, reused (its scratch buffer is kept).
     let blockDecoder = EventBlockDecoder()
     private var registrationStatement: SQLiteStatement?
     /// Statements by SQL text, compiled once: whole-journal commands run the same few

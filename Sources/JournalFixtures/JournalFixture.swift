@@ -73,11 +73,14 @@ package final class JournalFixture {
     /// (or 4 MiB of body), per session in seq order, leaving longer events as rows: into
     /// `event_blocks` in schema 5's body, from schema 6 on into `event_packs` in the compact
     /// body (`EventPack`). Each event is encoded by SQLite's own `json_array` (trailing
-    /// nulls cut from a pack's by `rtrim`), and the events of a block joined in seq order by
-    /// `group_concat` over a window, not by the writer's encoder, so tests that read these
-    /// blocks check the format against an independent encoding. One `INSERT … SELECT` for
-    /// all blocks: a statement per block took about 10 s per 100,000 events. The
-    /// append-only triggers are dropped and restored as `edit` does, in one transaction.
+    /// nulls cut from a pack's by `rtrim`), and a block's events joined by `group_concat`,
+    /// not by the writer's encoder, so tests that read these blocks check the format against
+    /// an independent encoding. One `INSERT … SELECT … GROUP BY` for all blocks, grouped
+    /// along the primary key of the plan, (session, block, seq): SQLite scans it in that
+    /// order with no sorter, so each block's events reach `group_concat` in seq order (a
+    /// window function ordered by seq says so outright, but copies a block's whole body once
+    /// per event: twice the time). The append-only triggers are dropped and restored as
+    /// `edit` does, in one transaction.
     package func packEvents() throws {
         try database.execute("BEGIN IMMEDIATE")
         var triggers: [String] = []
@@ -88,7 +91,7 @@ package final class JournalFixture {
         // Which block each packed event goes to, by its block's first seq.
         try database.execute("""
             CREATE TEMP TABLE pack_plan (
-                session_id INTEGER NOT NULL, seq INTEGER NOT NULL, block INTEGER NOT NULL, PRIMARY KEY (session_id, seq)
+                session_id INTEGER NOT NULL, block INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (session_id, block, seq)
             ) WITHOUT ROWID
             """)
         let textBytes = try database.prepare("""
@@ -111,7 +114,7 @@ package final class JournalFixture {
             try planLargeEvents()
         }
         let columns = EventColumn.allCases.dropFirst().map { "e." + $0.name }.joined(separator: ", ")
-        let window = "WINDOW w AS (PARTITION BY p.session_id, p.block ORDER BY p.seq ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"
+        let join = "FROM pack_plan p JOIN event_rows e ON e.session_id = p.session_id AND e.seq = p.seq"
         if schemaVersion >= EventPack.since {
             let elements = EventPack.elements.map { column -> String in
                 switch column {
@@ -123,23 +126,16 @@ package final class JournalFixture {
             }.joined(separator: ", ")
             try database.execute("""
                 INSERT INTO event_packs (session_id, first_seq, event_count, base_time_ns, body)
-                SELECT session_id, block, n, base, '[' || body || ']' FROM (
-                  SELECT p.session_id, p.block, p.seq, count(*) OVER w AS n, f.time_ns AS base,
-                         group_concat(rtrim(json_array(\(elements)), ',nul]') || ']', ',') OVER w AS body
-                  FROM pack_plan p JOIN event_rows e ON e.session_id = p.session_id AND e.seq = p.seq
-                  JOIN event_rows f ON f.session_id = p.session_id AND f.seq = p.block
-                  \(window))
-                WHERE seq = block
+                SELECT p.session_id, p.block, count(*), f.time_ns,
+                       '[' || group_concat(rtrim(json_array(\(elements)), ',nul]') || ']', ',') || ']'
+                \(join) JOIN event_rows f ON f.session_id = p.session_id AND f.seq = p.block
+                GROUP BY p.session_id, p.block
                 """)
         } else {
             try database.execute("""
                 INSERT INTO event_blocks (session_id, first_seq, last_seq, event_count, body)
-                SELECT session_id, block, last, n, '[' || body || ']' FROM (
-                  SELECT p.session_id, p.block, p.seq, max(p.seq) OVER w AS last, count(*) OVER w AS n,
-                         group_concat(json_array(\(columns)), ',') OVER w AS body
-                  FROM pack_plan p JOIN event_rows e ON e.session_id = p.session_id AND e.seq = p.seq
-                  \(window))
-                WHERE seq = block
+                SELECT p.session_id, p.block, max(p.seq), count(*), '[' || group_concat(json_array(\(columns)), ',') || ']'
+                \(join) GROUP BY p.session_id, p.block
                 """)
         }
         try database.execute("""

@@ -39,6 +39,8 @@ package final class EventBlockDecoder {
     /// `EventColumn.rawValue - 1`), how few elements an event may have, which columns
     /// must not be NULL and which read as 0 when they are.
     private struct Layout {
+        /// A pack's: seq, time_ns and change_seq are computed (`completePackEvent`).
+        let isPack: Bool
         let columns: [Int]
         let minElements: Int
         let required: UInt32
@@ -47,20 +49,20 @@ package final class EventBlockDecoder {
 
     /// Schema 5's: every column after `session_id`, in `EventColumn` order.
     private static let blockLayout = Layout(
-        columns: Array(0..<maxElements), minElements: minElements,
+        isPack: false, columns: Array(0..<maxElements), minElements: minElements,
         required: 1 << 0 | 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 11 | 1 << 14, zeroWhenNull: 0
     )
 
     /// Schema 6's (`EventPack.elements`): no seq; time_ns, kind, thread and is_main never
     /// NULL (the first four elements); depth and is_prior 0 when NULL.
     private static let packLayout = Layout(
-        columns: EventPack.elements.map { Int($0.rawValue) - 1 }, minElements: 4,
+        isPack: true, columns: EventPack.elements.map { Int($0.rawValue) - 1 }, minElements: 4,
         required: 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4, zeroWhenNull: 1 << 11 | 1 << 14
     )
 
-    /// Integer values of the current event by element index (0 where NULL).
+    /// Integer values of the current event by column index (`EventColumn.rawValue - 1`; 0 where NULL).
     private let integers: UnsafeMutablePointer<Int64>
-    /// Bit i set: element i of the current event is NULL (or left out).
+    /// Bit i set: column i of the current event is NULL (or left out).
     private var nulls: UInt32 = 0
     private var oldValue: String?
     private var newValue: String?
@@ -149,7 +151,6 @@ package final class EventBlockDecoder {
         _ body: UnsafeBufferPointer<UInt8>, layout: Layout, firstSeq: Int64, lastSeq: Int64, eventCount: Int64,
         baseTimeNs: Int64, _ event: (EventBlockDecoder) -> Void
     ) throws(Damage) {
-        let isPack = layout.minElements != Self.minElements
         guard eventCount >= 1, eventCount <= Int64(Self.maxEvents) else {
             throw Damage("event_count \(eventCount) is not between 1 and \(Self.maxEvents)")
         }
@@ -169,7 +170,7 @@ package final class EventBlockDecoder {
                 }
                 count += 1
                 try decodeEvent(&parser, number: count, layout: layout)
-                if isPack { try completePackEvent(number: count, seq: firstSeq + Int64(count - 1), baseTimeNs: baseTimeNs) }
+                if layout.isPack { try completePackEvent(number: count, seq: firstSeq + Int64(count - 1), baseTimeNs: baseTimeNs) }
                 let seq = integers[0]
                 if count == 1 {
                     guard seq == firstSeq else {

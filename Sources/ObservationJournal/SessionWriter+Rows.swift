@@ -2,7 +2,7 @@ import JournalStore
 import ObserverCore
 
 /// Event encoding: one event per registry event, in `EventColumn` order, packed into
-/// `event_blocks` (docs/EVENT-BLOCKS.md); the registry's enumerations in the journal's vocabulary.
+/// `event_packs` (docs/EVENT-BLOCKS.md); the registry's enumerations in the journal's vocabulary.
 extension SessionWriter {
     // MARK: - Events
 
