@@ -1,10 +1,11 @@
 import JournalStore
 
-/// Reading the events of a schema-5 journal: the blocks of `event_blocks`, decoded by
-/// `EventBlockDecoder` (not by SQLite's JSON functions, an order of magnitude slower),
-/// merged by seq with the rows of `event_rows` (events from before the migration, and
-/// events too large for a block), and checked on the way: every block against its own
-/// columns, every event's seq after the one before it in its session.
+/// Reading the events of a schema-5 or -6 journal: the blocks of `event_blocks` (schema 5)
+/// and `event_packs` (schema 6), decoded by `EventBlockDecoder` (not by SQLite's JSON
+/// functions, an order of magnitude slower), merged by seq with the rows of `event_rows`
+/// (events from before the migration, and events too large for a block), and checked on
+/// the way: every block against its own columns, every event's seq after the one before it
+/// in its session.
 extension JournalReader {
     /// The refusal of a block found damaged: one line, naming the block.
     func damagedBlock(session: Int64, firstSeq: Int64, _ what: String) -> AnalysisError {
@@ -30,8 +31,36 @@ extension JournalReader {
         )
     }
 
-    /// The columns `decodeBlock` reads, first.
-    static let blockColumns = "session_id, first_seq, last_seq, event_count, body"
+    /// The columns `decodeBlock` reads, first, from `blockTable`.
+    static let blockColumns = "session_id, first_seq, last_seq, event_count, body, base_time_ns, is_pack"
+
+    /// `SELECT columns` (of `blockColumns`) of the journal's blocks that meet `condition`,
+    /// in `order`: schema 5's blocks and, from schema 6 on, its packs (`is_pack` 1,
+    /// `last_seq` computed). `condition` is given the expression of the table's last seq.
+    ///
+    /// One compound `SELECT … UNION ALL SELECT … ORDER BY`, not a query on a `UNION ALL`
+    /// subquery: SQLite sorts such a subquery's rows, bodies and all, in a temporary
+    /// B-tree, and merges the compound's two index-ordered scans.
+    func blockQuery(
+        _ columns: String = blockColumns, where condition: (_ lastSeq: String) -> String, orderBy order: String
+    ) -> String {
+        let blocks = "SELECT \(columns) FROM (SELECT session_id, first_seq, last_seq, event_count, body, "
+            + "0 AS base_time_ns, 0 AS is_pack FROM event_blocks) WHERE \(condition("last_seq"))"
+        guard schemaVersion >= EventPack.since else { return blocks + " ORDER BY " + order }
+        return blocks + " UNION ALL SELECT \(columns) FROM (SELECT session_id, first_seq, first_seq + event_count - 1 AS last_seq, "
+            + "event_count, body, base_time_ns, 1 AS is_pack FROM event_packs) WHERE \(condition("first_seq + event_count - 1"))"
+            + " ORDER BY " + order
+    }
+
+    /// The first seq of the session's last block (schema 5's or 6's) starting at or before
+    /// `seq` (SQL expressions), or NULL: a scalar subquery.
+    func lastBlockStart(session: String, atOrBefore seq: String) -> String {
+        let one = { (table: String) in
+            "SELECT first_seq FROM \(table) WHERE session_id = \(session) AND first_seq <= \(seq) ORDER BY first_seq DESC LIMIT 1"
+        }
+        guard schemaVersion >= EventPack.since else { return "(\(one("event_blocks")))" }
+        return "max(COALESCE((\(one("event_blocks"))), -9223372036854775808), COALESCE((\(one("event_packs"))), -9223372036854775808))"
+    }
 
     /// Decodes the block in the current row of `statement` (`blockColumns` first) into
     /// `events` (emptied first): all its events, or none and the refusal.
@@ -41,8 +70,14 @@ extension JournalReader {
         let decoder = blockDecoder
         do {
             try statement.withTextBytes(4) { (body) throws(EventBlockDecoder.Damage) in
-                try decoder.decode(body, firstSeq: firstSeq, lastSeq: statement.int(2), eventCount: statement.int(3)) {
-                    events.append(self.event(from: $0, session: session))
+                if statement.int(6) != 0 {
+                    try decoder.decodePack(body, firstSeq: firstSeq, eventCount: statement.int(3), baseTimeNs: statement.int(5)) {
+                        events.append(self.event(from: $0, session: session))
+                    }
+                } else {
+                    try decoder.decode(body, firstSeq: firstSeq, lastSeq: statement.int(2), eventCount: statement.int(3)) {
+                        events.append(self.event(from: $0, session: session))
+                    }
                 }
             }
         } catch {
@@ -65,18 +100,16 @@ extension JournalReader {
         guard from <= to else { return }
         let rowSQL: String, blockSQL: String
         if session != nil {
+            // The block holding `from`, or `from` if there is none before it.
+            let start = "COALESCE(NULLIF(\(lastBlockStart(session: "?1", atOrBefore: "?2")), -9223372036854775808), ?2)"
             rowSQL = "SELECT \(eventColumns) FROM event_rows WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3 ORDER BY seq"
             blockSQL = """
-                SELECT \(Self.blockColumns) FROM event_blocks
-                WHERE session_id = ?1 AND last_seq >= ?2 AND first_seq <= ?3 AND first_seq >= COALESCE(
-                  (SELECT first_seq FROM event_blocks WHERE session_id = ?1 AND first_seq <= ?2 ORDER BY first_seq DESC LIMIT 1), ?2)
-                ORDER BY first_seq
+                \(blockQuery(where: { "session_id = ?1 AND \($0) >= ?2 AND first_seq <= ?3 AND first_seq >= \(start)" }, orderBy: "first_seq"))
                 """
         } else {
             rowSQL = "SELECT \(eventColumns) FROM event_rows WHERE ?1 IS NULL AND seq >= ?2 AND seq <= ?3 ORDER BY session_id, seq"
             blockSQL = """
-                SELECT \(Self.blockColumns) FROM event_blocks WHERE ?1 IS NULL AND last_seq >= ?2 AND first_seq <= ?3
-                ORDER BY session_id, first_seq
+                \(blockQuery(where: { "?1 IS NULL AND \($0) >= ?2 AND first_seq <= ?3" }, orderBy: "session_id, first_seq"))
                 """
         }
         let rows = try reused(rowSQL)
@@ -194,7 +227,7 @@ extension JournalReader {
         var start = Int64.max
         try query("SELECT seq FROM event_rows WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
                   [.int(session), .int(Int64(count))]) { start = min(start, $0.int(0)) }
-        let blocks = try reused("SELECT first_seq, event_count FROM event_blocks WHERE session_id = ?1 ORDER BY first_seq DESC")
+        let blocks = try reused(blockQuery("first_seq, event_count", where: { _ in "session_id = ?1" }, orderBy: "first_seq DESC"))
         defer { blocks.reset() }
         try bind(blocks, [.int(session)])
         var claimed: Int64 = 0
@@ -222,9 +255,7 @@ extension JournalReader {
             SELECT \(eventColumns) FROM event_rows WHERE session_id = ?1 AND seq <= ?2 AND kind = ?3
             ORDER BY seq DESC LIMIT 1
             """, [.int(session), .int(seq), stored(.changed)]) { found = self.event(from: $0) }
-        let blocks = try reused("""
-            SELECT \(Self.blockColumns) FROM event_blocks WHERE session_id = ?1 AND first_seq <= ?2 ORDER BY first_seq DESC
-            """)
+        let blocks = try reused(blockQuery(where: { _ in "session_id = ?1 AND first_seq <= ?2" }, orderBy: "first_seq DESC"))
         defer { blocks.reset() }
         try bind(blocks, [.int(session), .int(seq)])
         var events: [EventRow] = []
@@ -242,7 +273,7 @@ extension JournalReader {
     /// Decodes the block of `session` that starts at `firstSeq`, known to be damaged, so
     /// that its refusal is the one line every other reader of it gives.
     func refuseBlock(session: Int64, firstSeq: Int64) throws(AnalysisError) {
-        let blocks = try reused("SELECT \(Self.blockColumns) FROM event_blocks WHERE session_id = ?1 AND first_seq = ?2")
+        let blocks = try reused(blockQuery(where: { _ in "session_id = ?1 AND first_seq = ?2" }, orderBy: "first_seq LIMIT 1"))
         defer { blocks.reset() }
         try bind(blocks, [.int(session), .int(firstSeq)])
         var events: [EventRow] = []
@@ -253,7 +284,7 @@ extension JournalReader {
     /// The `time_ns` of the last event of the session's last block, decoded (and so
     /// checked), or `nil` without blocks.
     func lastBlockTime(session: Int64) throws(AnalysisError) -> Int64? {
-        let blocks = try reused("SELECT \(Self.blockColumns) FROM event_blocks WHERE session_id = ?1 ORDER BY first_seq DESC LIMIT 1")
+        let blocks = try reused(blockQuery(where: { _ in "session_id = ?1" }, orderBy: "first_seq DESC LIMIT 1"))
         defer { blocks.reset() }
         try bind(blocks, [.int(session)])
         guard try step(blocks) else { return nil }

@@ -16,10 +16,11 @@ package final class JournalReader {
     /// Whether `channels.policy` and `registrations.removal_reason` hold codes (schema 5 on)
     /// rather than names.
     let integerPoliciesAndReasons: Bool
-    /// Whether events are in `event_blocks` and `event_rows` (schema 5 on), read through
+    /// Whether events are in `event_blocks` (and from schema 6 on `event_packs`) and
+    /// `event_rows` (schema 5 on), read through
     /// `forEachStoredEvent`, rather than in the `events` table.
     let hasBlocks: Bool
-    /// Decodes the blocks of `event_blocks`; one, reused (its scratch buffer is kept).
+    /// Decodes the blocks of `event_blocks` and `event_packs`; one, reused (its scratch buffer is kept).
     let blockDecoder = EventBlockDecoder()
     private var registrationStatement: SQLiteStatement?
     /// Statements by SQL text, compiled once: whole-journal commands run the same few
@@ -116,27 +117,31 @@ package final class JournalReader {
         let rows = EventColumn.rowTable(schema: schemaVersion)
         // From schema 5 on, a block's count and last seq are columns, and only the session's
         // last block is decoded (for its last event's time): no other block is unpacked.
-        let blocks = hasBlocks
+        let blocks = hasBlocks, packs = schemaVersion >= EventPack.since
         var endInBlocks: [Int] = []
         // A hostile event_count must neither overflow the sum (SQLite stops the query
         // with "integer overflow") nor be counted: only counts a block may hold are
         // summed, and the first block with another is decoded below, which refuses it.
-        let counts = "b.event_count BETWEEN 1 AND \(EventBlockDecoder.maxEvents)"
+        let counts = { (table: String) in "\(table).event_count BETWEEN 1 AND \(EventBlockDecoder.maxEvents)" }
         var countLies: [(session: Int64, firstSeq: Int64)] = []
         try query("""
             SELECT s.id, s.label, s.process, s.pid, s.host, s.started_at, s.ended_at, s.clean_end, s.library_version,
                    (SELECT COUNT(*) FROM \(rows) e WHERE e.session_id = s.id)
-                     + \(blocks ? "(SELECT COALESCE(SUM(b.event_count), 0) FROM event_blocks b WHERE b.session_id = s.id AND \(counts))" : "0"),
+                     + \(blocks ? "(SELECT COALESCE(SUM(b.event_count), 0) FROM event_blocks b WHERE b.session_id = s.id AND \(counts("b")))" : "0")
+                     + \(packs ? "(SELECT COALESCE(SUM(p.event_count), 0) FROM event_packs p WHERE p.session_id = s.id AND \(counts("p")))" : "0"),
                    (SELECT COUNT(*) FROM registrations r WHERE r.session_id = s.id),
                    (SELECT e.seq FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
                    (SELECT e.time_ns FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
                    \(blocks ? "(SELECT b.last_seq FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL"),
-                   \(blocks ? "(SELECT b.first_seq FROM event_blocks b WHERE b.session_id = s.id AND NOT (\(counts)) ORDER BY b.first_seq LIMIT 1)" : "NULL")
+                   \(packs ? "(SELECT p.first_seq + p.event_count - 1 FROM event_packs p WHERE p.session_id = s.id ORDER BY p.first_seq DESC LIMIT 1)" : "NULL"),
+                   \(blocks ? "(SELECT b.first_seq FROM event_blocks b WHERE b.session_id = s.id AND NOT (\(counts("b"))) ORDER BY b.first_seq LIMIT 1)" : "NULL"),
+                   \(packs ? "(SELECT p.first_seq FROM event_packs p WHERE p.session_id = s.id AND NOT (\(counts("p"))) ORDER BY p.first_seq LIMIT 1)" : "NULL")
             FROM sessions s ORDER BY s.id
             """) { row in
-            if let firstSeq = row.optionalInt(14) { countLies.append((row.int(0), firstSeq)) }
+            if let firstSeq = row.optionalInt(15) ?? row.optionalInt(16) { countLies.append((row.int(0), firstSeq)) }
             var last = (seq: row.optionalInt(11) ?? 0, time: row.optionalInt(12) ?? 0)
-            if let blockSeq = row.optionalInt(13), blockSeq > last.seq {
+            let blockSeq = max(row.optionalInt(13) ?? .min, row.optionalInt(14) ?? .min)
+            if blockSeq != .min, blockSeq > last.seq {
                 // The time is the block's last event's, decoded below.
                 last = (blockSeq, 0)
                 endInBlocks.append(result.count)

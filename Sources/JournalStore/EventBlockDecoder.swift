@@ -1,5 +1,6 @@
 /// Decodes the body of an `event_blocks` row (schema 5, `Migrations/0005_event_blocks.sql`)
-/// into its events, strictly: anything the format contract does not allow is `Damage`.
+/// or of an `event_packs` row (schema 6, `EventPack`) into its events, strictly: anything
+/// the format contract (docs/EVENT-BLOCKS.md) does not allow is `Damage`.
 ///
 /// A journal may come from anywhere, so the body is hostile: the decoder reads it once,
 /// front to back (work linear in its length), holds no nesting stack (only two levels are
@@ -28,15 +29,40 @@ package final class EventBlockDecoder {
     /// The longest body the writer writes (docs/EVENT-BLOCKS.md: a block closes before passing it;
     /// a longer event is a row): a longer body is refused before a byte is parsed.
     package static let maxBodyBytes = 4 << 20
-    /// Elements of an event array: the event columns after `session_id`; trailing NULLs
-    /// may be left out down to `minElements` (the last column that is never NULL is
+    /// Elements of a schema-5 event array: the event columns after `session_id`; trailing
+    /// NULLs may be left out down to `minElements` (the last column that is never NULL is
     /// `is_prior`, the 15th).
     package static let maxElements = Int(EventColumn.count) - 1
     package static let minElements = 15
 
-    /// Integer values of the current event by element index (0 where NULL).
+    /// How a body lays out an event: which column each element holds (by column index,
+    /// `EventColumn.rawValue - 1`), how few elements an event may have, which columns
+    /// must not be NULL and which read as 0 when they are.
+    private struct Layout {
+        /// A pack's: seq, time_ns and change_seq are computed (`completePackEvent`).
+        let isPack: Bool
+        let columns: [Int]
+        let minElements: Int
+        let required: UInt32
+        let zeroWhenNull: UInt32
+    }
+
+    /// Schema 5's: every column after `session_id`, in `EventColumn` order.
+    private static let blockLayout = Layout(
+        isPack: false, columns: Array(0..<maxElements), minElements: minElements,
+        required: 1 << 0 | 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 11 | 1 << 14, zeroWhenNull: 0
+    )
+
+    /// Schema 6's (`EventPack.elements`): no seq; time_ns, kind, thread and is_main never
+    /// NULL (the first four elements); depth and is_prior 0 when NULL.
+    private static let packLayout = Layout(
+        isPack: true, columns: EventPack.elements.map { Int($0.rawValue) - 1 }, minElements: 4,
+        required: 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4, zeroWhenNull: 1 << 11 | 1 << 14
+    )
+
+    /// Integer values of the current event by column index (`EventColumn.rawValue - 1`; 0 where NULL).
     private let integers: UnsafeMutablePointer<Int64>
-    /// Bit i set: element i of the current event is NULL (or left out).
+    /// Bit i set: column i of the current event is NULL (or left out).
     private var nulls: UInt32 = 0
     private var oldValue: String?
     private var newValue: String?
@@ -86,9 +112,9 @@ package final class EventBlockDecoder {
 
     // MARK: - Decoding
 
-    /// Decodes `body` and calls `event` for each event in order, then checks the block's
-    /// columns: `eventCount` events, the first with seq `firstSeq`, the last with
-    /// `lastSeq`, seqs strictly increasing.
+    /// Decodes the body of a schema-5 block and calls `event` for each event in order, then
+    /// checks the block's columns: `eventCount` events, the first with seq `firstSeq`, the
+    /// last with `lastSeq`, seqs strictly increasing.
     ///
     /// Events are delivered as they are decoded: a block found damaged part-way has
     /// delivered its first events already (a caller that must not use a damaged block's
@@ -97,6 +123,33 @@ package final class EventBlockDecoder {
     package func decode(
         _ body: UnsafeBufferPointer<UInt8>, firstSeq: Int64, lastSeq: Int64, eventCount: Int64,
         _ event: (EventBlockDecoder) -> Void
+    ) throws(Damage) {
+        try decode(body, layout: Self.blockLayout, firstSeq: firstSeq, lastSeq: lastSeq, eventCount: eventCount,
+                   baseTimeNs: 0, event)
+    }
+
+    /// Decodes the body of a schema-6 pack (`EventPack`) and calls `event` for each event
+    /// in order, with its seq (`firstSeq` + its index), its `time_ns` (`baseTimeNs` + its
+    /// element) and its `change_seq` (seq − its element) computed, then checks that the
+    /// body holds `eventCount` events. Guarantees as `decode(_:firstSeq:lastSeq:eventCount:_:)`'s;
+    /// a computed value that does not fit 64 bits is `Damage`.
+    package func decodePack(
+        _ body: UnsafeBufferPointer<UInt8>, firstSeq: Int64, eventCount: Int64, baseTimeNs: Int64,
+        _ event: (EventBlockDecoder) -> Void
+    ) throws(Damage) {
+        guard eventCount >= 1, eventCount <= Int64(Self.maxEvents) else {
+            throw Damage("event_count \(eventCount) is not between 1 and \(Self.maxEvents)")
+        }
+        guard firstSeq <= Int64.max - (eventCount - 1) else {
+            throw Damage("first_seq \(firstSeq) + event_count \(eventCount) - 1 does not fit a 64-bit integer")
+        }
+        try decode(body, layout: Self.packLayout, firstSeq: firstSeq, lastSeq: firstSeq + (eventCount - 1),
+                   eventCount: eventCount, baseTimeNs: baseTimeNs, event)
+    }
+
+    private func decode(
+        _ body: UnsafeBufferPointer<UInt8>, layout: Layout, firstSeq: Int64, lastSeq: Int64, eventCount: Int64,
+        baseTimeNs: Int64, _ event: (EventBlockDecoder) -> Void
     ) throws(Damage) {
         guard eventCount >= 1, eventCount <= Int64(Self.maxEvents) else {
             throw Damage("event_count \(eventCount) is not between 1 and \(Self.maxEvents)")
@@ -116,7 +169,8 @@ package final class EventBlockDecoder {
                     throw Damage("the body holds more than \(Self.maxEvents) events")
                 }
                 count += 1
-                try decodeEvent(&parser, number: count)
+                try decodeEvent(&parser, number: count, layout: layout)
+                if layout.isPack { try completePackEvent(number: count, seq: firstSeq + Int64(count - 1), baseTimeNs: baseTimeNs) }
                 let seq = integers[0]
                 if count == 1 {
                     guard seq == firstSeq else {
@@ -150,22 +204,39 @@ package final class EventBlockDecoder {
         }
     }
 
-    /// Element indexes of the text columns (`old_value` … `detail`).
+    /// The seq, time_ns and change_seq of a pack's event from what its body holds: the
+    /// seq from its place, the others as differences (see `EventPack`).
+    private func completePackEvent(number: Int, seq: Int64, baseTimeNs: Int64) throws(Damage) {
+        integers[0] = seq
+        nulls &= ~1
+        let (time, timeOverflow) = baseTimeNs.addingReportingOverflow(integers[1])
+        guard !timeOverflow else {
+            throw Damage("event \(number): base_time_ns \(baseTimeNs) + \(integers[1]) does not fit a 64-bit integer")
+        }
+        integers[1] = time
+        let changeSeq = Int(EventColumn.changeSeq.rawValue) - 1
+        if nulls & (1 << UInt32(changeSeq)) == 0 {
+            let (value, overflow) = seq.subtractingReportingOverflow(integers[changeSeq])
+            guard !overflow else {
+                throw Damage("event \(number): seq \(seq) - \(integers[changeSeq]) does not fit a 64-bit integer")
+            }
+            integers[changeSeq] = value
+        }
+    }
+
+    /// Column indexes of the text columns (`old_value` … `detail`).
     @inline(__always)
     private static func isText(_ index: Int) -> Bool { index >= 15 && index <= 18 }
 
-    /// Bits of the elements that are never NULL: seq, time_ns, kind, thread, is_main,
-    /// depth, is_prior.
-    private static let requiredMask: UInt32 = 1 << 0 | 1 << 1 | 1 << 2 | 1 << 3 | 1 << 4 | 1 << 11 | 1 << 14
-    /// Bits of the 0/1 elements: is_main, is_prior, main_queue.
+    /// Bits of the 0/1 columns: is_main, is_prior, main_queue.
     private static let flagMask: UInt32 = 1 << 4 | 1 << 14 | 1 << 19
 
-    /// A column's name for messages, by element index.
+    /// A column's name for messages, by column index.
     fileprivate static func name(_ index: Int) -> String {
         EventColumn(rawValue: Int32(index + 1))?.name ?? "?"
     }
 
-    private func decodeEvent(_ parser: inout Parser, number: Int) throws(Damage) {
+    private func decodeEvent(_ parser: inout Parser, number: Int, layout: Layout) throws(Damage) {
         let start = parser.position
         guard try parser.next("the body ends before event \(number)") == UInt8(ascii: "[") else {
             throw Damage("event \(number) is not a JSON array (byte \(start))")
@@ -181,10 +252,10 @@ package final class EventBlockDecoder {
             parser.position += 1
         } else {
             while true {
-                guard index < Self.maxElements else {
-                    throw Damage("event \(number) has more than \(Self.maxElements) elements")
+                guard index < layout.columns.count else {
+                    throw Damage("event \(number) has more than \(layout.columns.count) elements")
                 }
-                try decodeElement(&parser, index: index, event: number)
+                try decodeElement(&parser, index: layout.columns[index], event: number)
                 index += 1
                 try parser.skipSpace()
                 let separator = try parser.next("the body ends inside event \(number)")
@@ -195,13 +266,20 @@ package final class EventBlockDecoder {
                 try parser.skipSpace()
             }
         }
-        guard index >= Self.minElements else {
-            throw Damage("event \(number) has \(index) elements, not \(Self.minElements) to \(Self.maxElements)")
+        guard index >= layout.minElements else {
+            throw Damage("event \(number) has \(index) elements, not \(layout.minElements) to \(layout.columns.count)")
         }
-        if nulls & Self.requiredMask != 0 {
-            let missing = (nulls & Self.requiredMask).trailingZeroBitCount
+        if nulls & layout.required != 0 {
+            let missing = (nulls & layout.required).trailingZeroBitCount
             throw Damage("event \(number): \(Self.name(missing)) is null")
         }
+        var zeros = nulls & layout.zeroWhenNull
+        while zeros != 0 {
+            let bit = zeros.trailingZeroBitCount
+            zeros &= zeros - 1
+            integers[bit] = 0
+        }
+        nulls &= ~layout.zeroWhenNull
         var flags = ~nulls & Self.flagMask
         while flags != 0 {
             let bit = flags.trailingZeroBitCount

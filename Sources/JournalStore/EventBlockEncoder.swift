@@ -1,5 +1,7 @@
-/// Builds the body of one `event_blocks` row: a JSON array of events, each a JSON array of
-/// schema 4's event columns after `session_id` in `EventColumn` order (docs/EVENT-BLOCKS.md).
+/// Builds the body of one `event_packs` row (schema 6, `EventPack`, docs/EVENT-BLOCKS.md):
+/// a JSON array of events of consecutive seqs, each a JSON array of the columns of
+/// `EventPack.elements`, its first (`time_ns`) written as the difference from the time of
+/// the block's first event (`baseTimeNs`).
 ///
 /// Guarantees: integers are written in decimal (`-`? digits, any `Int64`), text as a JSON
 /// string escaping only `"`, `\` and U+0000–U+001F (`\b \t \n \f \r`, else `\u00xx`),
@@ -8,9 +10,11 @@
 /// steady state it allocates nothing: the body's buffer is kept across `reset()` and only
 /// grows (doubling) when an event does not fit.
 ///
-/// Use: `beginEvent(seq:)`, then one `int`/`text` per later column in order (`time_ns`
-/// first), then `endEvent()`. The caller decides when the block is full (`count`,
-/// `closedBodyBytes`) and may take the last event back out (`removeLastEvent()`).
+/// Use: `beginEvent(seq:timeNs:)`, then one `int`/`text` per later element of
+/// `EventPack.elements` in order (`kind` first; `depth`, `is_prior` NULL for 0,
+/// `change_seq` as `seq - change_seq`), then `endEvent()`. The caller decides when the
+/// block is full (`count`, `closedBodyBytes`), closes it before an event whose seq does not
+/// follow `lastSeq`, and may take the last event back out (`removeLastEvent()`).
 ///
 /// Noncopyable: it owns its buffer (written through a pointer, the writer's hot path:
 /// an `Array.append` per byte cost about 2,000 instructions per event).
@@ -23,6 +27,9 @@ package struct EventBlockEncoder: ~Copyable {
     package private(set) var firstSeq: Int64 = 0
     /// The seq of the last event (meaningful when `count > 0`).
     package private(set) var lastSeq: Int64 = 0
+    /// The `time_ns` of the first event, from which every event's time is written as a
+    /// difference (meaningful when `count > 0`).
+    package private(set) var baseTimeNs: Int64 = 0
     /// Events in the block.
     package private(set) var count = 0
     /// Whether a text of the last event held U+0000: SQLite's JSON functions (3.40) end a
@@ -77,15 +84,17 @@ package struct EventBlockEncoder: ~Copyable {
     /// The length of the last event's own JSON array.
     package var lastEventBytes: Int { length - eventStart }
 
-    /// Starts an event: its array and its seq.
+    /// Starts an event: its array and its time, as the difference from `baseTimeNs` (this
+    /// time, for the block's first event). The seq is not written: it is the block's first
+    /// seq plus the event's index.
     @inlinable @inline(__always)
-    package mutating func beginEvent(seq: Int64) {
-        reserve(22)
+    package mutating func beginEvent(seq: Int64, timeNs: Int64) {
+        reserve(23)
         separatorStart = length
-        if count > 0 { put(UInt8(ascii: ",")) }
+        if count > 0 { put(UInt8(ascii: ",")) } else { baseTimeNs = timeNs }
         eventStart = length
         put(UInt8(ascii: "["))
-        putDecimal(seq)
+        putDecimal(timeNs &- baseTimeNs)
         self.seq = seq
         pendingNulls = 0
         lastEventHasNUL = false
@@ -131,6 +140,13 @@ package struct EventBlockEncoder: ~Copyable {
         int(second)
         int(third)
         int(fourth)
+    }
+
+    /// The next two columns: integers or NULLs (see the six-column `int`).
+    @inlinable
+    package mutating func int(_ first: Int64?, _ second: Int64?) {
+        int(first)
+        int(second)
     }
 
     /// The next four columns: integers (see the six-column `int`).

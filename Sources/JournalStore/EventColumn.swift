@@ -42,7 +42,8 @@ package enum EventColumn: Int32, CaseIterable, Sendable {
             + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
-    /// The first schema version whose events are packed in `event_blocks` and read through
+    /// The first schema version whose events are packed in blocks (`event_blocks`; from
+    /// schema 6 on, `event_packs`) and read through
     /// the view `events`; its table of one row per event is `event_rows`.
     package static let blocksSince = 5
 

@@ -2,7 +2,7 @@ import JournalStore
 import ObserverCore
 
 /// Event encoding: one event per registry event, in `EventColumn` order, packed into
-/// `event_blocks` (docs/EVENT-BLOCKS.md); the registry's enumerations in the journal's vocabulary.
+/// `event_packs` (docs/EVENT-BLOCKS.md); the registry's enumerations in the journal's vocabulary.
 extension SessionWriter {
     // MARK: - Events
 
@@ -213,6 +213,9 @@ extension SessionWriter {
     func add(_ row: Row) throws(SQLiteError) {
         // One access to `block` per event (each access to a class's stored property is
         // checked for exclusivity at run time).
+        // A pack's seqs are consecutive (its events' seqs are not written): a seq that does
+        // not follow the open block's last starts a new one.
+        if block.count > 0, row.seq != block.lastSeq &+ 1 { try insertOpenBlock() }
         switch Self.append(row, start: startNanoseconds, to: &block) {
         case .added:
             return
@@ -240,19 +243,20 @@ extension SessionWriter {
         case needsNewBlock
     }
 
-    /// Appends `row` to `block` as one event of a block body (docs/EVENT-BLOCKS.md), in `EventColumn`
-    /// order, unless the block cannot hold it (see `add`).
+    /// Appends `row` to `block` as one event of a pack's body (docs/EVENT-BLOCKS.md), in
+    /// `EventPack.elements` order, unless the block cannot hold it (see `add`).
     private static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
-        block.beginEvent(seq: row.seq)
+        block.beginEvent(seq: row.seq, timeNs: Int64(bitPattern: row.time &- start))
         // The kind's raw value of the concrete type: `code`, generic over the vocabulary, was a call per event.
-        block.int(Int64(bitPattern: row.time &- start), Int64(row.kind.rawValue), Int64(bitPattern: row.thread), row.isMain ? 1 : 0)
-        block.int(row.channel, row.registration, row.owner, row.otherRegistration, row.callSite, row.scope)
-        block.int(Int64(row.depth), row.liveCount, row.duration, row.isPrior ? 1 : 0)
-        block.text(row.old)
+        block.int(Int64(row.kind.rawValue), Int64(bitPattern: row.thread), row.isMain ? 1 : 0, row.isMainQueue.map { $0 ? 1 : 0 })
+        block.int(row.channel, row.registration, row.owner, row.duration, row.cpu, row.changeSeq.map { row.seq &- $0 })
+        block.int(row.callSite, row.liveCount)
         block.text(row.new)
+        block.text(row.old)
         block.text(row.reason)
+        block.int(row.scope, row.otherRegistration, row.waits, row.depth == 0 ? nil : Int64(row.depth))
+        block.int(row.isPrior ? 1 : nil)
         block.text(row.detail)
-        block.int(row.isMainQueue.map { $0 ? 1 : 0 }, row.cpu, row.waits, row.changeSeq)
         block.endEvent()
         if block.lastEventHasNUL || block.lastEventBytes + 2 > EventBlock.maxBodyBytes {
             block.removeLastEvent()
@@ -274,8 +278,8 @@ extension SessionWriter {
         }
         try insertBlock.bind(sessionID, at: 1)
         try insertBlock.bind(block.firstSeq, at: 2)
-        try insertBlock.bind(block.lastSeq, at: 3)
-        try insertBlock.bind(Int64(block.count), at: 4)
+        try insertBlock.bind(Int64(block.count), at: 3)
+        try insertBlock.bind(block.baseTimeNs, at: 4)
         try block.withClosedBody { (body) throws(SQLiteError) in
             defer { insertBlock.unbind(at: 5) }
             try insertBlock.bind(borrowedText: body, at: 5)

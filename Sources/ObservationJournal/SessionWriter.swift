@@ -51,7 +51,7 @@ final class SessionWriter: @unchecked Sendable {
     /// The open block and `changeSeqs`, unchecked for exclusivity (see `WriterHotState`).
     let hot = WriterHotState(changeSlots: recentChanges)
 
-    /// Inserts one block of events (`EventBlock.insertSQL`).
+    /// Inserts one block of events into `event_packs` (`EventPack.insertSQL`).
     let insertBlock: SQLiteStatement
     /// The open block: events added since the last block was inserted, written out when
     /// it is full and before every COMMIT, so the committed prefix is always whole.
@@ -88,7 +88,7 @@ final class SessionWriter: @unchecked Sendable {
         self.values = values
         let start = monotonicNanoseconds()
         startNanoseconds = start
-        insertBlock = try database.prepare(EventBlock.insertSQL)
+        insertBlock = try database.prepare(EventPack.insertSQL)
         insertEvent = try database.prepare(EventColumn.insertSQL(rows: 1))
         boundEvent = Array(repeating: .unknown, count: Int(EventColumn.count))
         selectString = try database.cached("SELECT id FROM strings WHERE value = ?")

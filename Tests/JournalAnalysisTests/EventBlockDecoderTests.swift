@@ -2,7 +2,8 @@ import JournalStore
 import Testing
 
 /// `EventBlockDecoder` against docs/EVENT-BLOCKS.md: exact values for every column type and every
-/// JSON escape, and one exact refusal for each way a body can be damaged.
+/// JSON escape, and one exact refusal for each way a body can be damaged, for schema 5's
+/// blocks and schema 6's packs.
 struct EventBlockDecoderTests {
     /// One decoded event: its integers by element index (nil for NULL) and its texts.
     struct Decoded: Equatable {
@@ -153,5 +154,99 @@ struct EventBlockDecoderTests {
             == "event 1: seq is not an integer or null (byte 2)")
         let many = "[" + (1...300).map { Self.event(Int64($0)) }.joined(separator: ",") + "]"
         #expect(damage(many, first: 1, last: 300, count: 256) == "the body holds more than 256 events")
+    }
+
+    // MARK: - Schema 6 packs (`EventPack`)
+
+    func decodePack(_ body: String, first: Int64, count: Int64, base: Int64) throws(EventBlockDecoder.Damage) -> [Decoded] {
+        let decoder = EventBlockDecoder()
+        var events: [Decoded] = []
+        let bytes = Array(body.utf8)
+        try bytes.withUnsafeBufferPointer { (buffer) throws(EventBlockDecoder.Damage) in
+            try decoder.decodePack(buffer, firstSeq: first, eventCount: count, baseTimeNs: base) { decoder in
+                events.append(Decoded(
+                    integers: EventColumn.allCases.dropFirst().map { decoder.integer($0) },
+                    texts: [EventColumn.oldValue, .newValue, .reason, .detail].map { decoder.text($0) }
+                ))
+            }
+        }
+        return events
+    }
+
+    func packDamage(_ body: String, first: Int64 = 1, count: Int64 = 1, base: Int64 = 0) -> String? {
+        do {
+            _ = try decodePack(body, first: first, count: count, base: base)
+            return nil
+        } catch {
+            return error.what
+        }
+    }
+
+    /// Every element of a pack's event lands in its column: the seq from the event's place,
+    /// the time and change_seq from their differences, depth and is_prior 0 when left out.
+    @Test func everyPackElementDecodesToItsColumn() throws {
+        // Elements: time−base, kind, thread, is_main, main_queue, channel_id, registration_id,
+        // owner_id, duration_ns, cpu_ns, seq−change_seq, call_site_id, live_count, new_value,
+        // old_value, reason, scope_id, other_registration_id, waits, depth, is_prior, detail.
+        let body = """
+            [[0,4,7,1,1,3,null,null,null,null,null,9,2,"new \\u00e9","old",null,11,null,null,null,1,"d"],            [-5,5,7,0,0,3,21,22,1500,1400,1,null,null,"new"],[12,8,1,1]]
+            """
+        let events = try decodePack(body, first: 100, count: 3, base: 1_000)
+        #expect(events == [
+            Decoded(
+                integers: [100, 1_000, 4, 7, 1, 3, nil, nil, nil, 9, 11, 0, 2, nil, 1, nil, nil, nil, nil, 1, nil, nil, nil],
+                texts: ["old", "new é", nil, "d"]
+            ),
+            Decoded(
+                integers: [101, 995, 5, 7, 0, 3, 21, 22, nil, nil, nil, 0, nil, 1500, 0, nil, nil, nil, nil, 0, 1400, nil, 100],
+                texts: [nil, "new", nil, nil]
+            ),
+            Decoded(
+                integers: [102, 1_012, 8, 1, 1, nil, nil, nil, nil, nil, nil, 0, nil, nil, 0] + Array(repeating: nil, count: 8),
+                texts: [nil, nil, nil, nil]
+            ),
+        ])
+    }
+
+    /// Each way a pack's body or columns can be damaged, beyond the grammar a schema-5
+    /// body shares (above): the one line that refuses it.
+    static let damagedPacks: [(body: String, first: Int64, count: Int64, base: Int64, what: String)] = [
+        ("[[0,4,1]]", 1, 1, 0, "event 1 has 3 elements, not 4 to 22"),
+        ("[[0,4,1,1,1,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null]]", 1, 1, 0,
+         "event 1 has more than 22 elements"),
+        ("[[null,4,1,1]]", 1, 1, 0, "event 1: time_ns is null"),
+        ("[[0,null,1,1]]", 1, 1, 0, "event 1: kind is null"),
+        ("[[0,4,1,2]]", 1, 1, 0, "event 1: is_main is 2, not 0 or 1"),
+        ("[[0,4,1,1,2]]", 1, 1, 0, "event 1: main_queue is 2, not 0 or 1"),
+        ("[[0,4,1,1,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,null,2]]", 1, 1, 0,
+         "event 1: is_prior is 2, not 0 or 1"),
+        ("[[\"0\",4,1,1]]", 1, 1, 0, "event 1: time_ns is a string, not an integer (byte 2)"),
+        ("[[0,4,1,1,null,null,null,null,null,null,null,null,null,7]]", 1, 1, 0,
+         "event 1: new_value is a number, not a string (byte 55)"),
+        ("[[0,4,1,1],[1,4,1,1]]", 1, 1, 0, "its event_count is 1, its body holds 2 events"),
+        ("[[0,4,1,1]]", 1, 2, 0, "its event_count is 2, its body holds 1 events"),
+        ("[[0,4,1,1]]", 1, 0, 0, "event_count 0 is not between 1 and 256"),
+        ("[[0,4,1,1],[1,4,1,1]]", .max, 2, 0, "first_seq 9223372036854775807 + event_count 2 - 1 does not fit a 64-bit integer"),
+        ("[[0,4,1,1],[1,4,1,1]]", 1, 2, .max, "event 2: base_time_ns 9223372036854775807 + 1 does not fit a 64-bit integer"),
+        ("[[-1,4,1,1]]", 1, 1, .min, "event 1: base_time_ns -9223372036854775808 + -1 does not fit a 64-bit integer"),
+        ("[[0,4,1,1,null,null,null,null,null,null,-9223372036854775807]]", 5, 1, 0,
+         "event 1: seq 5 - -9223372036854775807 does not fit a 64-bit integer"),
+        ("[]", 1, 1, 0, "its event_count is 1, its body holds 0 events"),
+        ("[[0,4,1,1]", 1, 1, 0, "the body ends after event 1 (truncated)"),
+    ]
+
+    @Test(arguments: damagedPacks.indices) func damagedPackIsRefusedSayingWhat(_ index: Int) {
+        let entry = Self.damagedPacks[index]
+        #expect(packDamage(entry.body, first: entry.first, count: entry.count, base: entry.base) == entry.what)
+    }
+
+    /// A pack is bounded as a block is: 100,000-deep nesting stops at the third `[`, a
+    /// 257th event before it is decoded, a body over 4 MiB before a byte is parsed.
+    @Test func packsAreBoundedAsBlocksAre() {
+        #expect(packDamage(String(repeating: "[", count: 100_000)) == "event 1: time_ns is not an integer or null (byte 2)")
+        let many = "[" + Array(repeating: "[0,4,1,1]", count: 300).joined(separator: ",") + "]"
+        #expect(packDamage(many, count: 256) == "the body holds more than 256 events")
+        let long = "[" + String(repeating: " ", count: 4 << 20) + "[0,4,1,1]]"
+        #expect(packDamage(long) == "its body is 4194315 bytes, longer than the 4194304 a block may hold")
     }
 }

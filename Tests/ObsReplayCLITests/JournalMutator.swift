@@ -53,14 +53,16 @@ struct JournalMutator {
         "other_registration_id", "call_site_id", "scope_id", "thread", "is_main", "is_prior", "seq",
     ]
     private static let droppable = [
-        "TABLE event_rows", "TABLE event_blocks", "VIEW events", "TABLE sessions", "TABLE registrations", "TABLE channels", "TABLE objects", "TABLE strings",
+        "TABLE event_rows", "TABLE event_blocks", "TABLE event_packs", "VIEW events", "TABLE sessions", "TABLE registrations", "TABLE channels", "TABLE objects", "TABLE strings",
         "TABLE call_sites", "TABLE scopes", "TABLE migrations", "TABLE delivery_policies", "TABLE removal_reasons", "VIEW event_log", "VIEW channel_names",
         "VIEW object_names", "VIEW call_site_names", "VIEW registration_log", "VIEW session_summary",
         "INDEX registrations_by_channel", "TRIGGER events_no_update", "TRIGGER event_blocks_no_update",
+        "TRIGGER event_packs_no_update",
     ]
     private static let unlock = """
         DROP TRIGGER IF EXISTS events_no_update; DROP TRIGGER IF EXISTS events_no_delete;
         DROP TRIGGER IF EXISTS event_blocks_no_update; DROP TRIGGER IF EXISTS event_blocks_no_delete;
+        DROP TRIGGER IF EXISTS event_packs_no_update; DROP TRIGGER IF EXISTS event_packs_no_delete;
         PRAGMA ignore_check_constraints = 1;
         """
 
@@ -203,52 +205,59 @@ struct JournalMutator {
         }
     }
 
-    /// One statement list that damages `event_blocks` (schema 5): a body cut, a byte of
-    /// its JSON changed, its columns lying (an event_count whose sum overflows), blocks
-    /// overlapping, moved, missing or of a session that does not exist, bodies that are
-    /// not events at all.
+    /// One statement list that damages `event_blocks` (schema 5) or `event_packs` (schema
+    /// 6; a base holds one or the other, so half of these change nothing): a body cut, a
+    /// byte of its JSON changed, its columns lying (an event_count whose sum overflows),
+    /// blocks overlapping, moved, missing or of a session that does not exist, bodies that
+    /// are not events at all.
     private mutating func blockMutation(session s: Int) -> (String, String) {
-        let block = "(SELECT first_seq FROM event_blocks WHERE session_id = \(s) ORDER BY first_seq LIMIT 1 OFFSET \(number(0...3)))"
+        let packs = chance(50)
+        let table = packs ? "event_packs" : "event_blocks"
+        let kind = packs ? "pack" : "block"
+        let block = "(SELECT first_seq FROM \(table) WHERE session_id = \(s) ORDER BY first_seq LIMIT 1 OFFSET \(number(0...3)))"
         let which = "WHERE session_id = \(s) AND first_seq = \(block)"
         switch number(1...10) {
         case 1:
-            return ("block body cut", Self.unlock + "UPDATE event_blocks SET body = substr(body, 1, \(pick([0, 1, 2, 17, 100, 2000]))) \(which)")
+            return ("\(kind) body cut", Self.unlock + "UPDATE \(table) SET body = substr(body, 1, \(pick([0, 1, 2, 17, 100, 2000]))) \(which)")
         case 2:
             let replacement = pick(["'\"'", "'['", "']'", "','", "'\\'", "'-'", "'9'", "'e'", "'.'", "' '", "'null'", "char(10)", garbageText()])
             let at = number(1...3000)
-            return ("block byte \(at) replaced", Self.unlock + """
-                UPDATE event_blocks SET body = substr(body, 1, \(at - 1)) || \(replacement) || substr(body, \(at + 1)) \(which)
+            return ("\(kind) byte \(at) replaced", Self.unlock + """
+                UPDATE \(table) SET body = substr(body, 1, \(at - 1)) || \(replacement) || substr(body, \(at + 1)) \(which)
                 """)
         case 3:
-            let column = pick(["first_seq", "last_seq", "event_count"])
-            return ("block \(column) lies", Self.unlock + "UPDATE OR IGNORE event_blocks SET \(column) = \(column) + \(pick([-300, -1, 1, 2, 255, Int(Int32.max)])) \(which)")
+            let column = pick(packs ? ["first_seq", "event_count", "base_time_ns"] : ["first_seq", "last_seq", "event_count"])
+            let change = pick(packs && column == "base_time_ns" ? [Int64.min, .max, -1, 1 << 40] : [-300, -1, 1, 2, 255, Int64(Int32.max)])
+            return ("\(kind) \(column) lies", Self.unlock + "UPDATE OR IGNORE \(table) SET \(column) = \(column) + \(change) \(which)")
         case 4:
-            return ("blocks overlap", """
-                INSERT OR IGNORE INTO event_blocks SELECT session_id, first_seq + \(number(1...255)), last_seq, event_count, body
-                FROM event_blocks \(which)
+            let columns = packs ? "event_count, base_time_ns, body" : "last_seq, event_count, body"
+            return ("\(kind)s overlap", """
+                INSERT OR IGNORE INTO \(table) SELECT session_id, first_seq + \(number(1...255)), \(columns)
+                FROM \(table) \(which)
                 """)
         case 5:
-            return ("block moved", Self.unlock + "UPDATE OR IGNORE event_blocks SET session_id = \(pick([Int64(1), 2, 3, 9, .max])) \(which)")
+            return ("\(kind) moved", Self.unlock + "UPDATE OR IGNORE \(table) SET session_id = \(pick([Int64(1), 2, 3, 9, .max])) \(which)")
         case 6:
-            return ("block removed", Self.unlock + "DELETE FROM event_blocks \(which)")
+            return ("\(kind) removed", Self.unlock + "DELETE FROM \(table) \(which)")
         case 7:
             let body = pick([
                 "printf('%.*c', 100000, '[')", "'[' || printf('%.*c', 3000000, ' ') || '[]]'", "'[[' || printf('%.*c', 5000, '1') || ']]'",
                 "'[\"\\ud800\"]'", "'{}'", "''", garbageText(),
             ])
-            return ("block body replaced", Self.unlock + "UPDATE event_blocks SET body = \(body) \(which)")
+            return ("\(kind) body replaced", Self.unlock + "UPDATE \(table) SET body = \(body) \(which)")
         case 9:
             // SUM(event_count) over two such blocks overflowed in SQLite.
             let count = pick(Self.extremes)
-            return ("block event_count \(count)", Self.unlock + "UPDATE event_blocks SET event_count = \(count) WHERE session_id = \(s)")
+            return ("\(kind) event_count \(count)", Self.unlock + "UPDATE \(table) SET event_count = \(count) WHERE session_id = \(s)")
         case 10:
-            return ("blocks of a session that does not exist", """
-                INSERT OR IGNORE INTO event_blocks SELECT \(pick(["99", "-1", "0"])), first_seq, last_seq, event_count, body
-                FROM event_blocks WHERE session_id = \(s)
+            let columns = packs ? "first_seq, event_count, base_time_ns, body" : "first_seq, last_seq, event_count, body"
+            return ("\(kind)s of a session that does not exist", """
+                INSERT OR IGNORE INTO \(table) SELECT \(pick(["99", "-1", "0"])), \(columns)
+                FROM \(table) WHERE session_id = \(s)
                 """)
         default:
-            return ("block events reversed", Self.unlock + """
-                UPDATE event_blocks SET body = (SELECT json_group_array(json(value)) FROM (SELECT value FROM json_each(event_blocks.body) ORDER BY key DESC))
+            return ("\(kind) events reversed", Self.unlock + """
+                UPDATE \(table) SET body = (SELECT json_group_array(json(value)) FROM (SELECT value FROM json_each(\(table).body) ORDER BY key DESC))
                 \(which)
                 """)
         }

@@ -49,7 +49,7 @@ import TestSupport
         let scratch = try ScratchDirectory("migrate")
         let directory = scratch.url
         let old = try showcase(at: 1, in: directory)
-        let current = try showcase(at: 5, in: directory)
+        let current = try showcase(at: 6, in: directory)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: old))
 
         let before = try readings(old)
@@ -61,18 +61,18 @@ import TestSupport
             #expect(result.status == 0 || (name == "diagnose" && result.status == 1), "\(name): \(result.stderr)")
             #expect(result.stderr == "", "\(name)")
             #expect(!result.stdout.isEmpty, "\(name)")
-            #expect(result == latest[name], "\(name) of schema 1 differs from schema 5")
+            #expect(result == latest[name], "\(name) of schema 1 differs from schema 6")
         }
         #expect(try obsreplay(["stats", old]).stdout.contains("schema version  1\n"))
-        #expect(try obsreplay(["check", old]).stdout.contains("schema version    1 (this version reads up to 5)\n"))
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    1 (this version reads up to 6)\n"))
 
         let migrated = try obsreplay(["migrate", old])
-        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 5\n", status: 0))
+        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 6\n", status: 0))
         let after = try readings(old)
         for (name, result) in before.sorted(by: { $0.key < $1.key }) {
             #expect(after[name] == result, "\(name) changed by the migration")
         }
-        #expect(try obsreplay(["check", old]).stdout.contains("schema version    5 (this version reads up to 5)\n"))
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    6 (this version reads up to 6)\n"))
     }
 
     /// Schema 5 stores channels' policies and registrations' removal reasons as codes: a
@@ -96,7 +96,7 @@ import TestSupport
         #expect(reasons == ["NULL", "explicit", "ownerDeallocated", "replaced", "tokenReleased"])
 
         let migrated = try obsreplay(["migrate", old])
-        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 4 to 5\n", status: 0))
+        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 4 to 6\n", status: 0))
         #expect(try views.map { try rows(old, $0) } == before)
         #expect(try obsreplay(["export", old, "--what", "registrations", "--format", "csv"]) == exported)
         #expect(try rows(old, "SELECT DISTINCT typeof(policy) || ' ' || policy FROM channels ORDER BY 1") == ["integer 0", "integer 1"])
@@ -104,5 +104,45 @@ import TestSupport
         #expect(try rows(old, "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'registrations' AND sql IS NOT NULL")
             == ["registrations_by_channel"])
         #expect(try obsreplay(["check", old]).status == 0)
+    }
+
+    /// Schema 6 writes events into `event_packs`; a schema-5 journal's `event_blocks` (the
+    /// old body) is read as it is by every read command, saying what the same session
+    /// written in packs says, and `migrate` to 6 adds the table and the view's branch
+    /// without touching a block: the views, and every command, say the same after.
+    @Test func schemaFiveBlocksAreReadAsTheyAreAndMigrateWithoutChangingAnything() throws {
+        let scratch = try ScratchDirectory("migrate")
+        let old = try showcase(at: 5, in: scratch.url)
+        let current = try showcase(at: 6, in: scratch.url)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: old))
+        #expect(try rows(old, "SELECT count(*) > 0 FROM event_blocks") == ["1"])
+        #expect(try rows(current, "SELECT (SELECT count(*) FROM event_blocks), (SELECT count(*) > 0 FROM event_packs)") == ["0|1"])
+        let views = [
+            "SELECT * FROM events ORDER BY session_id, seq",
+            "SELECT * FROM event_log ORDER BY session_id, seq",
+            "SELECT * FROM session_summary ORDER BY id",
+        ]
+        let viewsBefore = try views.map { try rows(old, $0) }
+        #expect(try views.map { try rows(current, $0) } == viewsBefore)
+        let blocksBefore = try rows(old, "SELECT * FROM event_blocks ORDER BY session_id, first_seq")
+
+        let before = try readings(old)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == bytes)
+        let latest = try readings(current)
+        for (name, result) in before.sorted(by: { $0.key < $1.key }) {
+            #expect(result.status == 0 || (name == "diagnose" && result.status == 1), "\(name): \(result.stderr)")
+            #expect(result == latest[name], "\(name) of schema 5 differs from schema 6")
+        }
+
+        let migrated = try obsreplay(["migrate", old])
+        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 5 to 6\n", status: 0))
+        #expect(try rows(old, "SELECT * FROM event_blocks ORDER BY session_id, first_seq") == blocksBefore)
+        #expect(try rows(old, "SELECT count(*) FROM event_packs") == ["0"])
+        #expect(try views.map { try rows(old, $0) } == viewsBefore)
+        let after = try readings(old)
+        for (name, result) in before.sorted(by: { $0.key < $1.key }) {
+            #expect(after[name] == result, "\(name) changed by the migration")
+        }
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    6 (this version reads up to 6)\n"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JournalFixtures
+import JournalStore
 import ObservationJournal
 import ObserverCore
 
@@ -11,7 +12,9 @@ import ObserverCore
 ///   and host are then normalised and the file rebuilt with `VACUUM INTO`, which makes
 ///   its bytes depend only on its content.
 /// - `fixture`: written row by row with `JournalFixture`: evidence for every rule of the
-///   catalog, in three sessions.
+///   catalog, in three sessions; written at schema 5 (its events in `event_blocks`) and
+///   migrated to the latest, as a journal recorded before schema 6 is, while the others'
+///   events are in `event_packs`: both formats of block are mutated.
 /// - `liveWAL`: a journal being written, copied with its `-wal` and `-shm` while the
 ///   writer has uncommitted and un-checkpointed rows.
 struct MutationBases {
@@ -60,6 +63,7 @@ struct MutationBases {
         try database.execute("""
             DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete;
             DROP TRIGGER event_blocks_no_update; DROP TRIGGER event_blocks_no_delete;
+            DROP TRIGGER event_packs_no_update; DROP TRIGGER event_packs_no_delete;
             """)
         try database.execute("""
             UPDATE event_rows SET time_ns = seq * 1000000, thread = 1, duration_ns = CASE WHEN duration_ns IS NULL THEN NULL ELSE 250000 END;
@@ -122,7 +126,10 @@ struct MutationBases {
     private static func fixture(in directory: URL, schemaVersion: Int = JournalSchema.latestVersion) throws -> Base {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("fixture.sqlite").path
-        let fixture = try JournalFixture(path: path, schemaVersion: schemaVersion)
+        // The latest schema's base is written at schema 5 and migrated: its events are in
+        // schema 5's blocks, which a journal of schema 6 keeps (the recorded base has packs).
+        let latest = schemaVersion == JournalSchema.latestVersion
+        let fixture = try JournalFixture(path: path, schemaVersion: latest ? 5 : schemaVersion)
         try evidence(try fixture.session(label: "every rule"))
         let quiet = try fixture.session(label: "quiet", startedAt: "2025-01-01T11:00:00Z")
         let rate = try quiet.channel(try quiet.object("Player"), "rate")
@@ -136,7 +143,10 @@ struct MutationBases {
         try crashed.gap(dropped: 12)
         try crashed.post(tick, new: "2")
         try fixture.finish()
-        return Base(name: schemaVersion == JournalSchema.latestVersion ? "fixture" : "fixture at schema \(schemaVersion)", files: read(path))
+        guard latest else { return Base(name: "fixture at schema \(schemaVersion)", files: read(path)) }
+        // Migrated as `obsreplay migrate` would, at a fixed time: the bytes are the same in every run.
+        try JournalMigrator.migrate(try SQLiteDatabase(path: path, mode: .readWrite), now: { "2025-01-01T00:00:00Z" })
+        return Base(name: "fixture", files: read(path))
     }
 
     /// Something for every rule of the catalog to find.

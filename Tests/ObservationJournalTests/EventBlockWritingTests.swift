@@ -5,11 +5,11 @@ import ObserverCore
 import Testing
 import TestSupport
 
-/// How the writer cuts a session's events into `event_blocks` rows (docs/EVENT-BLOCKS.md): at 256
+/// How the writer cuts a session's events into `event_packs` rows (docs/EVENT-BLOCKS.md): at 256
 /// events, before the body would pass 4 MiB, before every COMMIT; and which events go to
 /// `event_rows` instead. The `events` view reads them all back, merged by seq.
 @Suite struct EventBlockWritingTests {
-    static let blocks = "SELECT first_seq, last_seq, event_count FROM event_blocks ORDER BY first_seq"
+    static let blocks = "SELECT first_seq, first_seq + event_count - 1, event_count FROM event_packs ORDER BY first_seq"
 
     @Test func blocksCloseAt256EventsAndAtEveryCommit() throws {
         let scratch = try ScratchDirectory()
@@ -67,7 +67,7 @@ import TestSupport
         // so two do not fit one block; event 10 is the removal at close.
         #expect(try rows(path, "SELECT seq, length(old_value), length(new_value) FROM event_rows")
             == ["2|0|\(5 * mebibyte)", "4|\(5 * mebibyte)|\(mebibyte + mebibyte / 2)"])
-        let sizes = try rows(path, "SELECT first_seq, last_seq, event_count, length(body) <= \(EventBlock.maxBodyBytes) FROM event_blocks ORDER BY first_seq")
+        let sizes = try rows(path, "SELECT first_seq, first_seq + event_count - 1, event_count, length(body) <= \(EventBlock.maxBodyBytes) FROM event_packs ORDER BY first_seq")
         #expect(sizes == ["1|1|1|1", "3|3|1|1", "5|7|3|1", "8|10|3|1"])
         #expect(try rows(path, "SELECT seq, length(new_value) FROM events WHERE kind = 4 ORDER BY seq")
             == ["2|\(5 * mebibyte)", "4|\(mebibyte + mebibyte / 2)", "6|\(mebibyte + mebibyte / 2)", "8|\(mebibyte + mebibyte / 2)"])

@@ -20,7 +20,7 @@ import TestSupport
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options(batchDelayMilliseconds: 60_000)
-        options.faults = SQLiteFaultPlan(failing: 2, at: .step, sqlContains: "INSERT INTO event_blocks", with: code, persists: true)
+        options.faults = SQLiteFaultPlan(failing: 2, at: .step, sqlContains: "INSERT INTO event_packs", with: code, persists: true)
         let errors = Errors()
         let recording = try Journal.open(path: path, options: options)
             .startSession(label: "failing") { error in errors.received.withLock { $0.append(error) } }
@@ -49,7 +49,7 @@ import TestSupport
             return
         }
         #expect(errorPath == path)
-        #expect(detail.hasPrefix("\(name) (\(code)): \(message) [INSERT INTO event_blocks"))
+        #expect(detail.hasPrefix("\(name) (\(code)): \(message) [INSERT INTO event_packs"))
         #expect(errors.received.withLock { $0 } == [error])
 
         recording.close()
@@ -170,7 +170,7 @@ extension FaultInjectionTests {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options()
-        options.faults = SQLiteFaultPlan(failing: 1, at: .step, sqlContains: "INSERT INTO event_blocks", with: SQLITE_FULL)
+        options.faults = SQLiteFaultPlan(failing: 1, at: .step, sqlContains: "INSERT INTO event_packs", with: SQLITE_FULL)
         let holder = Holder()
         let recording = try Journal.open(path: path, options: options).startSession(label: "close on error") { _ in
             holder.recording.withLock { $0 }?.close()

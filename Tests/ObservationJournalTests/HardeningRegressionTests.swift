@@ -12,7 +12,7 @@ import TestSupport
     /// Found by the fault matrix: a statement that failed to prepare after the session's
     /// row was committed made `startSession` throw but left an empty session behind, never
     /// ended, which `diagnose` then reported as an unclean session.
-    @Test(arguments: ["UPDATE sessions SET ended_at", "INSERT INTO event_blocks", "INSERT INTO event_rows", "SELECT id FROM strings"])
+    @Test(arguments: ["UPDATE sessions SET ended_at", "INSERT INTO event_packs", "INSERT INTO event_rows", "SELECT id FROM strings"])
     func sessionThatFailsToStartLeavesNoRow(statement: String) throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path()

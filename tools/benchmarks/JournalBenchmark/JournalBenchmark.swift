@@ -9,9 +9,9 @@ import ObserverCore
 /// the same machine at the same moment:
 ///
 /// (a) raw ceiling: the events the recorder writes for a fan-out-1 workload, pre-encoded
-///     as JSON blocks of 256 and inserted into `event_blocks` with the SQLite C API in
-///     10,000-event transactions, no registry, no recorder (`BlockCeiling`: schema 5's
-///     ceiling); for reference, the same events as one `event_rows` row each (`RawCeiling`);
+///     as packs of 256 (schema 6's body) and inserted into `event_packs` with the SQLite C
+///     API in 10,000-event transactions, no registry, no recorder (`BlockCeiling`: schema
+///     6's ceiling); for reference, the same events as one `event_rows` row each (`RawCeiling`);
 /// (b) sustained events per second through the recorder, until `close()` has committed
 ///     everything, and its ratio to (a) in the same round;
 /// (c) the calling thread's cost per event: recording vs the bare registry, in bursts that
@@ -102,7 +102,7 @@ enum JournalBenchmark {
             }
         }
         if !raw.isEmpty {
-            print("(a) raw ceiling, blocks of 256 (schema 5):       \(Spread(blocks).text(rate)) events/s")
+            print("(a) raw ceiling, packs of 256 (schema 6):        \(Spread(blocks).text(rate)) events/s")
             print("    one event_rows row per statement:            \(Spread(raw).text(rate)) rows/s")
             print("    the same, 32 rows per statement:             \(Spread(rawMulti).text(rate)) rows/s")
         }
