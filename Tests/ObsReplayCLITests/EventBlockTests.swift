@@ -100,12 +100,14 @@ import TestSupport
     /// command that lists sessions with "integer overflow" and the statement's text.
     /// Now the lie is refused where it stands, by every command, in the one line of a
     /// damaged block.
-    @Test func eventCountsThatOverflowTheirSumAreRefusedInOneLine() throws {
+    /// Schema 5's blocks and schema 6's packs alike.
+    @Test(arguments: [(5, "event_blocks"), (6, "event_packs")])
+    func eventCountsThatOverflowTheirSumAreRefusedInOneLine(schema: Int, table: String) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("overflow.sqlite").path
-        try Self.journal(at: path)
-        try JournalFixture.edit(path, "UPDATE event_blocks SET event_count = 9223372036854775807")
+        try Self.journal(at: path, schema: schema)
+        try JournalFixture.edit(path, "UPDATE \(table) SET event_count = 9223372036854775807")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         for arguments in [["sessions", path], ["stats", path], ["timeline", path], ["diagnose", path], ["check", path],
                           ["replay", path, "--at", "5"], ["report", path, "-o", "-"],
