@@ -153,9 +153,9 @@ final class LastCallbackWinsChecker: RuleChecker {
                 else { return nil }
                 return .deallocated(seq: seq)
             })
-            guard var victims = active[channel] else { return }
-            for index in victims.indices { victims[index].miss(event.seq) }
-            active[channel] = victims
+            // In place: a copy of the list per change was an allocation per change.
+            guard let count = active[channel]?.count else { return }
+            for index in 0..<count { active[channel]![index].miss(event.seq) }
         default:
             break
         }
@@ -174,20 +174,19 @@ final class LastCallbackWinsChecker: RuleChecker {
     /// Ends the channel's active victims for which `ending` says how; keeps the ended
     /// ones that will be reported.
     private func end(on channel: Int64, ending: (Victim) -> Ending?) {
-        guard let victims = active[channel] else { return }
-        var still: [Victim] = []
-        for var victim in victims {
-            if let how = ending(victim) {
-                victim.ending = how
-                if victim.isReported {
-                    ended[endedCount] = victim
-                    endedCount += 1
-                }
-            } else {
-                still.append(victim)
+        // Filtered in place, in order (a new list per change was an allocation per change).
+        guard var victims = active.removeValue(forKey: channel) else { return }
+        victims.removeAll { victim in
+            guard let how = ending(victim) else { return false }
+            var victim = victim
+            victim.ending = how
+            if victim.isReported {
+                ended[endedCount] = victim
+                endedCount += 1
             }
+            return true
         }
-        active[channel] = still.isEmpty ? nil : still
+        if !victims.isEmpty { active[channel] = victims }
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
