@@ -27,5 +27,5 @@ enum FreedMemory {
     /// How many events a streaming pass reads between two releases: often enough that the
     /// free pages never pile up far, rarely enough to cost nothing measurable (a release
     /// walks the allocator's free lists once).
-    static let eventsBetweenReleases = 1 << 16
+    static let eventsBetweenReleases = 1 << 14
 }

@@ -10,5 +10,5 @@ import Testing
     #else
     #expect(!FreedMemory.release())
     #endif
-    #expect(FreedMemory.eventsBetweenReleases == 65_536)
+    #expect(FreedMemory.eventsBetweenReleases == 16_384)
 }

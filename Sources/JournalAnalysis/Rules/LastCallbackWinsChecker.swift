@@ -117,8 +117,6 @@ final class LastCallbackWinsChecker: RuleChecker {
     /// not are dropped as they end. Mostly on disk: a long session reports thousands.
     private var ended = SpilledTable<Victim>(capacity: 256)
     private var endedCount: Int64 = 0
-    /// Every owner that ever assigned each single-slot channel.
-    private var assigners: [Int64: Set<Int64>] = [:]
 
     /// How many victims the checker holds (still missing changes, or ended and reported).
     var heldVictims: Int { active.values.reduce(0) { $0 + $1.count } + ended.count }
@@ -129,7 +127,6 @@ final class LastCallbackWinsChecker: RuleChecker {
             guard let channel = event.channelID, context.catalog.channels[channel]?.isSingleSlot == true,
                   let new = try context.registration(event.registrationID)
             else { return }
-            assigners[channel, default: []].insert(new.ownerID)
             // An owner assigning again holds the slot again: it misses nothing from here
             // on. A callback its own owner replaced comes back only from its call site.
             end(on: channel, ending: { victim in
@@ -190,6 +187,17 @@ final class LastCallbackWinsChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        // How many owners ever assigned each reported channel, from the table (indexed by
+        // channel), once per channel: kept while streaming, it was a set of every owner
+        // that ever assigned a single-slot channel, in proportion to history.
+        var assignerCounts: [Int64: Int] = [:]
+        func assigners(of channel: Int64) throws(AnalysisError) -> Int {
+            if let known = assignerCounts[channel] { return known }
+            let owners = Set(try context.reader.registrations(session: context.session.id, channel: channel).map(\.ownerID))
+            let count = owners.isEmpty ? 2 : owners.count
+            assignerCounts[channel] = count
+            return count
+        }
         // Hand-overs of a delegate between screens: a victim that went away before the
         // channel changed missed nothing; one that took the slot back later (a screen
         // re-taking the delegate when it is shown again) left the changes in between to
@@ -210,7 +218,7 @@ final class LastCallbackWinsChecker: RuleChecker {
             let site = context.site(victim.registration.callSiteID)
             let replacer = context.owner(victim.replacer?.ownerID)
             let replacerSite = context.site(victim.replacer?.callSiteID)
-            let assignerCount = assigners[victim.channelID]?.count ?? 2
+            let assignerCount = try assigners(of: victim.channelID)
             var evidence = [
                 "seq \(victim.registration.registeredSeq): \(owner) assigned \(channel) at \(site)",
                 victim.bySameOwner
