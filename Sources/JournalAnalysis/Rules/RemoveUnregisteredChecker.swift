@@ -106,15 +106,30 @@ final class RemoveUnregisteredChecker: RuleChecker {
             wanted[group.first.ownerID!, default: []].append(key)
         }
         guard !wanted.isEmpty else { return }
-        var best: [Key: (removedSeq: Int64, id: Int64)] = [:]
+        struct Ended: Comparable {
+            var removedSeq: Int64
+            var id: Int64
+            static func < (lhs: Ended, rhs: Ended) -> Bool { (lhs.removedSeq, lhs.id) < (rhs.removedSeq, rhs.id) }
+        }
+        var ended: [Int64: [Ended]] = [:]
         try context.reader.forEachRegistration(session: context.session.id) { _, row in
-            guard let keys = wanted[row.ownerID], let removedSeq = row.removedSeq else { return }
-            for key in keys where removedSeq < groups[key]!.first.seq {
-                if let current = best[key], (current.removedSeq, current.id) >= (removedSeq, row.id) { continue }
-                best[key] = (removedSeq, row.id)
+            guard wanted[row.ownerID] != nil, let removedSeq = row.removedSeq else { return }
+            ended[row.ownerID, default: []].append(Ended(removedSeq: removedSeq, id: row.id))
+        }
+        // Sorted once per owner and searched per removal: an owner with many removals and
+        // many registrations must not cost their product.
+        for (owner, keys) in wanted {
+            guard let list = ended[owner]?.sorted() else { continue }
+            for key in keys {
+                let seq = groups[key]!.first.seq
+                var low = 0, high = list.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if list[middle].removedSeq < seq { low = middle + 1 } else { high = middle }
+                }
+                if low > 0 { groups[key]?.first.lastRemoved = list[low - 1].id }
             }
         }
-        for (key, found) in best { groups[key]?.first.lastRemoved = found.id }
     }
 
     /// What the journal knows about the registration the removal aimed at. Reads only what
