@@ -42,8 +42,11 @@ package final class CatalogTable<Value> {
             return nil
         }
         if recent.count >= capacity {
-            older = recent
-            recent = [:]
+            // The dropped generation's storage becomes the new recent one: a fresh one per
+            // turn left the allocator a freed block of the same size each time, which
+            // the process's resident memory kept as it grew with the session.
+            swap(&older, &recent)
+            recent.removeAll(keepingCapacity: true)
             recent.reserveCapacity(capacity)
         }
         recent[id] = .some(value)

@@ -30,8 +30,11 @@ package enum Diagnoser {
         var checkers = RuleCatalog.makeCheckers()
         var tracker = DispatchTracker()
         var failure: AnalysisError?
+        var events = 0
         if !isEmpty {
             try reader.forEachEvent(session: session.id) { event in
+                events += 1
+                if events % FreedMemory.eventsBetweenReleases == 0 { FreedMemory.release() }
                 do throws(AnalysisError) {
                     for done in tracker.feed(event) {
                         for checker in checkers { checker.completed(done, context) }
@@ -46,6 +49,9 @@ package enum Diagnoser {
             }
         }
         if let failure { throw failure }
+        // The findings are made from here on, from what the pass kept, not from what it
+        // freed (a short session, of which `--all` may read thousands, has freed little).
+        if events >= FreedMemory.eventsBetweenReleases { FreedMemory.release() }
         for done in tracker.finish() {
             for checker in checkers { checker.completed(done, context) }
         }

@@ -3,8 +3,9 @@
 ///
 /// Holds only what is live, so its size follows the live registrations, not the events.
 package struct LiveRegistry {
-    /// Live registrations by id.
-    package private(set) var registrations: [Int64: RegistrationRow] = [:]
+    /// Live registrations by id, as compact records (a session that leaks registrations
+    /// has thousands live).
+    package private(set) var registrations = LiveRegistrationTable()
     /// Live registration ids per channel, oldest first.
     package private(set) var byChannel: [Int64: [Int64]] = [:]
 
@@ -44,8 +45,8 @@ package struct LiveRegistry {
     }
 
     mutating func add(_ row: RegistrationRow) {
-        guard registrations[row.id] == nil else { return }
-        registrations[row.id] = row
+        guard !registrations.contains(row.id) else { return }
+        registrations.insert(row)
         byChannel[row.channelID, default: []].append(row.id)
     }
 

@@ -126,8 +126,9 @@ final class SpilledTable<Value: BitwiseCopyable> {
     private func keep(_ key: Int64, _ value: Value) {
         if recent.count >= capacity, !inMemoryOnly {
             spillOlder()
-            older = recent
-            recent = [:]
+            // The emptied older generation's storage becomes the recent one (as in
+            // `CatalogTable`): no fresh allocation per turn.
+            swap(&older, &recent)
             recent.reserveCapacity(capacity)
         }
         recent[key] = value
@@ -150,7 +151,7 @@ final class SpilledTable<Value: BitwiseCopyable> {
                 recent[key] = value
             }
         }
-        older = [:]
+        older.removeAll(keepingCapacity: true)
     }
 
     /// A free slot of the file, `nil` when every slot number is taken.

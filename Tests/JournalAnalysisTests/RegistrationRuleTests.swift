@@ -95,6 +95,27 @@ import Testing
     ])
 }
 
+/// The registration named is the one removed last before each removal, not the owner's
+/// last one in the whole session (they are found from the table when the findings are made).
+@Test func eachOwnerWideRemovalNamesTheRegistrationRemovedLastBeforeIt() throws {
+    let found = try findings(.removeUnregistered) { s in
+        let player = try s.object("Player")
+        let cell = try s.object("Cell")
+        let rate = try s.channel(player, "rate")
+        let volume = try s.channel(player, "volume")
+        try s.register(rate, owner: cell, at: "Cell.swift:8")  // seq 1: registration 1
+        try s.remove(1, reason: .tokenReleased)  // seq 2
+        try s.removeUnregistered(at: "Cell.swift:40", owner: cell)  // seq 3
+        try s.register(volume, owner: cell, at: "Cell.swift:9")  // seq 4: registration 2
+        try s.remove(2, reason: .explicit)  // seq 5
+        try s.removeUnregistered(at: "Cell.swift:41", owner: cell)  // seq 6
+    }
+    #expect(found.map(\.message) == [
+        "Removal at Cell.swift:40 in f() (seq 3) matched no live registration: Cell#2's last registration (on Player#1.rate) was already removed at seq 2 (tokenReleased).",
+        "Removal at Cell.swift:41 in f() (seq 6) matched no live registration: Cell#2's last registration (on Player#1.volume) was already removed at seq 5 (explicit).",
+    ])
+}
+
 @Test func selfRemovalInsideACallbackIsNotRemoveUnregistered() throws {
     let found = try findings(.removeUnregistered) { s in
         let player = try s.object("Player")

@@ -51,7 +51,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
             guard !event.isPrior, let channel = event.channelID, let indexes = activeByChannel[channel] else { return }
             for index in indexes {
                 let pair = duplicates[index]
-                if context.live.registrations[pair.first.id] != nil && context.live.registrations[pair.second.id] != nil {
+                if context.live.registrations.contains(pair.first.id) && context.live.registrations.contains(pair.second.id) {
                     duplicates[index].doubled += 1
                 } else {
                     duplicates[index].active = false

@@ -117,8 +117,6 @@ final class LastCallbackWinsChecker: RuleChecker {
     /// not are dropped as they end. Mostly on disk: a long session reports thousands.
     private var ended = SpilledTable<Victim>(capacity: 256)
     private var endedCount: Int64 = 0
-    /// Every owner that ever assigned each single-slot channel.
-    private var assigners: [Int64: Set<Int64>] = [:]
 
     /// How many victims the checker holds (still missing changes, or ended and reported).
     var heldVictims: Int { active.values.reduce(0) { $0 + $1.count } + ended.count }
@@ -129,7 +127,6 @@ final class LastCallbackWinsChecker: RuleChecker {
             guard let channel = event.channelID, context.catalog.channels[channel]?.isSingleSlot == true,
                   let new = try context.registration(event.registrationID)
             else { return }
-            assigners[channel, default: []].insert(new.ownerID)
             // An owner assigning again holds the slot again: it misses nothing from here
             // on. A callback its own owner replaced comes back only from its call site.
             end(on: channel, ending: { victim in
@@ -153,9 +150,9 @@ final class LastCallbackWinsChecker: RuleChecker {
                 else { return nil }
                 return .deallocated(seq: seq)
             })
-            guard var victims = active[channel] else { return }
-            for index in victims.indices { victims[index].miss(event.seq) }
-            active[channel] = victims
+            // In place: a copy of the list per change was an allocation per change.
+            guard let count = active[channel]?.count else { return }
+            for index in 0..<count { active[channel]![index].miss(event.seq) }
         default:
             break
         }
@@ -174,23 +171,33 @@ final class LastCallbackWinsChecker: RuleChecker {
     /// Ends the channel's active victims for which `ending` says how; keeps the ended
     /// ones that will be reported.
     private func end(on channel: Int64, ending: (Victim) -> Ending?) {
-        guard let victims = active[channel] else { return }
-        var still: [Victim] = []
-        for var victim in victims {
-            if let how = ending(victim) {
-                victim.ending = how
-                if victim.isReported {
-                    ended[endedCount] = victim
-                    endedCount += 1
-                }
-            } else {
-                still.append(victim)
+        // Filtered in place, in order (a new list per change was an allocation per change).
+        guard var victims = active.removeValue(forKey: channel) else { return }
+        victims.removeAll { victim in
+            guard let how = ending(victim) else { return false }
+            var victim = victim
+            victim.ending = how
+            if victim.isReported {
+                ended[endedCount] = victim
+                endedCount += 1
             }
+            return true
         }
-        active[channel] = still.isEmpty ? nil : still
+        if !victims.isEmpty { active[channel] = victims }
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        // How many owners ever assigned each reported channel, from the table (indexed by
+        // channel), once per channel: kept while streaming, it was a set of every owner
+        // that ever assigned a single-slot channel, in proportion to history.
+        var assignerCounts: [Int64: Int] = [:]
+        func assigners(of channel: Int64) throws(AnalysisError) -> Int {
+            if let known = assignerCounts[channel] { return known }
+            let owners = Set(try context.reader.registrations(session: context.session.id, channel: channel).map(\.ownerID))
+            let count = owners.isEmpty ? 2 : owners.count
+            assignerCounts[channel] = count
+            return count
+        }
         // Hand-overs of a delegate between screens: a victim that went away before the
         // channel changed missed nothing; one that took the slot back later (a screen
         // re-taking the delegate when it is shown again) left the changes in between to
@@ -211,7 +218,7 @@ final class LastCallbackWinsChecker: RuleChecker {
             let site = context.site(victim.registration.callSiteID)
             let replacer = context.owner(victim.replacer?.ownerID)
             let replacerSite = context.site(victim.replacer?.callSiteID)
-            let assignerCount = assigners[victim.channelID]?.count ?? 2
+            let assignerCount = try assigners(of: victim.channelID)
             var evidence = [
                 "seq \(victim.registration.registeredSeq): \(owner) assigned \(channel) at \(site)",
                 victim.bySameOwner

@@ -23,8 +23,25 @@ final class LeakedRegistrationChecker: RuleChecker {
         fix: "Remove the registration when its scope ends (cancel its token there), or tie it to an owner that goes away with the scope."
     )
 
+    /// What a finding says of a registration: an entry is kept per registration that
+    /// outlived its scope until the session ends (thousands in a session that leaks
+    /// them), so plain integers, not the row with its texts.
+    struct Registration {
+        var id: Int64
+        var channelID: Int64
+        var ownerID: Int64
+        var callSiteID: Int64
+        var scopeID: Int64?
+        var registeredSeq: Int64
+
+        init(_ row: RegistrationRow) {
+            (id, channelID, ownerID, callSiteID) = (row.id, row.channelID, row.ownerID, row.callSiteID)
+            (scopeID, registeredSeq) = (row.scopeID, row.registeredSeq)
+        }
+    }
+
     struct Outlived {
-        var registration: RegistrationRow
+        var registration: Registration
         var scopeEndedSeq: Int64
         /// The deliveries after the scope ended: the first one's seq and how many.
         var delivered: (firstSeq: Int64, count: Int)?
@@ -43,8 +60,8 @@ final class LeakedRegistrationChecker: RuleChecker {
         switch event.kind {
         case .scopeEnded:
             guard let scope = event.scopeID else { return }
-            for row in context.live.registrations.values where row.scopeID == scope && outlived[row.id] == nil {
-                outlived[row.id] = Outlived(registration: row, scopeEndedSeq: event.seq)
+            for row in context.live.registrations.rows(inScope: scope) where outlived[row.id] == nil {
+                outlived[row.id] = Outlived(registration: Registration(row), scopeEndedSeq: event.seq)
             }
         case .delivered:
             guard let id = event.registrationID, outlived[id] != nil, !event.isInitialDelivery else { return }

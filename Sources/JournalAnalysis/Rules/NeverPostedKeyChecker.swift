@@ -44,16 +44,11 @@ final class NeverPostedKeyChecker: RuleChecker {
         var first: RegistrationRow
         var registrations = 0
         var channels: Set<Int64> = []
-        /// Who observed it on what. One entry per owner that ever registered on the key: a
-        /// struct, not an `[Int64]` pair, so an entry costs its 16 bytes and no allocation.
-        var observers: Set<Observer> = []
 
-        /// One more registration, on `channel` of `subject`, by `owner`.
-        /// `keepObserver`: whether the key has a neighbour its observers may be compared with.
-        mutating func add(channel: Int64, subject: Int64, owner: Int64, keepObserver: Bool) {
+        /// One more registration, on `channel`.
+        mutating func add(channel: Int64) {
             registrations += 1
             channels.insert(channel)
-            if keepObserver { observers.insert(Observer(subject: subject, owner: owner)) }
         }
     }
 
@@ -75,26 +70,6 @@ final class NeverPostedKeyChecker: RuleChecker {
     private var keyOfChannel: [Int64: Int] = [:]
     private var observedByNumber: [Int: Observed] = [:]
     private var postedByNumber: [Int: Posted] = [:]
-    /// Per typed key (by number), whether another channel's key of the same type is within
-    /// the typo hints' reach (two edits): only then are its observers ever compared
-    /// (`typoHints`), so only then are they kept — one entry per owner that ever
-    /// registered would grow with the session's history.
-    private var hasNeighbour: [Int: Bool] = [:]
-    /// Every channel's typed key, computed on first need (channels are loaded whole).
-    private var channelKeys: Set<TypedKey>?
-
-    private func neighbours(_ number: Int, _ context: DiagnosisContext) -> Bool {
-        if let known = hasNeighbour[number] { return known }
-        if channelKeys == nil {
-            channelKeys = Set(context.catalog.channels.keys.compactMap { typedKey($0, context) })
-        }
-        let key = keys[number]
-        let found = channelKeys!.contains { other in
-            other != key && other.type == key.type && editDistance(key.key, other.key, limit: 2) != nil
-        }
-        hasNeighbour[number] = found
-        return found
-    }
 
     /// The number of the typed key of `channelID`, if the catalog names the channel.
     private func keyNumber(_ channelID: Int64, _ context: DiagnosisContext) -> Int? {
@@ -126,10 +101,7 @@ final class NeverPostedKeyChecker: RuleChecker {
                 guard let row = try context.registration(event.registrationID) else { return }
                 observedByNumber[key] = Observed(first: row)
             }
-            observedByNumber[key]?.add(
-                channel: channel, subject: context.catalog.channels[channel]?.subjectID ?? 0, owner: event.ownerID ?? 0,
-                keepObserver: neighbours(key, context)
-            )
+            observedByNumber[key]?.add(channel: channel)
         case .changed:
             guard let channel = event.channelID, let key = keyNumber(channel, context) else { return }
             postedByNumber[key, default: Posted(firstSeq: event.seq, channelID: channel)].count += 1
@@ -147,18 +119,21 @@ final class NeverPostedKeyChecker: RuleChecker {
     /// only for the never-posted key(s) closest to it (a typo stands for one intended key: with
     /// `minPrice` and `maxPirce` observed and `maxPrice` posted, the hint goes to `maxPirce`,
     /// an adjacent swap, and `minPrice` is just not posted in this session).
-    private func typoHints() -> [TypedKey: (TypedKey, Int)] {
+    private func typoHints(_ context: DiagnosisContext) throws(AnalysisError) -> [TypedKey: (TypedKey, Int)] {
         struct Candidate { var observed: TypedKey; var posted: TypedKey; var distance: Int; var rank: (Int, Int) }
         var candidates: [Candidate] = []
-        for (key, entry) in observed where posted[key] == nil {
+        // Pairs whose sibling test decides: more than one slip apart.
+        var siblingTests: [(observed: TypedKey, posted: TypedKey)] = []
+        for key in observed.keys where posted[key] == nil {
             for other in posted.keys where other.type == key.type {
                 guard let distance = editDistance(key.key, other.key, limit: 2) else { continue }
                 let slips = editDistance(key.key, other.key, limit: 2, transpositions: true) ?? distance
-                let alsoObserved = !(observed[other]?.observers.isDisjoint(with: entry.observers) ?? true)
-                if alsoObserved && slips > 1 { continue }
+                if slips > 1, observed[other] != nil { siblingTests.append((key, other)) }
                 candidates.append(Candidate(observed: key, posted: other, distance: distance, rank: (distance, slips)))
             }
         }
+        let siblings = try Self.siblings(siblingTests, context) { self.keyNumber($0, context).map { self.keys[$0] } }
+        candidates.removeAll { siblings.contains([$0.observed, $0.posted]) }
         var best: [TypedKey: (Int, Int)] = [:]
         for candidate in candidates where best[candidate.posted].map({ candidate.rank < $0 }) ?? true {
             best[candidate.posted] = candidate.rank
@@ -172,10 +147,38 @@ final class NeverPostedKeyChecker: RuleChecker {
         return hints
     }
 
+    /// The pairs of `tests` that some owner observed both of, on the same subject (an
+    /// owner that knows both spellings: sibling keys), from the registrations table in two
+    /// passes: the observers of the never-posted keys, then whether any of them observed
+    /// the posted one. Kept per key while streaming, the observers were one entry per
+    /// owner that ever registered on a key with a neighbour, in proportion to history.
+    static func siblings(
+        _ tests: [(observed: TypedKey, posted: TypedKey)], _ context: DiagnosisContext, typedKey: (Int64) -> TypedKey?
+    ) throws(AnalysisError) -> Set<[TypedKey]> {
+        guard !tests.isEmpty else { return [] }
+        let wanted = Set(tests.map(\.observed))
+        var postedTests: [TypedKey: [TypedKey]] = [:]
+        for test in tests { postedTests[test.posted, default: []].append(test.observed) }
+        let session = context.session.id
+        var observers: [TypedKey: Set<Observer>] = [:]
+        try context.reader.forEachRegistration(session: session) { _, row in
+            guard let key = typedKey(row.channelID), wanted.contains(key) else { return }
+            let subject = context.catalog.channels[row.channelID]?.subjectID ?? 0
+            observers[key, default: []].insert(Observer(subject: subject, owner: row.ownerID))
+        }
+        var found: Set<[TypedKey]> = []
+        try context.reader.forEachRegistration(session: session) { _, row in
+            guard let key = typedKey(row.channelID), let pairs = postedTests[key] else { return }
+            let observer = Observer(subject: context.catalog.channels[row.channelID]?.subjectID ?? 0, owner: row.ownerID)
+            for observed in pairs where observers[observed]?.contains(observer) == true { found.insert([observed, key]) }
+        }
+        return found
+    }
+
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         observed = Dictionary(uniqueKeysWithValues: observedByNumber.map { (keys[$0.key], $0.value) })
         posted = Dictionary(uniqueKeysWithValues: postedByNumber.map { (keys[$0.key], $0.value) })
-        let hints = typoHints()
+        let hints = try typoHints(context)
         for (key, entry) in observed.sorted(by: { $0.key < $1.key }) where posted[key] == nil {
             let first = entry.first
             let owner = context.owner(first.ownerID)

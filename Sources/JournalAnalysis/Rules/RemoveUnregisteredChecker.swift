@@ -36,7 +36,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
         var registrationID: Int64?
         var detail: String?
         /// The owner's registration removed last when this removal came (for an owner-wide
-        /// removal: what it would have removed).
+        /// removal: what it would have removed), found when the session is over.
         var lastRemoved: Int64?
     }
 
@@ -64,20 +64,9 @@ final class RemoveUnregisteredChecker: RuleChecker {
     }
 
     private var groups: [Key: Group] = [:]
-    /// Each owner's registration removed last (one entry per owner, not per event), for
-    /// an owner-wide removal that found nothing left: the table has no index by owner.
-    private var lastRemovedByOwner: [Int64: Int64] = [:]
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
-        case .removed:
-            if let owner = event.ownerID, let id = event.registrationID { lastRemovedByOwner[owner] = id }
-            return
-        case .replaced:
-            if let id = event.otherRegistrationID, let owner = context.live.registrations[id]?.ownerID {
-                lastRemovedByOwner[owner] = id
-            }
-            return
         case .removeUnregistered:
             // A schema-1 journal records a token cancelled after the registry removed its
             // registration by itself as removeUnregistered; schema 2 as the no-op
@@ -98,8 +87,49 @@ final class RemoveUnregisteredChecker: RuleChecker {
         }
         groups[key] = Group(first: Removal(
             seq: event.seq, callSiteID: event.callSiteID, channelID: event.channelID, ownerID: event.ownerID,
-            registrationID: event.registrationID, detail: event.detail, lastRemoved: event.ownerID.flatMap { lastRemovedByOwner[$0] }
+            registrationID: event.registrationID, detail: event.detail
         ))
+    }
+
+    /// Whether `removal` removes all of an owner's registrations (no channel, no key named).
+    private static func isOwnerWide(_ removal: Removal) -> Bool {
+        removal.channelID == nil && removal.detail == nil && removal.ownerID != nil
+    }
+
+    /// Sets `lastRemoved` of the owner-wide removals: the owner's registration whose
+    /// removal (or replacement) came last before it, from the table in one pass. Kept per
+    /// owner while streaming, it held an entry for every owner that ever removed anything,
+    /// deallocated ones included (the table has no index by owner, hence the one pass).
+    private func resolveLastRemoved(_ context: DiagnosisContext) throws(AnalysisError) {
+        var wanted: [Int64: [Key]] = [:]
+        for (key, group) in groups where Self.isOwnerWide(group.first) {
+            wanted[group.first.ownerID!, default: []].append(key)
+        }
+        guard !wanted.isEmpty else { return }
+        struct Ended: Comparable {
+            var removedSeq: Int64
+            var id: Int64
+            static func < (lhs: Ended, rhs: Ended) -> Bool { (lhs.removedSeq, lhs.id) < (rhs.removedSeq, rhs.id) }
+        }
+        var ended: [Int64: [Ended]] = [:]
+        try context.reader.forEachRegistration(session: context.session.id) { _, row in
+            guard wanted[row.ownerID] != nil, let removedSeq = row.removedSeq else { return }
+            ended[row.ownerID, default: []].append(Ended(removedSeq: removedSeq, id: row.id))
+        }
+        // Sorted once per owner and searched per removal: an owner with many removals and
+        // many registrations must not cost their product.
+        for (owner, keys) in wanted {
+            guard let list = ended[owner]?.sorted() else { continue }
+            for key in keys {
+                let seq = groups[key]!.first.seq
+                var low = 0, high = list.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if list[middle].removedSeq < seq { low = middle + 1 } else { high = middle }
+                }
+                if low > 0 { groups[key]?.first.lastRemoved = list[low - 1].id }
+            }
+        }
     }
 
     /// What the journal knows about the registration the removal aimed at. Reads only what
@@ -114,7 +144,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
             previous = try context.reader.registrations(session: session, channel: channel, before: event.seq)
                 .filter { $0.ownerID == owner && ($0.removedSeq ?? .max) < event.seq }
                 .max { ($0.removedSeq ?? 0) < ($1.removedSeq ?? 0) }
-        } else if event.channelID == nil, event.detail == nil, let owner = event.ownerID {
+        } else if Self.isOwnerWide(event), let owner = event.ownerID {
             // Removing all of an owner's registrations when it had none left. (A removal
             // naming a channel that never existed has no channel id either, but names the
             // channel in `detail`.)
@@ -157,6 +187,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+        try resolveLastRemoved(context)
         for group in groups.values.sorted(by: { $0.first.seq < $1.first.seq }) {
             let (explanation, because, explained) = try explain(group.first, context)
             let seqs = [group.first.seq] + explained + group.repeats
