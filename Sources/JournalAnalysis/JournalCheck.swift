@@ -53,6 +53,13 @@ package struct JournalCheck: Sendable, Equatable {
                 broken.append("CHECK constraint failed in \(constraint.table)")
             }
         }
+        // Rows naming a session, string or call site the file does not hold (event
+        // blocks copied under a session id that has no row) are counted by `stats` and
+        // read by nothing else: the file was changed outside the library.
+        try reader.query("PRAGMA foreign_key_check") { row in
+            let message = "FOREIGN KEY constraint failed in \(row.text(0)) (no such row in \(row.text(2)))"
+            if broken.count < 50, !broken.contains(message) { broken.append(message) }
+        }
         if !broken.isEmpty {
             check.integrity = broken
             return check

@@ -90,6 +90,29 @@ import TestSupport
         #expect(Self.files(path) == before)
     }
 
+    /// Events copied under a session id that has no `sessions` row: `stats` counts them and
+    /// nothing else reads them, so `check` names them as SQLite's foreign-key check does.
+    @Test func checkReportsRowsOfASessionThatDoesNotExist() throws {
+        let scratch = try ScratchDirectory("hostile-migrate")
+        let path = try Self.journal(at: 6, in: scratch.url)
+        #expect(try obsreplay(["check", path]).status == 0)
+        try JournalFixture.edit(path, """
+            INSERT INTO event_packs SELECT 99, first_seq, event_count, base_time_ns, body FROM event_packs;
+            INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main) VALUES (77, 1, 0, 4, 1, 1);
+            """)
+        let before = Self.files(path)
+        let checked = try obsreplay(["check", path])
+        #expect(checked.status == 1)
+        #expect(checked.stdout.hasSuffix("""
+            integrity         FAILED
+                FOREIGN KEY constraint failed in event_packs (no such row in sessions)
+                FOREIGN KEY constraint failed in event_rows (no such row in sessions)
+            damaged
+
+            """))
+        #expect(Self.files(path) == before)
+    }
+
     /// The forbidden value only in the `-wal` a crashed writer left: refused, and the
     /// `-wal` neither checkpointed into the file nor changed.
     @Test func forbiddenValueInTheWALIsRefusedAndTheWALKept() throws {
