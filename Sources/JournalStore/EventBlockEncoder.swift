@@ -79,9 +79,11 @@ package struct EventBlockEncoder: ~Copyable {
     }
 
     /// The body's length once closed (with its `]`).
+    @inlinable
     package var closedBodyBytes: Int { length + 1 }
 
     /// The length of the last event's own JSON array.
+    @inlinable
     package var lastEventBytes: Int { length - eventStart }
 
     /// Starts an event: its array and its time, as the difference from `baseTimeNs` (this

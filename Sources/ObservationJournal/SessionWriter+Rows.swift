@@ -145,7 +145,9 @@ extension SessionWriter {
 
     /// A `delivered` or `skipped` record's row: what `write(_:seq:)` writes for its decoded event.
     func writeDelivery(_ record: EventRecord, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) {
-        let delivered = record.kind == .delivered
+        // A pattern, not `==`: the kind's `==` from another module is a call through `Equatable`.
+        let delivered: Bool
+        if case .delivered = record.kind { delivered = true } else { delivered = false }
         var row = Row(
             seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
             isMain: record.isMainThread, isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth),
