@@ -283,10 +283,15 @@ package struct EventBlockEncoder: ~Copyable {
             return
         }
         var digits = 2
-        var bound: UInt64 = 100
-        while digits < 20 && magnitude >= bound {
-            digits &+= 1
-            bound &*= 10
+        if magnitude >= 10_000_000_000_000_000_000 {
+            digits = 20
+        } else {
+            // Below 10^19 the loop ends before `bound` passes 10^19: no count to test too.
+            var bound: UInt64 = 100
+            while magnitude >= bound {
+                digits &+= 1
+                bound &*= 10
+            }
         }
         var position = length &+ digits
         length = position
