@@ -79,9 +79,11 @@ package struct EventBlockEncoder: ~Copyable {
     }
 
     /// The body's length once closed (with its `]`).
+    @inlinable
     package var closedBodyBytes: Int { length + 1 }
 
     /// The length of the last event's own JSON array.
+    @inlinable
     package var lastEventBytes: Int { length - eventStart }
 
     /// Starts an event: its array and its time, as the difference from `baseTimeNs` (this
@@ -281,10 +283,15 @@ package struct EventBlockEncoder: ~Copyable {
             return
         }
         var digits = 2
-        var bound: UInt64 = 100
-        while digits < 20 && magnitude >= bound {
-            digits &+= 1
-            bound &*= 10
+        if magnitude >= 10_000_000_000_000_000_000 {
+            digits = 20
+        } else {
+            // Below 10^19 the loop ends before `bound` passes 10^19: no count to test too.
+            var bound: UInt64 = 100
+            while magnitude >= bound {
+                digits &+= 1
+                bound &*= 10
+            }
         }
         var position = length &+ digits
         length = position

@@ -175,20 +175,24 @@ final class SessionWriter: @unchecked Sendable {
             var seq = batch.firstSeq
             var nextChange = 0
             var nextEvent = 0
-            for record in pending.records {
-                switch record.kind {
-                case .event:
-                    let event = pending.events[nextEvent]
-                    nextEvent += 1
-                    decoder.read(event)
-                    try write(event, seq: seq)
-                case .changed:
-                    try writeChange(record, pending.changes[nextChange], decoder: decoder, seq: seq)
-                    nextChange += 1
-                case .delivered, .skipped:
-                    try writeDelivery(record, decoder: decoder, seq: seq)
+            // A change's details are lent to `writeChange` from the buffer, not copied out
+            // of the array (a retain and release of each of its references per change).
+            try pending.changes.withUnsafeBufferPointer { (changes) throws(SQLiteError) in
+                for record in pending.records {
+                    switch record.kind {
+                    case .event:
+                        let event = pending.events[nextEvent]
+                        nextEvent += 1
+                        decoder.read(event)
+                        try write(event, seq: seq)
+                    case .changed:
+                        try writeChange(record, changes[nextChange], decoder: decoder, seq: seq)
+                        nextChange += 1
+                    case .delivered, .skipped:
+                        try writeDelivery(record, decoder: decoder, seq: seq)
+                    }
+                    seq += 1
                 }
-                seq += 1
             }
             if let gap = batch.gap { try write(gap) }
         }

@@ -184,6 +184,25 @@ import TestSupport
         #expect(body { $0.quotedBool(false) } == #"[[0,null,"false"]]"#)
     }
 
+    /// Every digit count is written whole: each power of ten and its neighbours, of both
+    /// signs, are the digits of their description (the count is found by comparisons).
+    @Test func everyDigitCountIsWrittenWhole() {
+        var values: [Int64] = [.max, .min, .max - 1, .min + 1]
+        var power: Int64 = 1
+        for _ in 0...18 {
+            for value in [power - 1, power, power + 1] { values += [value, -value] }
+            if power <= Int64.max / 10 { power *= 10 }
+        }
+        for value in values {
+            var encoder = EventBlockEncoder()
+            encoder.beginEvent(seq: 1, timeNs: 0)
+            encoder.int(value)
+            encoder.quotedInt(value)
+            encoder.endEvent()
+            #expect(encoder.body == "[[0,\(value),\"\(value)\"]]")
+        }
+    }
+
     /// Columns written two, four or six in one call are the bytes of one call each.
     @Test func groupedColumnsAreTheBytesOfSingleColumns() {
         let columns: [Int64?] = [nil, 7, nil, nil, -1_234_567_890_123, .min, 0, nil, .max, 42]
