@@ -108,7 +108,7 @@ enum JournalBenchmark {
         }
         if !sustained.isEmpty {
             print("(b) sustained through the recorder:              \(Spread(sustained).text(rate)) events/s")
-            print("    / (a) blocks of 256, same round:             \(Spread(ratios(sustained, blocks)).text(percent))")
+            print("    / (a) packs of 256, same round:              \(Spread(ratios(sustained, blocks)).text(percent))")
             print("    / (a) one row per statement, same round:     \(Spread(ratios(sustained, raw)).text(percent))")
             print("    / (a) 32 rows per statement, same round:     \(Spread(ratios(sustained, rawMulti)).text(percent))")
         }
