@@ -447,12 +447,7 @@ import TestSupport
         let writer = FakeWriter(buffer)
         buffer.record(Self.plain(1))
         let stalled = try #require(buffer.claimWithoutFilling())
-        let closed = DispatchSemaphore(value: 0)
-        Thread {
-            buffer.close()
-            closed.signal()
-        }.start()
-        while buffer.currentPhase == .recording { usleep(100) }
+        let closed = Self.startClosing(buffer)
         buffer.record(Self.plain(9))
         #expect(buffer.claimWithoutFilling() == nil)
         buffer.fill(claimed: stalled, Self.plain(2))
@@ -477,13 +472,19 @@ import TestSupport
             produced.signal()
         }.start()
         while buffer.roomWaiterCount == 0 { usleep(100) }
+        return (produced, startClosing(buffer))
+    }
+
+    /// Starts `close()` on a thread of its own and waits until the close has begun; the
+    /// semaphore is signalled when `close()` returns.
+    static func startClosing(_ buffer: EventBuffer) -> DispatchSemaphore {
         let closed = DispatchSemaphore(value: 0)
         Thread {
             buffer.close()
             closed.signal()
         }.start()
         while buffer.currentPhase == .recording { usleep(100) }
-        return (produced, closed)
+        return closed
     }
 
     /// A producer waiting for room in a full ring (`.wait`) when `close()` begins handed its

@@ -58,9 +58,6 @@ final class NeverPostedKeyChecker: RuleChecker {
         var count = 0
     }
 
-    /// What `observe` gathered, by typed key: made from the numbered tables in `finish`.
-    private var observed: [TypedKey: Observed] = [:]
-    private var posted: [TypedKey: Posted] = [:]
     /// Each typed key seen, numbered on first sight, and each channel's number: an event
     /// finds its key through its channel's id, so no key is hashed per event (a journal
     /// from elsewhere may hold a key of megabytes: hashing it for each of 2,000 changes
@@ -119,7 +116,9 @@ final class NeverPostedKeyChecker: RuleChecker {
     /// only for the never-posted key(s) closest to it (a typo stands for one intended key: with
     /// `minPrice` and `maxPirce` observed and `maxPrice` posted, the hint goes to `maxPirce`,
     /// an adjacent swap, and `minPrice` is just not posted in this session).
-    private func typoHints(_ context: DiagnosisContext) throws(AnalysisError) -> [TypedKey: (TypedKey, Int)] {
+    private func typoHints(
+        observed: [TypedKey: Observed], posted: [TypedKey: Posted], _ context: DiagnosisContext
+    ) throws(AnalysisError) -> [TypedKey: (TypedKey, Int)] {
         struct Candidate { var observed: TypedKey; var posted: TypedKey; var distance: Int; var rank: (Int, Int) }
         var candidates: [Candidate] = []
         // Pairs whose sibling test decides: more than one slip apart.
@@ -176,9 +175,10 @@ final class NeverPostedKeyChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        observed = Dictionary(uniqueKeysWithValues: observedByNumber.map { (keys[$0.key], $0.value) })
-        posted = Dictionary(uniqueKeysWithValues: postedByNumber.map { (keys[$0.key], $0.value) })
-        let hints = try typoHints(context)
+        // By typed key, for the typo hints' comparisons and the findings' order.
+        let observed = Dictionary(uniqueKeysWithValues: observedByNumber.map { (keys[$0.key], $0.value) })
+        let posted = Dictionary(uniqueKeysWithValues: postedByNumber.map { (keys[$0.key], $0.value) })
+        let hints = try typoHints(observed: observed, posted: posted, context)
         for (key, entry) in observed.sorted(by: { $0.key < $1.key }) where posted[key] == nil {
             let first = entry.first
             let owner = context.owner(first.ownerID)
