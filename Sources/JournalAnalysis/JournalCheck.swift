@@ -18,6 +18,19 @@ package struct JournalCheck: Sendable, Equatable {
         package var detail: String?
     }
 
+    /// A name longer than `JournalName.maxBytes`: the recorder writes none, so the file
+    /// was written elsewhere; readers show it shortened.
+    package struct LongName: Sendable, Equatable {
+        /// `strings` (a type, key, file, function, queue label or scope name) or `sessions`.
+        package var table: String
+        /// The `strings` id, or the session id.
+        package var id: Int64
+        /// The column: `value`, or a session's `label`, `process`, `host`, ….
+        package var column: String
+        /// Its length in bytes.
+        package var bytes: Int64
+    }
+
     package var schemaVersion: Int
     package var supportedVersion: Int
     package var applicationID: Int32
@@ -26,10 +39,17 @@ package struct JournalCheck: Sendable, Equatable {
     package var uncleanSessions: [Int64]
     package var recordedGaps: [RecordedGap]
     package var seqGaps: [SeqGap]
+    /// The first `maxListed` names longer than the limit, by table and id.
+    package var longNames: [LongName] = []
+    /// How many names are longer than the limit (all of them, listed or not).
+    package var longNameCount: Int64 = 0
+    /// How many over-long names are listed.
+    package static let maxListed = 20
 
-    /// Sound file and no missing sequence numbers. Unclean sessions and recorded gaps are
-    /// facts about the recording, not damage to the file.
-    package var isHealthy: Bool { integrity == ["ok"] && seqGaps.isEmpty }
+    /// Sound file, no missing sequence numbers, no name longer than the recorder writes.
+    /// Unclean sessions and recorded gaps are facts about the recording, not damage to
+    /// the file.
+    package var isHealthy: Bool { integrity == ["ok"] && seqGaps.isEmpty && longNameCount == 0 }
 
     /// Checks the journal behind `reader` (read-only).
     package static func run(_ reader: JournalReader) throws(AnalysisError) -> JournalCheck {
@@ -65,6 +85,7 @@ package struct JournalCheck: Sendable, Equatable {
             return check
         }
         try reader.query("SELECT id FROM sessions WHERE clean_end = 0 ORDER BY id") { check.uncleanSessions.append($0.int(0)) }
+        try check.findLongNames(reader)
         var session: Int64 = -1
         var expected: Int64 = 1
         func take(_ id: Int64, _ seq: Int64) {
@@ -99,6 +120,32 @@ package struct JournalCheck: Sendable, Equatable {
 }
 
 extension JournalCheck {
+    /// Fills `longNames` and `longNameCount`: one pass over `strings` and `sessions`,
+    /// lengths in bytes (a blob's length, not a count of characters).
+    mutating func findLongNames(_ reader: JournalReader) throws(AnalysisError) {
+        func bytes(_ column: String) -> String { "length(CAST(\(column) AS BLOB))" }
+        var found: [LongName] = []
+        var count: Int64 = 0
+        let limit = Int64(JournalName.maxBytes)
+        try reader.query("SELECT id, \(bytes("value")) FROM strings WHERE \(bytes("value")) > ?1 ORDER BY id", [.int(limit)]) { row in
+            count += 1
+            if found.count < Self.maxListed { found.append(LongName(table: "strings", id: row.int(0), column: "value", bytes: row.int(1))) }
+        }
+        let columns = ["label", "process", "host", "started_at", "ended_at", "library_version"]
+        let lengths = columns.map(bytes).joined(separator: ", ")
+        let longest = columns.map { "COALESCE(\(bytes($0)), 0)" }.joined(separator: ", ")
+        try reader.query("SELECT id, \(lengths) FROM sessions WHERE max(\(longest)) > ?1 ORDER BY id", [.int(limit)]) { row in
+            for (index, column) in columns.enumerated() {
+                let length = row.optionalInt(Int32(index + 1)) ?? 0
+                guard length > limit else { continue }
+                count += 1
+                if found.count < Self.maxListed { found.append(LongName(table: "sessions", id: row.int(0), column: column, bytes: length)) }
+            }
+        }
+        longNames = found
+        longNameCount = count
+    }
+
     /// The newest schema this version reads and writes.
     package static var latestSchemaVersion: Int { JournalSchema.latestVersion }
 }

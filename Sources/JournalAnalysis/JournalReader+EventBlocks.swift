@@ -12,6 +12,16 @@ extension JournalReader {
         .journal(.refused(path: path, reason: "refused: damaged event block (session \(session), first seq \(firstSeq)): \(what)"))
     }
 
+    /// What column `column` of `statement` holds, for a refusal: `the text "1.5"` (cut and
+    /// escaped), `the real number 1.5`, `a blob of 3 bytes`, `NULL`, or the integer.
+    static func stored(_ statement: SQLiteStatement, _ column: Int32) -> String {
+        if statement.isNull(column) { return "NULL" }
+        if statement.isInteger(column) { return "the integer \(statement.int(column))" }
+        if statement.isReal(column) { return "the real number \(statement.double(column))" }
+        if statement.isBlob(column) { return "a blob of \(statement.byteCount(column)) bytes" }
+        return "the text \(quoted(statement.text(column), limit: 40))"
+    }
+
     /// The event being delivered by `decoder`, as a row of `session`.
     func event(from decoder: EventBlockDecoder, session: Int64) -> EventRow {
         let (kind, kindText) = Self.kind(code: decoder.required(.kind))
@@ -67,10 +77,18 @@ extension JournalReader {
     func decodeBlock(_ statement: SQLiteStatement, into events: inout [EventRow]) throws(AnalysisError) {
         let session = statement.int(0), firstSeq = statement.int(1)
         events.removeAll(keepingCapacity: true)
+        // Read as integers, a text last_seq was refused as "not its last_seq 0": say what
+        // the file holds instead. A pack's last seq is computed from its event_count.
+        let isPack = statement.int(6) != 0
+        let integers: [(column: Int32, name: String)] = isPack
+            ? [(1, "first_seq"), (3, "event_count"), (5, "base_time_ns")] : [(1, "first_seq"), (2, "last_seq"), (3, "event_count")]
+        for (column, name) in integers where !statement.isInteger(column) {
+            throw damagedBlock(session: session, firstSeq: firstSeq, "its \(name) is not an integer: it holds \(Self.stored(statement, column))")
+        }
         let decoder = blockDecoder
         do {
             try statement.withTextBytes(4) { (body) throws(EventBlockDecoder.Damage) in
-                if statement.int(6) != 0 {
+                if isPack {
                     try decoder.decodePack(body, firstSeq: firstSeq, eventCount: statement.int(3), baseTimeNs: statement.int(5)) {
                         events.append(self.event(from: $0, session: session))
                     }
@@ -204,20 +222,22 @@ extension JournalReader {
     func matcher(_ filter: EventFilter, session: Int64) throws(AnalysisError) -> EventMatcher {
         var matcher = EventMatcher(kinds: filter.kinds.isEmpty ? nil : Set(filter.kinds))
         if let key = filter.channelKey {
-            var ids: Set<Int64> = []
-            try query("""
-                SELECT c.id FROM channels c JOIN strings s ON s.id = c.key_id WHERE c.session_id = ?1 AND s.value = ?2
-                """, [.int(session), .text(key)]) { ids.insert($0.int(0)) }
-            matcher.channels = ids
+            matcher.channels = try ids("SELECT id FROM channels WHERE session_id = ?1 AND key_id = ?2", session, named: key)
         }
         if let type = filter.ownerType {
-            var ids: Set<Int64> = []
-            try query("""
-                SELECT o.id FROM objects o JOIN strings s ON s.id = o.type_id WHERE o.session_id = ?1 AND s.value = ?2
-                """, [.int(session), .text(type)]) { ids.insert($0.int(0)) }
-            matcher.owners = ids
+            matcher.owners = try ids("SELECT id FROM objects WHERE session_id = ?1 AND type_id = ?2", session, named: type)
         }
         return matcher
+    }
+
+    /// The ids `sql` finds in `session` for each name that reads as `text` (a name as
+    /// stored, or as output shows it shortened: `stringIDs(named:)`).
+    private func ids(_ sql: String, _ session: Int64, named text: String) throws(AnalysisError) -> Set<Int64> {
+        var ids: Set<Int64> = []
+        for stringID in try stringIDs(named: text) {
+            try query(sql, [.int(session), .int(stringID)]) { ids.insert($0.int(0)) }
+        }
+        return ids
     }
 
     /// The last `count` events of a schema-5 session: read forward from the latest seq

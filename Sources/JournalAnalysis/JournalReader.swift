@@ -28,6 +28,8 @@ package final class JournalReader {
     private var statements: [String: SQLiteStatement] = [:]
     /// The call sites, which belong to the whole journal, not to a session: read once.
     private var callSites: [Int64: JournalCatalog.CallSite]?
+    /// Names read by `name(stringID:)`, shortened, by `strings.id` (`nil`: no such row).
+    var names: [Int64: String?] = [:]
 
     /// Opens and validates the journal at `path`.
     package init(path: String) throws(AnalysisError) {
@@ -139,17 +141,21 @@ package final class JournalReader {
             FROM sessions s ORDER BY s.id
             """) { row in
             if let firstSeq = row.optionalInt(15) ?? row.optionalInt(16) { countLies.append((row.int(0), firstSeq)) }
-            var last = (seq: row.optionalInt(11) ?? 0, time: row.optionalInt(12) ?? 0)
-            let blockSeq = max(row.optionalInt(13) ?? .min, row.optionalInt(14) ?? .min)
-            if blockSeq != .min, blockSeq > last.seq {
+            let rowSeq = row.optionalInt(11)
+            var last = (seq: rowSeq ?? 0, time: row.optionalInt(12) ?? 0)
+            // Absent is not a seq: a block at seq -2^63 (the smallest Int64) was taken
+            // for no block, and the session said to end at seq 0.
+            let blockSeq = [row.optionalInt(13), row.optionalInt(14)].compactMap { $0 }.max()
+            if let blockSeq, rowSeq.map({ blockSeq > $0 }) ?? true {
                 // The time is the block's last event's, decoded below.
                 last = (blockSeq, 0)
                 endInBlocks.append(result.count)
             }
             result.append(SessionSummary(
-                id: row.int(0), label: row.text(1), process: row.text(2), pid: row.int(3), host: row.text(4),
-                startedAt: row.text(5), endedAt: row.optionalText(6), cleanEnd: row.int(7) != 0,
-                libraryVersion: row.text(8), eventCount: row.int(9), registrationCount: row.int(10),
+                id: row.int(0), label: JournalName.capped(row.text(1)), process: JournalName.capped(row.text(2)),
+                pid: row.int(3), host: JournalName.capped(row.text(4)),
+                startedAt: JournalName.capped(row.text(5)), endedAt: row.optionalText(6).map(JournalName.capped),
+                cleanEnd: row.int(7) != 0, libraryVersion: JournalName.capped(row.text(8)), eventCount: row.int(9), registrationCount: row.int(10),
                 lastSeq: last.seq, lastTimeNs: last.time
             ))
         }
@@ -178,7 +184,6 @@ package final class JournalReader {
     /// The objects, channels, call sites and scopes of a session: channels and call sites
     /// read now, objects and scopes by id when asked for (see `CatalogTable`).
     package func catalog(session: Int64) throws(AnalysisError) -> JournalCatalog {
-        var typeNames: [Int64: String] = [:]
         let objects = CatalogTable<JournalCatalog.Object> { id throws(AnalysisError) in
             var found: (typeID: Int64, firstSeq: Int64, deallocSeq: Int64?)?
             try self.query("SELECT type_id, first_seq, dealloc_seq FROM objects WHERE session_id = ?1 AND id = ?2",
@@ -186,37 +191,34 @@ package final class JournalReader {
                 found = (row.int(0), row.int(1), row.optionalInt(2))
             }
             guard let found else { return nil }
-            // Type names are few (the app's classes): each read once, shared by its objects.
-            let type: String
-            if let known = typeNames[found.typeID] {
-                type = known
-            } else {
-                var name = ""
-                try self.query("SELECT value FROM strings WHERE id = ?1", [.int(found.typeID)]) { name = $0.text(0) }
-                typeNames[found.typeID] = name
-                type = name
-            }
-            return .init(type: type, firstSeq: found.firstSeq, deallocSeq: found.deallocSeq)
+            return .init(type: try self.name(stringID: found.typeID) ?? "", firstSeq: found.firstSeq, deallocSeq: found.deallocSeq)
         }
         let scopes = CatalogTable<JournalCatalog.Scope>(capacity: 4096) { id throws(AnalysisError) in
-            var found: JournalCatalog.Scope?
-            try self.query("""
-                SELECT s.value, sc.began_seq, sc.ended_seq FROM scopes sc JOIN strings s ON s.id = sc.name_id
-                WHERE sc.session_id = ?1 AND sc.id = ?2
-                """, [.int(session), .int(id)]) { row in
-                found = .init(name: row.text(0), beganSeq: row.optionalInt(1), endedSeq: row.optionalInt(2))
+            var found: (nameID: Int64, beganSeq: Int64?, endedSeq: Int64?)?
+            try self.query("SELECT name_id, began_seq, ended_seq FROM scopes WHERE session_id = ?1 AND id = ?2",
+                           [.int(session), .int(id)]) { row in
+                found = (row.int(0), row.optionalInt(1), row.optionalInt(2))
             }
-            return found
+            // A scope whose name is not in `strings` is not named (as the join of the views).
+            guard let found, let name = try self.name(stringID: found.nameID) else { return nil }
+            return .init(name: name, beganSeq: found.beganSeq, endedSeq: found.endedSeq)
         }
         var catalog = JournalCatalog(sessionID: session, objects: objects, scopes: scopes)
+        // Ids first, names after: a key joined in the query was read in full for every
+        // channel naming it (megabytes each in a journal from elsewhere).
+        var rows: [(id: Int64, channel: JournalCatalog.Channel, keyID: Int64)] = []
         try query("""
-            SELECT c.id, c.subject_id, s.value, c.policy, c.first_seq FROM channels c JOIN strings s ON s.id = c.key_id
+            SELECT c.id, c.subject_id, c.key_id, c.policy, c.first_seq FROM channels c JOIN strings s ON s.id = c.key_id
             WHERE c.session_id = ?1
             """, [.int(session)]) { row in
-            catalog.channels[row.int(0)] = .init(
-                subjectID: row.int(1), key: row.text(2),
+            rows.append((row.int(0), .init(
+                subjectID: row.int(1), key: "",
                 policy: name(row, 3, of: JournalDeliveryPolicy.self, column: "policy") ?? "", firstSeq: row.int(4)
-            )
+            ), row.int(2)))
+        }
+        for var row in rows {
+            row.channel.key = try name(stringID: row.keyID) ?? ""
+            catalog.channels[row.id] = row.channel
         }
         catalog.callSites = try allCallSites()
         return catalog
@@ -225,12 +227,18 @@ package final class JournalReader {
     /// Every call site of the journal, read on first use.
     private func allCallSites() throws(AnalysisError) -> [Int64: JournalCatalog.CallSite] {
         if let callSites { return callSites }
-        var result: [Int64: JournalCatalog.CallSite] = [:]
+        var rows: [(id: Int64, fileID: Int64, line: Int64, functionID: Int64)] = []
         try query("""
-            SELECT cs.id, f.value, cs.line, fn.value FROM call_sites cs
+            SELECT cs.id, cs.file_id, cs.line, cs.function_id FROM call_sites cs
             JOIN strings f ON f.id = cs.file_id JOIN strings fn ON fn.id = cs.function_id
             """) { row in
-            result[row.int(0)] = .init(file: row.text(1), line: row.int(2), function: row.text(3))
+            rows.append((row.int(0), row.int(1), row.int(2), row.int(3)))
+        }
+        var result: [Int64: JournalCatalog.CallSite] = [:]
+        for row in rows {
+            result[row.id] = .init(
+                file: try name(stringID: row.fileID) ?? "", line: row.line, function: try name(stringID: row.functionID) ?? ""
+            )
         }
         callSites = result
         return result
@@ -239,15 +247,18 @@ package final class JournalReader {
     // MARK: - Registrations
 
     static let registrationColumns = """
-        r.id, r.channel_id, r.owner_id, r.call_site_id, r.options, q.value, r.expects_main, r.sender_id,
+        r.id, r.channel_id, r.owner_id, r.call_site_id, r.options, r.queue_id, r.expects_main, r.sender_id,
         r.scope_id, r.registered_seq, r.removed_seq, r.removal_reason
         """
 
     /// The registration in `row`'s columns from `offset` on (`registrationColumns`).
-    func registration(from row: SQLiteStatement, offset: Int32 = 0) -> RegistrationRow {
+    /// The queue label is read by id through `name(stringID:)`, not joined: joined, a label
+    /// was read in full for every registration naming it.
+    func registration(from row: SQLiteStatement, offset: Int32 = 0) throws(AnalysisError) -> RegistrationRow {
         RegistrationRow(
             id: row.int(offset), channelID: row.int(offset + 1), ownerID: row.int(offset + 2),
-            callSiteID: row.int(offset + 3), options: row.text(offset + 4), queue: row.optionalText(offset + 5),
+            callSiteID: row.int(offset + 3), options: row.text(offset + 4),
+            queue: try row.optionalInt(offset + 5).flatMap { (id) throws(AnalysisError) in try name(stringID: id) },
             expectsMain: row.int(offset + 6) != 0, senderID: row.optionalInt(offset + 7),
             scopeID: row.optionalInt(offset + 8), registeredSeq: row.int(offset + 9),
             removedSeq: row.optionalInt(offset + 10),
@@ -276,24 +287,25 @@ package final class JournalReader {
             statement.reset()
         } else {
             statement = try prepare("""
-                SELECT \(Self.registrationColumns) FROM registrations r LEFT JOIN strings q ON q.id = r.queue_id
+                SELECT \(Self.registrationColumns) FROM registrations r
                 WHERE r.session_id = ?1 AND r.id = ?2
                 """)
             registrationStatement = statement
         }
         try bind(statement, [.int(session), .int(id)])
-        return try step(statement) ? registration(from: statement) : nil
+        return try step(statement) ? try registration(from: statement) : nil
     }
 
     /// The registrations of a channel made before `seq`, oldest first.
     package func registrations(session: Int64, channel: Int64, before seq: Int64 = .max) throws(AnalysisError) -> [RegistrationRow] {
         var result: [RegistrationRow] = []
-        try query("""
-            SELECT \(Self.registrationColumns) FROM registrations r LEFT JOIN strings q ON q.id = r.queue_id
+        let statement = try reused("""
+            SELECT \(Self.registrationColumns) FROM registrations r
             WHERE r.session_id = ?1 AND r.channel_id = ?2 AND r.registered_seq < ?3 ORDER BY r.id
-            """, [.int(session), .int(channel), .int(seq)]) { row in
-            result.append(registration(from: row))
-        }
+            """)
+        defer { statement.reset() }
+        try bind(statement, [.int(session), .int(channel), .int(seq)])
+        while try step(statement) { result.append(try registration(from: statement)) }
         return result
     }
 
@@ -301,14 +313,14 @@ package final class JournalReader {
     /// and id, streaming.
     package func forEachRegistration(session: Int64?, _ body: (Int64, RegistrationRow) -> Void) throws(AnalysisError) {
         let sql = """
-            SELECT r.session_id, \(Self.registrationColumns) FROM registrations r LEFT JOIN strings q ON q.id = r.queue_id
+            SELECT r.session_id, \(Self.registrationColumns) FROM registrations r
             WHERE (?1 IS NULL OR r.session_id = ?1) ORDER BY r.session_id, r.id
             """
         let statement = try reused(sql)
         defer { statement.reset() }
         do { try statement.bind(session, at: 1) } catch { throw failure(error) }
         while try step(statement) {
-            body(statement.int(0), registration(from: statement, offset: 1))
+            body(statement.int(0), try registration(from: statement, offset: 1))
         }
     }
 
@@ -373,8 +385,9 @@ package final class JournalReader {
     package func forEachEvent(
         session: Int64, filter: EventFilter = EventFilter(), _ body: (EventRow) -> Bool
     ) throws(AnalysisError) {
+        // The channel key and owner type are matched in Swift, as names read (shortened).
+        let matcher = try matcher(filter, session: session)
         if hasBlocks {
-            let matcher = try matcher(filter, session: session)
             try forEachStoredEvent(session: session, from: filter.from, to: filter.to) { event in
                 matcher.matches(event) ? body(event) : true
             }
@@ -391,27 +404,14 @@ package final class JournalReader {
             sql += " AND kind IN (" + (0..<kinds.count).map { "?\(first + $0)" }.joined(separator: ", ") + ")"
             values += kinds.map(stored)
         }
-        if let key = filter.channelKey {
-            values.append(.text(key))
-            sql += """
-                 AND channel_id IN (SELECT c.id FROM channels c JOIN strings s ON s.id = c.key_id
-                WHERE c.session_id = ?1 AND s.value = ?\(values.count))
-                """
-        }
-        if let type = filter.ownerType {
-            values.append(.text(type))
-            sql += """
-                 AND owner_id IN (SELECT o.id FROM objects o JOIN strings s ON s.id = o.type_id
-                WHERE o.session_id = ?1 AND s.value = ?\(values.count))
-                """
-        }
         sql += " ORDER BY seq"
         let statement = try reused(sql)
         // A kept statement left mid-way would hold its read transaction open.
         defer { statement.reset() }
         try bind(statement, values)
         while try step(statement) {
-            if !body(self.event(from: statement)) { break }
+            let event = self.event(from: statement)
+            if matcher.matches(event), !body(event) { break }
         }
     }
 

@@ -28,14 +28,6 @@ package struct JournalStatistics: Sendable, Equatable {
             && lhs.busiestChannels == rhs.busiestChannels && lhs.topOwners == rhs.topOwners
     }
 
-    /// A channel's name as the schema's `channel_names` view spells it (`Player#1.rate`,
-    /// `*.name`), over `c` (channels), `k` (its key), `o` (its subject) and `t` (the
-    /// subject's type): the reader's connection runs no views, so the joins are spelled out.
-    static let channelName = """
-        CASE WHEN c.id IS NULL THEN NULL ELSE CASE WHEN c.subject_id = 0 THEN '*' \
-        ELSE COALESCE(t.value || '#' || o.id, '?#' || c.subject_id) END || '.' || k.value END
-        """
-
     /// Computes the statistics of `session`, or of the whole journal when `nil`.
     package static func compute(
         _ reader: JournalReader, session: Int64?, top: Int = 10
@@ -52,82 +44,90 @@ package struct JournalStatistics: Sendable, Equatable {
             eventsByKind: [], busiestChannels: [], topOwners: []
         )
         var byKind: [(String, Int64)] = []
+        var channels: [Entry: Int64] = [:]
         if reader.hasBlocks {
-            let counted = try countStoredEvents(reader, session: session, top: top)
-            byKind = counted.byKind
-            stats.busiestChannels = counted.busiest
+            var kinds: [String: Int64] = [:]
+            // Rows and decoded blocks: SQLite's JSON functions would unpack every block an
+            // order of magnitude slower. Memory follows the kinds and channels, not the events.
+            try reader.forEachStoredEvent(session: session, from: .min, to: .max) { event in
+                kinds[event.kindText, default: 0] += 1
+                if let channel = event.channelID, channel != 0 {
+                    channels[Entry(session: event.sessionID, id: channel), default: 0] += 1
+                }
+                return true
+            }
+            byKind = kinds.map { ($0.key, $0.value) }
         } else {
             try reader.query(
                 "SELECT kind, COUNT(*) FROM events WHERE ?2 OR session_id = ?1 GROUP BY kind",
                 [filter, all]
             ) { byKind.append((reader.kind($0, 0).text, $0.int(1))) }
             try reader.query("""
-                SELECT e.session_id, COALESCE(\(channelName), 'channel#' || e.channel_id), COUNT(*) FROM events e
-                LEFT JOIN channels c ON c.session_id = e.session_id AND c.id = e.channel_id
-                LEFT JOIN strings k ON k.id = c.key_id
-                LEFT JOIN objects o ON o.session_id = c.session_id AND o.id = c.subject_id
-                LEFT JOIN strings t ON t.id = o.type_id
-                WHERE e.channel_id IS NOT NULL AND e.channel_id != 0 AND (?2 OR e.session_id = ?1)
-                GROUP BY e.session_id, e.channel_id ORDER BY 3 DESC, 1, 2 LIMIT ?3
-                """, [filter, all, .int(Int64(top))]) {
-                stats.busiestChannels.append(Ranked(sessionID: $0.int(0), name: $0.text(1), count: $0.int(2)))
-            }
+                SELECT session_id, channel_id, COUNT(*) FROM events
+                WHERE channel_id IS NOT NULL AND channel_id != 0 AND (?2 OR session_id = ?1) GROUP BY session_id, channel_id
+                """, [filter, all]) { channels[Entry(session: $0.int(0), id: $0.int(1))] = $0.int(2) }
+        }
+        stats.busiestChannels = try ranked(channels, top: top) { (entry) throws(AnalysisError) in
+            try channelName(reader, entry) ?? "channel#\(entry.id)"
         }
         // Most first, then by name: the same order for names and codes.
         byKind.sort { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
         stats.eventsByKind = byKind.map { (kind: $0.0, count: $0.1) }
         stats.events = byKind.reduce(0) { $0 + $1.1 }
+        var owners: [Entry: Int64] = [:]
         try reader.query("""
-            SELECT r.session_id, COALESCE(t.value || '#' || o.id, '?#' || r.owner_id), COUNT(*) FROM registrations r
-            LEFT JOIN objects o ON o.session_id = r.session_id AND o.id = r.owner_id
-            LEFT JOIN strings t ON t.id = o.type_id
-            WHERE ?2 OR r.session_id = ?1
-            GROUP BY r.session_id, r.owner_id ORDER BY 3 DESC, 1, 2 LIMIT ?3
-            """, [filter, all, .int(Int64(top))]) {
-            stats.topOwners.append(Ranked(sessionID: $0.int(0), name: $0.text(1), count: $0.int(2)))
+            SELECT session_id, owner_id, COUNT(*) FROM registrations WHERE ?2 OR session_id = ?1 GROUP BY session_id, owner_id
+            """, [filter, all]) { owners[Entry(session: $0.int(0), id: $0.int(1))] = $0.int(2) }
+        stats.topOwners = try ranked(owners, top: top) { (entry) throws(AnalysisError) in
+            try objectName(reader, entry.session, entry.id)
         }
         return stats
     }
 
-    /// Counts by kind and by channel of a schema-5 journal, over rows and decoded blocks
-    /// (SQLite's JSON functions would unpack every block an order of magnitude slower):
-    /// memory follows the kinds and channels, not the events. Only the channels that
-    /// can rank are named, in the order the table-based query gives.
-    private static func countStoredEvents(
-        _ reader: JournalReader, session: Int64?, top: Int
-    ) throws(AnalysisError) -> (byKind: [(String, Int64)], busiest: [Ranked]) {
-        var kinds: [String: Int64] = [:]
-        struct Channel: Hashable {
-            var session: Int64
-            var id: Int64
+    /// A channel or an owner of a session, counted.
+    private struct Entry: Hashable {
+        var session: Int64
+        var id: Int64
+    }
+
+    /// The `top` most counted, most first, then by session and name. Names are read in
+    /// Swift through the reader (shortened, each once), not built in SQL, where a name of
+    /// megabytes was read and joined for every channel or owner counted; only the entries
+    /// that can rank are named (ties at the cut-off are ordered by name).
+    private static func ranked(
+        _ counts: [Entry: Int64], top: Int, name: (Entry) throws(AnalysisError) -> String
+    ) throws(AnalysisError) -> [Ranked] {
+        guard top > 0 else { return [] }
+        var entries = counts.map { (entry: $0.key, count: $0.value) }
+        entries.sort { ($1.count, $0.entry.session, $0.entry.id) < ($0.count, $1.entry.session, $1.entry.id) }
+        let cutoff = entries.count > top ? entries[top - 1].count : (entries.last?.count ?? 0)
+        var result: [Ranked] = []
+        for entry in entries where entry.count >= cutoff {
+            result.append(Ranked(sessionID: entry.entry.session, name: try name(entry.entry), count: entry.count))
         }
-        var channels: [Channel: Int64] = [:]
-        try reader.forEachStoredEvent(session: session, from: .min, to: .max) { event in
-            kinds[event.kindText, default: 0] += 1
-            if let channel = event.channelID, channel != 0 {
-                channels[Channel(session: event.sessionID, id: channel), default: 0] += 1
-            }
-            return true
+        result.sort { ($1.count, $0.sessionID, $0.name) < ($0.count, $1.sessionID, $1.name) }
+        return Array(result.prefix(top))
+    }
+
+    /// A channel's name as the schema's `channel_names` view spells it (`Player#1.rate`,
+    /// `*.name`, `?#4.rate` for a subject the journal does not name), with shortened
+    /// names; `nil` for a channel or key the journal does not hold.
+    private static func channelName(_ reader: JournalReader, _ entry: Entry) throws(AnalysisError) -> String? {
+        var found: (subject: Int64, keyID: Int64)?
+        try reader.query("SELECT subject_id, key_id FROM channels WHERE session_id = ?1 AND id = ?2",
+                         [.int(entry.session), .int(entry.id)]) { found = ($0.int(0), $0.int(1)) }
+        guard let found, let key = try reader.name(stringID: found.keyID) else { return nil }
+        let subject = found.subject == 0 ? "*" : try objectName(reader, entry.session, found.subject)
+        return "\(subject).\(key)"
+    }
+
+    /// `Player#1`, or `?#1` for an object (or type) the journal does not name.
+    private static func objectName(_ reader: JournalReader, _ session: Int64, _ id: Int64) throws(AnalysisError) -> String {
+        var typeID: Int64?
+        try reader.query("SELECT type_id FROM objects WHERE session_id = ?1 AND id = ?2", [.int(session), .int(id)]) {
+            typeID = $0.int(0)
         }
-        var ranked = channels.map { (channel: $0.key, count: $0.value) }
-        ranked.sort { ($1.count, $0.channel.session, $0.channel.id) < ($0.count, $1.channel.session, $1.channel.id) }
-        // Ties are ordered by name: name every channel as frequent as the last that ranks.
-        let cutoff = ranked.count > top && top > 0 ? ranked[top - 1].count : (ranked.last?.count ?? 0)
-        var busiest: [Ranked] = []
-        for entry in ranked where entry.count >= cutoff && top > 0 {
-            var name = "channel#\(entry.channel.id)"
-            try reader.query("""
-                SELECT \(channelName) FROM channels c
-                LEFT JOIN strings k ON k.id = c.key_id
-                LEFT JOIN objects o ON o.session_id = c.session_id AND o.id = c.subject_id
-                LEFT JOIN strings t ON t.id = o.type_id
-                WHERE c.session_id = ?1 AND c.id = ?2
-                """, [.int(entry.channel.session), .int(entry.channel.id)]) { row in
-                if let known = row.optionalText(0) { name = known }
-            }
-            busiest.append(Ranked(sessionID: entry.channel.session, name: name, count: entry.count))
-        }
-        busiest.sort { ($1.count, $0.sessionID, $0.name) < ($0.count, $1.sessionID, $1.name) }
-        return (kinds.map { ($0.key, $0.value) }, Array(busiest.prefix(max(top, 0))))
+        guard let typeID, let type = try reader.name(stringID: typeID) else { return "?#\(id)" }
+        return "\(type)#\(id)"
     }
 }

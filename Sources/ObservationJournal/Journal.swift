@@ -77,7 +77,8 @@ public final class Journal: Sendable {
     /// `ObservableValue`, `CallbackProperty` and the notification calls exactly as you
     /// would a plain `ObserverRegistry`, and everything it does is recorded.
     /// - Parameters:
-    ///   - label: what this run is (`"UI test: playback"`), stored with the session.
+    ///   - label: what this run is (`"UI test: playback"`), stored with the session; one longer
+    ///     than 1,024 UTF-8 bytes is shortened, as every name is (docs/NAMES.md).
     ///   - onError: called once, on the writer thread, if recording stops on an error,
     ///     before `flush()` or `close()` waiting on other threads return. It may call
     ///     the session's methods (`close()` there returns at once).

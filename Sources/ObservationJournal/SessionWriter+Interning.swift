@@ -119,9 +119,12 @@ extension SessionWriter {
 
     // MARK: - Interning
 
-    /// The id of `text` in `strings`, inserting it the first time.
-    func intern(_ text: String) throws(SQLiteError) -> Int64 {
-        if let id = strings[text] { return id }
+    /// The id of `text` in `strings`, inserting it the first time, shortened to
+    /// `JournalName.maxBytes` (every `strings` row is a name: a type, key, file, function,
+    /// queue label or scope name, which output repeats for each event naming it).
+    func intern(_ original: String) throws(SQLiteError) -> Int64 {
+        if let id = strings[original] { return id }
+        let text = JournalName.capped(original)
         try selectString.bind(text, at: 1)
         let found = try selectString.step() ? selectString.int(0) : nil
         selectString.reset()
@@ -133,7 +136,7 @@ extension SessionWriter {
             try insertString.run()
             id = database.lastInsertRowID
         }
-        strings[text] = id
+        strings[original] = id
         return id
     }
 

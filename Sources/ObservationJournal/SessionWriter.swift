@@ -134,10 +134,11 @@ final class SessionWriter: @unchecked Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """)
             let process = ProcessInfo.processInfo
-            try insert.bind(label, at: 1)
-            try insert.bind(process.processName, at: 2)
+            // Names, which readers show and shorten as they do keys and types.
+            try insert.bind(JournalName.capped(label), at: 1)
+            try insert.bind(JournalName.capped(process.processName), at: 2)
             try insert.bind(Int64(process.processIdentifier), at: 3)
-            try insert.bind(process.hostName, at: 4)
+            try insert.bind(JournalName.capped(process.hostName), at: 4)
             try insert.bind(JournalClock.isoNow(), at: 5)
             try insert.bind(Int64(bitPattern: start), at: 6)
             try insert.bind(Journal.libraryVersion, at: 7)

@@ -258,6 +258,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
         unclean sessions  none
         recorded gaps     none
         missing seqs      none
+        long names        none
         ok
 
         """, stderr: "", status: 0))
@@ -285,11 +286,12 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
             session 1 seq 2: dropped=40
         missing seqs      1 ranges
             session 1: seq 3–5
+        long names        none
         damaged
 
         """, stderr: "", status: 1))
     #expect(try obsreplay(["check", path, "--json"]).stdout == """
-        {"schema_version":6,"supported_version":6,"application_id":"0x4F4A524E","integrity":["ok"],"unclean_sessions":[1],"recorded_gaps":[{"session_id":1,"seq":2,"detail":"dropped=40"}],"seq_gaps":[{"session_id":1,"from":3,"to":5}],"healthy":false}
+        {"schema_version":6,"supported_version":6,"application_id":"0x4F4A524E","integrity":["ok"],"unclean_sessions":[1],"recorded_gaps":[{"session_id":1,"seq":2,"detail":"dropped=40"}],"seq_gaps":[{"session_id":1,"from":3,"to":5}],"long_names":[],"long_name_count":0,"healthy":false}
 
         """)
 }

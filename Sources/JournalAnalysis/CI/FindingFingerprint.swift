@@ -1,3 +1,5 @@
+import JournalStore
+
 /// The stable identity of a finding: the same bug gives the same fingerprint across runs,
 /// processes, machines and sessions.
 ///
@@ -21,8 +23,9 @@ package enum FindingFingerprint {
     /// 32 lowercase hexadecimal digits: two 64-bit FNV-1a hashes of `identity(of:)`'s
     /// UTF-8 (no CryptoKit on Linux; this is an identity, not a security boundary).
     package static func fingerprint(of finding: Finding) -> String {
-        let bytes = Array(identity(of: finding).utf8)
-        return hex(fnv1a(bytes, basis: 0xcbf2_9ce4_8422_2325)) + hex(fnv1a(bytes, basis: 0x6c62_272e_07bb_0142))
+        let bytes = identity(of: finding).utf8
+        return JournalName.hex(JournalName.fnv1a(bytes, basis: 0xcbf2_9ce4_8422_2325))
+            + JournalName.hex(JournalName.fnv1a(bytes, basis: 0x6c62_272e_07bb_0142))
     }
 
     /// `Player#1.isPlaying` → `Player.isPlaying`; `MiniPlayerWindow#2` → `MiniPlayerWindow`.
@@ -39,20 +42,6 @@ package enum FindingFingerprint {
             out.unicodeScalars.append(scalar)
         }
         return out
-    }
-
-    static func fnv1a(_ bytes: [UInt8], basis: UInt64) -> UInt64 {
-        var hash = basis
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
-
-    static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
 

@@ -182,6 +182,20 @@ package final class SQLiteStatement {
 
     package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
+    /// Whether a column holds an integer. `int` reads anything else as a number too (text
+    /// as 0), which a file whose STRICT types were bypassed can hold; a reader that must
+    /// say what the file holds asks first.
+    package func isInteger(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_INTEGER }
+
+    /// Whether a column holds a floating-point number.
+    package func isReal(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_FLOAT }
+
+    /// Whether a column holds a blob.
+    package func isBlob(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_BLOB }
+
+    /// The size of a column's text or blob, in bytes.
+    package func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(handle, column)) }
+
     package func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
 
     package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }

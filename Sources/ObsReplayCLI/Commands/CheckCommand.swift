@@ -1,4 +1,5 @@
 import JournalAnalysis
+import JournalStore
 
 /// `obsreplay check JOURNAL`: schema, application id, integrity, unclean sessions, gaps.
 enum CheckCommand {
@@ -7,10 +8,14 @@ enum CheckCommand {
             name: "check",
             abstract: "Check a journal: schema version, application id, integrity, unclean sessions, gaps.",
             discussion: """
-                Exit code 1 when the file is damaged (integrity_check fails) or sequence numbers
-                are missing; unclean sessions and gaps the writer recorded are reported, not failed.
+                Exit code 1 when the file is damaged (integrity_check fails), sequence numbers
+                are missing, or a name (type, key, file, function, queue label, scope name,
+                session label, process, host) is longer than 1,024 UTF-8 bytes, which the
+                recorder never writes and every command shows shortened; unclean sessions and
+                gaps the writer recorded are reported, not failed.
                 JSON (--json): an object with schema_version, supported_version, application_id,
-                integrity, unclean_sessions, recorded_gaps, seq_gaps, healthy.
+                integrity, unclean_sessions, recorded_gaps, seq_gaps, long_names (the first 20:
+                table, id, column, bytes), long_name_count, healthy.
                 """,
             arguments: [CommonOptions.journal],
             options: [CommonOptions.json]
@@ -33,6 +38,10 @@ enum CheckCommand {
                 ("seq_gaps", .array(check.seqGaps.map {
                     .object([("session_id", .int($0.sessionID)), ("from", .int($0.from)), ("to", .int($0.to))])
                 })),
+                ("long_names", .array(check.longNames.map {
+                    .object([("table", .string($0.table)), ("id", .int($0.id)), ("column", .string($0.column)), ("bytes", .int($0.bytes))])
+                })),
+                ("long_name_count", .int(check.longNameCount)),
                 ("healthy", .bool(check.isHealthy)),
             ]))
         } else {
@@ -52,6 +61,15 @@ enum CheckCommand {
             context.line("missing seqs      " + (check.seqGaps.isEmpty ? "none" : "\(check.seqGaps.count) ranges"))
             for gap in check.seqGaps {
                 context.line("    session \(gap.sessionID): seq \(gap.from)" + (gap.to > gap.from ? "–\(gap.to)" : ""))
+            }
+            context.line("long names        " + (check.longNameCount == 0 ? "none"
+                : "\(check.longNameCount) longer than \(JournalName.maxBytes) bytes (shown shortened)"))
+            for name in check.longNames {
+                let what = name.table == "strings" ? "strings id \(name.id)" : "session \(name.id) \(name.column)"
+                context.line("    \(what): \(name.bytes) bytes")
+            }
+            if check.longNameCount > Int64(check.longNames.count) {
+                context.line("    and \(check.longNameCount - Int64(check.longNames.count)) more")
             }
             context.line(check.isHealthy ? "ok" : "damaged")
         }
