@@ -121,6 +121,13 @@ package struct EventBlockEncoder: ~Copyable {
         putDecimal(value)
     }
 
+    /// The next `count` columns: NULLs (the columns an event of its kind never has, without
+    /// a test each).
+    @inlinable @inline(__always)
+    package mutating func nulls(_ count: Int) {
+        pendingNulls &+= count
+    }
+
     /// The next six columns: integers or NULLs, as six calls of `int` write them (one call
     /// from another module instead of six: the call itself was most of a NULL's cost).
     @inlinable

@@ -123,37 +123,64 @@ extension SessionWriter {
         try add(row)
     }
 
-    /// A `changed` record's row: what `write(_:seq:)` writes for its decoded event.
+    /// A `changed` record's event: what `write(_:seq:)` writes for its decoded event, encoded
+    /// straight into the open block (see "Encoding straight into the block"). `detail` is lent from the batch
+    /// (copying it out retained and released its references).
     func writeChange(
-        _ record: EventRecord, _ detail: PendingEvents.ChangeDetail, decoder: RecordDecoder, seq: Int64
+        _ record: EventRecord, _ detail: UnsafePointer<PendingEvents.ChangeDetail>, decoder: RecordDecoder, seq: Int64
     ) throws(SQLiteError) {
-        var row = Row(
-            seq: seq, time: record.time, kind: .changed, thread: record.thread, isMain: record.isMainThread,
-            isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth), isPrior: record.flags.contains(.prior)
-        )
-        row.channel = try channelID(record.channel, decoder: decoder, seq: seq)
-        if let callSite = detail.callSite { row.callSite = try id(of: callSite) }
+        let channel = try channelID(record.channel, decoder: decoder, seq: seq)
+        var callSite: Int64? = nil
+        if let site = detail.pointee.callSite { callSite = try id(of: site) }
         changeSeqs[Int(record.changeNumber % UInt64(Self.recentChanges))] = (record.changeNumber, seq)
-        row.liveCount = Int64(record.liveCount)
         // The channel's key matters only to a per-key redaction: no lookup per change without one.
         let redaction = values.redactionByKey.isEmpty
             ? values.redaction : values.redaction(forKey: decoder.channel(record.channel)?.key)
-        row.old = values.text(for: detail.values.plainOld, boxed: { detail.old }, redaction: redaction)
-        row.new = values.text(for: detail.values.plainNew, boxed: { detail.new }, redaction: redaction)
-        try add(row)
+        let old = values.text(for: detail.pointee.values.plainOld, boxed: { detail.pointee.old }, redaction: redaction)
+        let new = values.text(for: detail.pointee.values.plainNew, boxed: { detail.pointee.new }, redaction: redaction)
+        let isMainQueue = record.flags.contains(.mainQueue)
+        let isPrior = record.flags.contains(.prior)
+        try startEvent(seq: seq)
+        let block = hot.block
+        // `append`'s columns with the ones a change never has left out as NULLs.
+        block.pointee.beginEvent(seq: seq, timeNs: Int64(bitPattern: record.time &- startNanoseconds))
+        block.pointee.int(Int64(JournalEventKind.changed.rawValue))
+        block.pointee.int(Int64(bitPattern: record.thread))
+        block.pointee.int(record.isMainThread ? 1 : 0)
+        block.pointee.int(isMainQueue ? 1 : 0)
+        block.pointee.int(channel)
+        block.pointee.nulls(5)  // registration, owner, duration, cpu, change_seq
+        block.pointee.int(callSite)
+        block.pointee.int(Int64(record.liveCount))
+        block.pointee.text(new)
+        block.pointee.text(old)
+        block.pointee.nulls(4)  // reason, scope, other registration, waits
+        block.pointee.int(record.depth == 0 ? nil : Int64(record.depth))
+        block.pointee.int(isPrior ? 1 : nil)
+        block.pointee.endEvent()  // detail: NULL, left out
+        try endEvent {
+            var row = Row(
+                seq: seq, time: record.time, kind: .changed, thread: record.thread, isMain: record.isMainThread,
+                isMainQueue: isMainQueue, depth: Int(record.depth), isPrior: isPrior
+            )
+            row.channel = channel
+            row.callSite = callSite
+            row.liveCount = Int64(record.liveCount)
+            row.old = old
+            row.new = new
+            return row
+        }
     }
 
-    /// A `delivered` or `skipped` record's row: what `write(_:seq:)` writes for its decoded event.
+    /// A `delivered` or `skipped` record's event: what `write(_:seq:)` writes for its decoded
+    /// event, encoded straight into the open block (see "Encoding straight into the block").
     func writeDelivery(_ record: EventRecord, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) {
         // A pattern, not `==`: the kind's `==` from another module is a call through `Equatable`.
         let delivered: Bool
         if case .delivered = record.kind { delivered = true } else { delivered = false }
-        var row = Row(
-            seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
-            isMain: record.isMainThread, isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth),
-            isPrior: false
-        )
-        row.channel = try channelID(record.channel, decoder: decoder, seq: seq)
+        let channel = try channelID(record.channel, decoder: decoder, seq: seq)
+        var registration: Int64? = nil
+        var owner: Int64? = nil
         if record.registration != 0 {
             // A registration's row is written when it is first named; afterwards its id is enough.
             // As with channels, the last registration found spares a lookup.
@@ -163,17 +190,93 @@ extension SessionWriter {
                 }
                 if registrations[record.registration] != nil { lastRegistration = record.registration }
             }
-            row.registration = Int64(record.registration)
-            row.owner = Int64(record.owner)
+            registration = Int64(record.registration)
+            owner = Int64(record.owner)
         }
+        let changeSeq = changeSeq(of: record.changeNumber == 0 ? nil : record.changeNumber)
+        let isMainQueue = record.flags.contains(.mainQueue)
+        let waits: Int64? = delivered && record.flags.contains(.countedWaits) ? Int64(clamping: record.waits) : nil
+        let reason = delivered ? nil : record.skipReason.map { Self.journal($0).name }
+        try startEvent(seq: seq)
+        let block = hot.block
+        // `append`'s columns with the ones a delivery never has left out as NULLs.
+        block.pointee.beginEvent(seq: seq, timeNs: Int64(bitPattern: record.time &- startNanoseconds))
+        block.pointee.int(Int64((delivered ? JournalEventKind.delivered : .skipped).rawValue))
+        block.pointee.int(Int64(bitPattern: record.thread))
+        block.pointee.int(record.isMainThread ? 1 : 0)
+        block.pointee.int(isMainQueue ? 1 : 0)
+        block.pointee.int(channel)
+        block.pointee.int(registration)
+        block.pointee.int(owner)
         if delivered {
-            row.duration = Int64(clamping: record.duration)
-            row.cpu = Int64(clamping: record.cpu)
-            if record.flags.contains(.countedWaits) { row.waits = Int64(clamping: record.waits) }
+            block.pointee.int(Int64(clamping: record.duration))
+            block.pointee.int(Int64(clamping: record.cpu))
         } else {
-            row.reason = record.skipReason.map { Self.journal($0).name }
+            block.pointee.nulls(2)
         }
-        row.changeSeq = changeSeq(of: record.changeNumber == 0 ? nil : record.changeNumber)
+        block.pointee.int(changeSeq.map { seq &- $0 })
+        block.pointee.nulls(4)  // call site, live count, new, old
+        block.pointee.text(reason)
+        block.pointee.nulls(2)  // scope, other registration
+        block.pointee.int(waits)
+        block.pointee.int(record.depth == 0 ? nil : Int64(record.depth))
+        block.pointee.endEvent()  // is_prior, detail: NULL, left out
+        try endEvent {
+            var row = Row(
+                seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
+                isMain: record.isMainThread, isMainQueue: isMainQueue, depth: Int(record.depth), isPrior: false
+            )
+            row.channel = channel
+            row.registration = registration
+            row.owner = owner
+            if delivered {
+                row.duration = Int64(clamping: record.duration)
+                row.cpu = Int64(clamping: record.cpu)
+            }
+            row.waits = waits
+            row.reason = reason
+            row.changeSeq = changeSeq
+            return row
+        }
+    }
+
+    // MARK: - Encoding straight into the block
+    //
+    // The frequent events (changes, deliveries, skips) are written column
+    // by column into the open block, `append`'s bytes for the `Row` they would make, with
+    // the columns their kind never has written as NULLs without a test. Building a `Row`
+    // (312 bytes, four optional strings) and passing it to `append` was about a quarter of
+    // the writer thread's instructions per event: its copy, and the reference counting of
+    // its strings (NULL as they mostly are) at every copy and destruction. The rare outcomes
+    // (a block full by bytes, an event for `event_rows`) take the event back out and hand
+    // its `Row` to `add`, which decides as for any other event.
+
+    /// Before an event is encoded into the open block: a pack's seqs are consecutive, so a
+    /// seq that does not follow the block's last starts a new block (as `add` does).
+    @inline(__always)
+    private func startEvent(seq: Int64) throws(SQLiteError) {
+        let block = hot.block
+        if block.pointee.count > 0, seq != block.pointee.lastSeq &+ 1 { try insertOpenBlock() }
+    }
+
+    /// After an event was encoded into the open block: inserts the block when it is full;
+    /// when the event does not belong in it (`append`'s `needsRow` and `needsNewBlock`),
+    /// takes it back out and adds `row()` as `add` does.
+    @inline(__always)
+    private func endEvent(_ row: () -> Row) throws(SQLiteError) {
+        let block = hot.block
+        if block.pointee.lastEventHasNUL || block.pointee.lastEventBytes + 2 > EventBlock.maxBodyBytes
+            || block.pointee.closedBodyBytes > EventBlock.maxBodyBytes {
+            block.pointee.removeLastEvent()
+            try addOutOfLine(row())
+            return
+        }
+        if block.pointee.count == EventBlock.maxEvents { try insertOpenBlock() }
+    }
+
+    /// `add`, called (not inlined) from the rare outcomes of `endEvent`.
+    @inline(never)
+    private func addOutOfLine(_ row: Row) throws(SQLiteError) {
         try add(row)
     }
 

@@ -186,7 +186,7 @@ final class SessionWriter: @unchecked Sendable {
                         decoder.read(event)
                         try write(event, seq: seq)
                     case .changed:
-                        try writeChange(record, changes[nextChange], decoder: decoder, seq: seq)
+                        try writeChange(record, changes.baseAddress! + nextChange, decoder: decoder, seq: seq)
                         nextChange += 1
                     case .delivered, .skipped:
                         try writeDelivery(record, decoder: decoder, seq: seq)
