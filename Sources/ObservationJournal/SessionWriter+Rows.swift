@@ -124,8 +124,8 @@ extension SessionWriter {
     }
 
     /// A `changed` record's event: what `write(_:seq:)` writes for its decoded event, encoded
-    /// straight into the open block (see "Encoding straight into the block"). `detail` is lent from the batch
-    /// (copying it out retained and released its references).
+    /// straight into the open block (see "Encoding straight into the block"). `detail` is
+    /// lent from the batch (copying it out retained and released its references).
     func writeChange(
         _ record: EventRecord, _ detail: UnsafePointer<PendingEvents.ChangeDetail>, decoder: RecordDecoder, seq: Int64
     ) throws(SQLiteError) {
@@ -138,29 +138,19 @@ extension SessionWriter {
             ? values.redaction : values.redaction(forKey: decoder.channel(record.channel)?.key)
         let old = values.text(for: detail.pointee.values.plainOld, boxed: { detail.pointee.old }, redaction: redaction)
         let new = values.text(for: detail.pointee.values.plainNew, boxed: { detail.pointee.new }, redaction: redaction)
-        let isMainQueue = record.flags.contains(.mainQueue)
-        let isPrior = record.flags.contains(.prior)
+        let isMain = record.flags.rawValue & flagBits.mainThread != 0
+        let isMainQueue = record.flags.rawValue & flagBits.mainQueue != 0
+        let isPrior = record.flags.rawValue & flagBits.prior != 0
         try startEvent(seq: seq)
-        let block = hot.block
-        // `append`'s columns with the ones a change never has left out as NULLs.
-        block.pointee.beginEvent(seq: seq, timeNs: Int64(bitPattern: record.time &- startNanoseconds))
-        block.pointee.int(Int64(JournalEventKind.changed.rawValue))
-        block.pointee.int(Int64(bitPattern: record.thread))
-        block.pointee.int(record.isMainThread ? 1 : 0)
-        block.pointee.int(isMainQueue ? 1 : 0)
-        block.pointee.int(channel)
-        block.pointee.nulls(5)  // registration, owner, duration, cpu, change_seq
-        block.pointee.int(callSite)
-        block.pointee.int(Int64(record.liveCount))
-        block.pointee.text(new)
-        block.pointee.text(old)
-        block.pointee.nulls(4)  // reason, scope, other registration, waits
-        block.pointee.int(record.depth == 0 ? nil : Int64(record.depth))
-        block.pointee.int(isPrior ? 1 : nil)
-        block.pointee.endEvent()  // detail: NULL, left out
-        try endEvent {
+        let outcome = hot.block.pointee.appendChange(
+            seq: seq, timeNs: Int64(bitPattern: record.time &- startNanoseconds), thread: Int64(bitPattern: record.thread),
+            isMain: isMain, isMainQueue: isMainQueue, channel: channel, callSite: callSite,
+            liveCount: Int64(record.liveCount), new: new, old: old, depth: record.depth == 0 ? nil : Int64(record.depth),
+            isPrior: isPrior
+        )
+        try endEvent(outcome) {
             var row = Row(
-                seq: seq, time: record.time, kind: .changed, thread: record.thread, isMain: record.isMainThread,
+                seq: seq, time: record.time, kind: .changed, thread: record.thread, isMain: isMain,
                 isMainQueue: isMainQueue, depth: Int(record.depth), isPrior: isPrior
             )
             row.channel = channel
@@ -194,37 +184,23 @@ extension SessionWriter {
             owner = Int64(record.owner)
         }
         let changeSeq = changeSeq(of: record.changeNumber == 0 ? nil : record.changeNumber)
-        let isMainQueue = record.flags.contains(.mainQueue)
-        let waits: Int64? = delivered && record.flags.contains(.countedWaits) ? Int64(clamping: record.waits) : nil
+        let isMain = record.flags.rawValue & flagBits.mainThread != 0
+        let isMainQueue = record.flags.rawValue & flagBits.mainQueue != 0
+        let waits: Int64? = delivered && record.flags.rawValue & flagBits.countedWaits != 0
+            ? Int64(clamping: record.waits) : nil
         let reason = delivered ? nil : record.skipReason.map { Self.journal($0).name }
         try startEvent(seq: seq)
-        let block = hot.block
-        // `append`'s columns with the ones a delivery never has left out as NULLs.
-        block.pointee.beginEvent(seq: seq, timeNs: Int64(bitPattern: record.time &- startNanoseconds))
-        block.pointee.int(Int64((delivered ? JournalEventKind.delivered : .skipped).rawValue))
-        block.pointee.int(Int64(bitPattern: record.thread))
-        block.pointee.int(record.isMainThread ? 1 : 0)
-        block.pointee.int(isMainQueue ? 1 : 0)
-        block.pointee.int(channel)
-        block.pointee.int(registration)
-        block.pointee.int(owner)
-        if delivered {
-            block.pointee.int(Int64(clamping: record.duration))
-            block.pointee.int(Int64(clamping: record.cpu))
-        } else {
-            block.pointee.nulls(2)
-        }
-        block.pointee.int(changeSeq.map { seq &- $0 })
-        block.pointee.nulls(4)  // call site, live count, new, old
-        block.pointee.text(reason)
-        block.pointee.nulls(2)  // scope, other registration
-        block.pointee.int(waits)
-        block.pointee.int(record.depth == 0 ? nil : Int64(record.depth))
-        block.pointee.endEvent()  // is_prior, detail: NULL, left out
-        try endEvent {
+        let outcome = hot.block.pointee.appendDelivery(
+            seq: seq, timeNs: Int64(bitPattern: record.time &- startNanoseconds), kind: delivered ? .delivered : .skipped,
+            thread: Int64(bitPattern: record.thread), isMain: isMain, isMainQueue: isMainQueue, channel: channel,
+            registration: registration, owner: owner, duration: delivered ? Int64(clamping: record.duration) : nil,
+            cpu: delivered ? Int64(clamping: record.cpu) : nil, changeSeqDelta: changeSeq.map { seq &- $0 },
+            reason: reason, waits: waits, depth: record.depth == 0 ? nil : Int64(record.depth)
+        )
+        try endEvent(outcome) {
             var row = Row(
                 seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
-                isMain: record.isMainThread, isMainQueue: isMainQueue, depth: Int(record.depth), isPrior: false
+                isMain: isMain, isMainQueue: isMainQueue, depth: Int(record.depth), isPrior: false
             )
             row.channel = channel
             row.registration = registration
@@ -242,16 +218,16 @@ extension SessionWriter {
 
     // MARK: - Encoding straight into the block
     //
-    // The frequent events (changes, deliveries, skips) are written column
-    // by column into the open block, `append`'s bytes for the `Row` they would make, with
-    // the columns their kind never has written as NULLs without a test. Building a `Row`
-    // (312 bytes, four optional strings) and passing it to `append` was about a quarter of
-    // the writer thread's instructions per event: its copy, and the reference counting of
-    // its strings (NULL as they mostly are) at every copy and destruction. The rare outcomes
-    // (a block full by bytes, an event for `event_rows`) take the event back out and hand
-    // its `Row` to `add`, which decides as for any other event.
+    // The frequent events (changes, deliveries, skips) are appended to the open block by
+    // one call each (`EventBlockEncoder.appendChange`, `appendDelivery`), the bytes `append`
+    // writes for the `Row` they would make. Building a `Row` (312 bytes, four optional
+    // strings) and passing it to `append` was about a tenth of the writer thread's
+    // instructions per event: its copy, and the reference counting of its strings (NULL as
+    // they mostly are) at every copy and destruction. The rare outcomes (a block full by
+    // bytes, an event for `event_rows`) take the event back out and hand its `Row` to `add`,
+    // which decides as for any other event.
 
-    /// Before an event is encoded into the open block: a pack's seqs are consecutive, so a
+    /// Before an event is appended to the open block: a pack's seqs are consecutive, so a
     /// seq that does not follow the block's last starts a new block (as `add` does).
     @inline(__always)
     private func startEvent(seq: Int64) throws(SQLiteError) {
@@ -259,19 +235,16 @@ extension SessionWriter {
         if block.pointee.count > 0, seq != block.pointee.lastSeq &+ 1 { try insertOpenBlock() }
     }
 
-    /// After an event was encoded into the open block: inserts the block when it is full;
-    /// when the event does not belong in it (`append`'s `needsRow` and `needsNewBlock`),
-    /// takes it back out and adds `row()` as `add` does.
+    /// After an event was appended to the open block: inserts the block when it is full; an
+    /// event it refused (`append`'s `needsRow` and `needsNewBlock`) is added as `row()` by
+    /// `add`, which decides where it goes as for any other event.
     @inline(__always)
-    private func endEvent(_ row: () -> Row) throws(SQLiteError) {
-        let block = hot.block
-        if block.pointee.lastEventHasNUL || block.pointee.lastEventBytes + 2 > EventBlock.maxBodyBytes
-            || block.pointee.closedBodyBytes > EventBlock.maxBodyBytes {
-            block.pointee.removeLastEvent()
-            try addOutOfLine(row())
-            return
+    private func endEvent(_ outcome: EventBlockEncoder.Outcome, _ row: () -> Row) throws(SQLiteError) {
+        switch outcome {
+        case .added: return
+        case .filled: try insertOpenBlock()
+        case .refused: try addOutOfLine(row())
         }
-        if block.pointee.count == EventBlock.maxEvents { try insertOpenBlock() }
     }
 
     /// `add`, called (not inlined) from the rare outcomes of `endEvent`.

@@ -51,6 +51,14 @@ final class SessionWriter: @unchecked Sendable {
     /// The open block and `changeSeqs`, unchecked for exclusivity (see `WriterHotState`).
     let hot = WriterHotState(changeSlots: recentChanges)
 
+    /// `EventRecord.Flags`' bits, read once: testing a record's flags with `contains`, from
+    /// another module, was a generic call through `SetAlgebra` and a call to the flag's
+    /// accessor per test, twice or three times per event.
+    let flagBits = (
+        mainThread: EventRecord.Flags.mainThread.rawValue, mainQueue: EventRecord.Flags.mainQueue.rawValue,
+        prior: EventRecord.Flags.prior.rawValue, countedWaits: EventRecord.Flags.countedWaits.rawValue
+    )
+
     /// Inserts one block of events into `event_packs` (`EventPack.insertSQL`).
     let insertBlock: SQLiteStatement
     /// The open block: events added since the last block was inserted, written out when
