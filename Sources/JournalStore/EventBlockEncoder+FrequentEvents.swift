@@ -5,8 +5,13 @@
 /// `public` declarations; an `@inlinable package` one (the column writers `int`, `text`,
 /// `beginEvent`, a few instructions each when inlined) is called like any other function.
 /// From the writer's module every column was such a call; here, in the encoder's own
-/// module, they are inlined, and the writer makes one call per event.
+/// module, they are inlined, and the writer makes one call per event. Room for the integer
+/// columns is reserved once per run of them (`integerRunBytes`), not tested per column.
 extension EventBlockEncoder {
+    /// Room for `beginEvent` and every integer column of an event at its longest, NULLs
+    /// pending before each included: 23 + 22 × (21 + 5) bytes, rounded up.
+    @usableFromInline static var integerRunBytes: Int { 600 }
+
     /// What became of an event appended by `appendChange` or `appendDelivery`.
     package enum Outcome {
         /// In the block, which has room for more.
@@ -26,20 +31,22 @@ extension EventBlockEncoder {
         seq: Int64, timeNs: Int64, thread: Int64, isMain: Bool, isMainQueue: Bool, channel: Int64?,
         callSite: Int64?, liveCount: Int64, new: ValueText?, old: ValueText?, depth: Int64?, isPrior: Bool
     ) -> Outcome {
-        beginEvent(seq: seq, timeNs: timeNs)
-        int(Int64(JournalEventKind.changed.rawValue))
-        int(thread)
-        int(isMain ? 1 : 0)
-        int(isMainQueue ? 1 : 0)
-        int(channel)
+        reserve(Self.integerRunBytes)
+        putEventStart(seq: seq, timeNs: timeNs)
+        putInt(Int64(JournalEventKind.changed.rawValue))
+        putInt(thread)
+        putInt(isMain ? 1 : 0)
+        putInt(isMainQueue ? 1 : 0)
+        putInt(channel)
         nulls(5)  // registration, owner, duration, cpu, change_seq
-        int(callSite)
-        int(liveCount)
+        putInt(callSite)
+        putInt(liveCount)
         text(new)
         text(old)
+        reserve(Self.integerRunBytes)
         nulls(4)  // reason, scope, other registration, waits
-        int(depth)
-        int(isPrior ? 1 : nil)
+        putInt(depth)
+        putInt(isPrior ? 1 : nil)
         endEvent()  // detail: NULL, left out
         return outcomeOfLastEvent()
     }
@@ -53,22 +60,24 @@ extension EventBlockEncoder {
         channel: Int64?, registration: Int64?, owner: Int64?, duration: Int64?, cpu: Int64?, changeSeqDelta: Int64?,
         reason: String?, waits: Int64?, depth: Int64?
     ) -> Outcome {
-        beginEvent(seq: seq, timeNs: timeNs)
-        int(Int64(kind.rawValue))
-        int(thread)
-        int(isMain ? 1 : 0)
-        int(isMainQueue ? 1 : 0)
-        int(channel)
-        int(registration)
-        int(owner)
-        int(duration)
-        int(cpu)
-        int(changeSeqDelta)
+        reserve(Self.integerRunBytes)
+        putEventStart(seq: seq, timeNs: timeNs)
+        putInt(Int64(kind.rawValue))
+        putInt(thread)
+        putInt(isMain ? 1 : 0)
+        putInt(isMainQueue ? 1 : 0)
+        putInt(channel)
+        putInt(registration)
+        putInt(owner)
+        putInt(duration)
+        putInt(cpu)
+        putInt(changeSeqDelta)
         nulls(4)  // call site, live count, new, old
         text(reason)
+        reserve(Self.integerRunBytes)
         nulls(2)  // scope, other registration
-        int(waits)
-        int(depth)
+        putInt(waits)
+        putInt(depth)
         endEvent()  // is_prior, detail: NULL, left out
         return outcomeOfLastEvent()
     }
