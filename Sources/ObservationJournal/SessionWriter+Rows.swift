@@ -136,11 +136,11 @@ extension SessionWriter {
         // The channel's key matters only to a per-key redaction: no lookup per change without one.
         let redaction = values.redactionByKey.isEmpty
             ? values.redaction : values.redaction(forKey: decoder.channel(record.channel)?.key)
-        // Copied once: each call of an accessor from another module on `pointee` copied the
-        // values to a temporary and destroyed it (about 110 instructions per value).
-        let changeValues = detail.pointee.values
-        let old = values.text(for: changeValues.plainOld, boxed: { changeValues.old }, redaction: redaction)
-        let new = values.text(for: changeValues.plainNew, boxed: { changeValues.new }, redaction: redaction)
+        // Read in place (`plainValues(at:)`): an accessor from another module called on
+        // `pointee` copied the values to a temporary and destroyed it. Boxed only when needed.
+        let plain = ChangeValues.plainValues(at: detail.pointer(to: \.values)!)
+        let old = values.text(for: plain.old, boxed: { detail.pointee.old }, redaction: redaction)
+        let new = values.text(for: plain.new, boxed: { detail.pointee.new }, redaction: redaction)
         let isMain = record.flags.rawValue & flagBits.mainThread != 0
         let isMainQueue = record.flags.rawValue & flagBits.mainQueue != 0
         let isPrior = record.flags.rawValue & flagBits.prior != 0
@@ -333,7 +333,7 @@ extension SessionWriter {
 
     /// Appends `row` to `block` as one event of a pack's body (docs/EVENT-BLOCKS.md), in
     /// `EventPack.elements` order, unless the block cannot hold it (see `add`).
-    private static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
+    static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
         block.beginEvent(seq: row.seq, timeNs: Int64(bitPattern: row.time &- start))
         // The kind's raw value of the concrete type: `code`, generic over the vocabulary, was a call per event.
         block.int(Int64(row.kind.rawValue), Int64(bitPattern: row.thread), row.isMain ? 1 : 0, row.isMainQueue.map { $0 ? 1 : 0 })
