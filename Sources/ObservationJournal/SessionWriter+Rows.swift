@@ -295,8 +295,9 @@ extension SessionWriter {
     /// limit, and one with U+0000 in a text (SQLite's JSON functions end a string there, so
     /// the `events` view would not read it whole).
     ///
-    /// Always inlined into the four writers: the call per event cost ~24 instructions of
-    /// the writer thread (the row, 312 bytes, is still copied once, to pass it to `append`).
+    /// Always inlined into its callers (the rare events' writers; changes, deliveries and
+    /// skips come here only when the block refused them): the call cost ~24 instructions
+    /// per event when every event came through it.
     @inline(__always)
     func add(_ row: Row) throws(SQLiteError) {
         // One access to `block` per event (each access to a class's stored property is
