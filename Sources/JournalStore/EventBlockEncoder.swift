@@ -92,6 +92,12 @@ package struct EventBlockEncoder: ~Copyable {
     @inlinable @inline(__always)
     package mutating func beginEvent(seq: Int64, timeNs: Int64) {
         reserve(23)
+        putEventStart(seq: seq, timeNs: timeNs)
+    }
+
+    /// `beginEvent` in room already reserved.
+    @inlinable @inline(__always)
+    mutating func putEventStart(seq: Int64, timeNs: Int64) {
         separatorStart = length
         if count > 0 { put(UInt8(ascii: ",")) } else { baseTimeNs = timeNs }
         eventStart = length
@@ -116,9 +122,32 @@ package struct EventBlockEncoder: ~Copyable {
     @inlinable @inline(__always)
     package mutating func int(_ value: Int64) {
         reserve(pendingNulls &* 5 &+ 22)
+        putInt(value)
+    }
+
+    /// `int` in room already reserved.
+    @inlinable @inline(__always)
+    mutating func putInt(_ value: Int64) {
         putPendingNulls()
         put(UInt8(ascii: ","))
         putDecimal(value)
+    }
+
+    /// `int` of an integer or NULL in room already reserved.
+    @inlinable @inline(__always)
+    mutating func putInt(_ value: Int64?) {
+        guard let value else {
+            pendingNulls &+= 1
+            return
+        }
+        putInt(value)
+    }
+
+    /// The next `count` columns: NULLs (the columns an event of its kind never has, without
+    /// a test each).
+    @inlinable @inline(__always)
+    package mutating func nulls(_ count: Int) {
+        pendingNulls &+= count
     }
 
     /// The next six columns: integers or NULLs, as six calls of `int` write them (one call

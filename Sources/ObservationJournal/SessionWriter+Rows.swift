@@ -123,37 +123,57 @@ extension SessionWriter {
         try add(row)
     }
 
-    /// A `changed` record's row: what `write(_:seq:)` writes for its decoded event.
+    /// A `changed` record's event: what `write(_:seq:)` writes for its decoded event, encoded
+    /// straight into the open block (see "Encoding straight into the block"). `detail` is
+    /// lent from the batch (copying it out retained and released its references).
     func writeChange(
-        _ record: EventRecord, _ detail: PendingEvents.ChangeDetail, decoder: RecordDecoder, seq: Int64
+        _ record: EventRecord, _ detail: UnsafePointer<PendingEvents.ChangeDetail>, decoder: RecordDecoder, seq: Int64
     ) throws(SQLiteError) {
-        var row = Row(
-            seq: seq, time: record.time, kind: .changed, thread: record.thread, isMain: record.isMainThread,
-            isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth), isPrior: record.flags.contains(.prior)
-        )
-        row.channel = try channelID(record.channel, decoder: decoder, seq: seq)
-        if let callSite = detail.callSite { row.callSite = try id(of: callSite) }
+        let channel = try channelID(record.channel, decoder: decoder, seq: seq)
+        var callSite: Int64? = nil
+        if let site = detail.pointee.callSite { callSite = try id(of: site) }
         changeSeqs[Int(record.changeNumber % UInt64(Self.recentChanges))] = (record.changeNumber, seq)
-        row.liveCount = Int64(record.liveCount)
         // The channel's key matters only to a per-key redaction: no lookup per change without one.
         let redaction = values.redactionByKey.isEmpty
             ? values.redaction : values.redaction(forKey: decoder.channel(record.channel)?.key)
-        row.old = values.text(for: detail.values.plainOld, boxed: { detail.old }, redaction: redaction)
-        row.new = values.text(for: detail.values.plainNew, boxed: { detail.new }, redaction: redaction)
-        try add(row)
+        // Read in place (`plainValues(at:)`): an accessor from another module called on
+        // `pointee` copied the values to a temporary and destroyed it. Boxed only when needed.
+        let plain = ChangeValues.plainValues(at: detail.pointer(to: \.values)!)
+        let old = values.text(for: plain.old, boxed: { detail.pointee.old }, redaction: redaction)
+        let new = values.text(for: plain.new, boxed: { detail.pointee.new }, redaction: redaction)
+        let isMain = record.flags.rawValue & flagBits.mainThread != 0
+        let isMainQueue = record.flags.rawValue & flagBits.mainQueue != 0
+        let isPrior = record.flags.rawValue & flagBits.prior != 0
+        try startEvent(seq: seq)
+        let outcome = hot.block.pointee.appendChange(
+            seq: seq, timeNs: Int64(bitPattern: record.time &- startNanoseconds), thread: Int64(bitPattern: record.thread),
+            isMain: isMain, isMainQueue: isMainQueue, channel: channel, callSite: callSite,
+            liveCount: Int64(record.liveCount), new: new, old: old, depth: record.depth == 0 ? nil : Int64(record.depth),
+            isPrior: isPrior
+        )
+        try endEvent(outcome) {
+            var row = Row(
+                seq: seq, time: record.time, kind: .changed, thread: record.thread, isMain: isMain,
+                isMainQueue: isMainQueue, depth: Int(record.depth), isPrior: isPrior
+            )
+            row.channel = channel
+            row.callSite = callSite
+            row.liveCount = Int64(record.liveCount)
+            row.old = old
+            row.new = new
+            return row
+        }
     }
 
-    /// A `delivered` or `skipped` record's row: what `write(_:seq:)` writes for its decoded event.
+    /// A `delivered` or `skipped` record's event: what `write(_:seq:)` writes for its decoded
+    /// event, encoded straight into the open block (see "Encoding straight into the block").
     func writeDelivery(_ record: EventRecord, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) {
         // A pattern, not `==`: the kind's `==` from another module is a call through `Equatable`.
         let delivered: Bool
         if case .delivered = record.kind { delivered = true } else { delivered = false }
-        var row = Row(
-            seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
-            isMain: record.isMainThread, isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth),
-            isPrior: false
-        )
-        row.channel = try channelID(record.channel, decoder: decoder, seq: seq)
+        let channel = try channelID(record.channel, decoder: decoder, seq: seq)
+        var registration: Int64? = nil
+        var owner: Int64? = nil
         if record.registration != 0 {
             // A registration's row is written when it is first named; afterwards its id is enough.
             // As with channels, the last registration found spares a lookup.
@@ -163,17 +183,76 @@ extension SessionWriter {
                 }
                 if registrations[record.registration] != nil { lastRegistration = record.registration }
             }
-            row.registration = Int64(record.registration)
-            row.owner = Int64(record.owner)
+            registration = Int64(record.registration)
+            owner = Int64(record.owner)
         }
-        if delivered {
-            row.duration = Int64(clamping: record.duration)
-            row.cpu = Int64(clamping: record.cpu)
-            if record.flags.contains(.countedWaits) { row.waits = Int64(clamping: record.waits) }
-        } else {
-            row.reason = record.skipReason.map { Self.journal($0).name }
+        let changeSeq = changeSeq(of: record.changeNumber == 0 ? nil : record.changeNumber)
+        let isMain = record.flags.rawValue & flagBits.mainThread != 0
+        let isMainQueue = record.flags.rawValue & flagBits.mainQueue != 0
+        let waits: Int64? = delivered && record.flags.rawValue & flagBits.countedWaits != 0
+            ? Int64(clamping: record.waits) : nil
+        let reason = delivered ? nil : record.skipReason.map { Self.journal($0).name }
+        try startEvent(seq: seq)
+        let outcome = hot.block.pointee.appendDelivery(
+            seq: seq, timeNs: Int64(bitPattern: record.time &- startNanoseconds), kind: delivered ? .delivered : .skipped,
+            thread: Int64(bitPattern: record.thread), isMain: isMain, isMainQueue: isMainQueue, channel: channel,
+            registration: registration, owner: owner, duration: delivered ? Int64(clamping: record.duration) : nil,
+            cpu: delivered ? Int64(clamping: record.cpu) : nil, changeSeqDelta: changeSeq.map { seq &- $0 },
+            reason: reason, waits: waits, depth: record.depth == 0 ? nil : Int64(record.depth)
+        )
+        try endEvent(outcome) {
+            var row = Row(
+                seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
+                isMain: isMain, isMainQueue: isMainQueue, depth: Int(record.depth), isPrior: false
+            )
+            row.channel = channel
+            row.registration = registration
+            row.owner = owner
+            if delivered {
+                row.duration = Int64(clamping: record.duration)
+                row.cpu = Int64(clamping: record.cpu)
+            }
+            row.waits = waits
+            row.reason = reason
+            row.changeSeq = changeSeq
+            return row
         }
-        row.changeSeq = changeSeq(of: record.changeNumber == 0 ? nil : record.changeNumber)
+    }
+
+    // MARK: - Encoding straight into the block
+    //
+    // The frequent events (changes, deliveries, skips) are appended to the open block by
+    // one call each (`EventBlockEncoder.appendChange`, `appendDelivery`), the bytes `append`
+    // writes for the `Row` they would make. Building a `Row` (312 bytes, four optional
+    // strings) and passing it to `append` was about a tenth of the writer thread's
+    // instructions per event: its copy, and the reference counting of its strings (NULL as
+    // they mostly are) at every copy and destruction. The rare outcomes (a block full by
+    // bytes, an event for `event_rows`) take the event back out and hand its `Row` to `add`,
+    // which decides as for any other event.
+
+    /// Before an event is appended to the open block: a pack's seqs are consecutive, so a
+    /// seq that does not follow the block's last starts a new block (as `add` does).
+    @inline(__always)
+    private func startEvent(seq: Int64) throws(SQLiteError) {
+        let block = hot.block
+        if block.pointee.count > 0, seq != block.pointee.lastSeq &+ 1 { try insertOpenBlock() }
+    }
+
+    /// After an event was appended to the open block: inserts the block when it is full; an
+    /// event it refused (`append`'s `needsRow` and `needsNewBlock`) is added as `row()` by
+    /// `add`, which decides where it goes as for any other event.
+    @inline(__always)
+    private func endEvent(_ outcome: EventBlockEncoder.Outcome, _ row: () -> Row) throws(SQLiteError) {
+        switch outcome {
+        case .added: return
+        case .filled: try insertOpenBlock()
+        case .refused: try addOutOfLine(row())
+        }
+    }
+
+    /// `add`, called (not inlined) from the rare outcomes of `endEvent`.
+    @inline(never)
+    private func addOutOfLine(_ row: Row) throws(SQLiteError) {
         try add(row)
     }
 
@@ -216,8 +295,9 @@ extension SessionWriter {
     /// limit, and one with U+0000 in a text (SQLite's JSON functions end a string there, so
     /// the `events` view would not read it whole).
     ///
-    /// Always inlined into the four writers: the call per event cost ~24 instructions of
-    /// the writer thread (the row, 312 bytes, is still copied once, to pass it to `append`).
+    /// Always inlined into its callers (the rare events' writers; changes, deliveries and
+    /// skips come here only when the block refused them): the call cost ~24 instructions
+    /// per event when every event came through it.
     @inline(__always)
     func add(_ row: Row) throws(SQLiteError) {
         // One access to `block` per event (each access to a class's stored property is
@@ -254,7 +334,7 @@ extension SessionWriter {
 
     /// Appends `row` to `block` as one event of a pack's body (docs/EVENT-BLOCKS.md), in
     /// `EventPack.elements` order, unless the block cannot hold it (see `add`).
-    private static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
+    static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
         block.beginEvent(seq: row.seq, timeNs: Int64(bitPattern: row.time &- start))
         // The kind's raw value of the concrete type: `code`, generic over the vocabulary, was a call per event.
         block.int(Int64(row.kind.rawValue), Int64(bitPattern: row.thread), row.isMain ? 1 : 0, row.isMainQueue.map { $0 ? 1 : 0 })

@@ -51,6 +51,14 @@ final class SessionWriter: @unchecked Sendable {
     /// The open block and `changeSeqs`, unchecked for exclusivity (see `WriterHotState`).
     let hot = WriterHotState(changeSlots: recentChanges)
 
+    /// `EventRecord.Flags`' bits, read once: testing a record's flags with `contains`, from
+    /// another module, was a generic call through `SetAlgebra` and a call to the flag's
+    /// accessor per test, twice or three times per event.
+    let flagBits = (
+        mainThread: EventRecord.Flags.mainThread.rawValue, mainQueue: EventRecord.Flags.mainQueue.rawValue,
+        prior: EventRecord.Flags.prior.rawValue, countedWaits: EventRecord.Flags.countedWaits.rawValue
+    )
+
     /// Inserts one block of events into `event_packs` (`EventPack.insertSQL`).
     let insertBlock: SQLiteStatement
     /// The open block: events added since the last block was inserted, written out when
@@ -179,18 +187,24 @@ final class SessionWriter: @unchecked Sendable {
             // A change's details are lent to `writeChange` from the buffer, not copied out
             // of the array (a retain and release of each of its references per change).
             try pending.changes.withUnsafeBufferPointer { (changes) throws(SQLiteError) in
+                // Moved into a local, lent to every call: the captured `inout` decoder was
+                // copied for each (a retain and release of each of its three collections per
+                // event). Swapped, not copied: a copy would copy a dictionary when `read` changes it.
+                var local = RecordDecoder()
+                swap(&local, &decoder)
+                defer { swap(&local, &decoder) }
                 for record in pending.records {
                     switch record.kind {
                     case .event:
                         let event = pending.events[nextEvent]
                         nextEvent += 1
-                        decoder.read(event)
+                        local.read(event)
                         try write(event, seq: seq)
                     case .changed:
-                        try writeChange(record, changes[nextChange], decoder: decoder, seq: seq)
+                        try writeChange(record, changes.baseAddress! + nextChange, decoder: local, seq: seq)
                         nextChange += 1
                     case .delivered, .skipped:
-                        try writeDelivery(record, decoder: decoder, seq: seq)
+                        try writeDelivery(record, decoder: local, seq: seq)
                     }
                     seq += 1
                 }

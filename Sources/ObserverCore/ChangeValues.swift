@@ -58,6 +58,15 @@ package struct ChangeValues: Sendable {
 
     /// The new value, as `plainOld`.
     package var plainNew: PlainValue { inline.map { $0.plain($0.new) } ?? .other }
+
+    /// `plainOld` and `plainNew` of the values at `values`, read where they are: a reader in
+    /// another module that calls the accessors on memory it was lent copies the values
+    /// (retaining their box) for each call and destroys the copy (the journal's writer
+    /// thread, about 130 instructions per change).
+    package static func plainValues(at values: UnsafePointer<ChangeValues>) -> (old: PlainValue, new: PlainValue) {
+        guard let inline = values.pointee.inline else { return (.other, .other) }
+        return (inline.plain(inline.old), inline.plain(inline.new))
+    }
 }
 
 /// A change's value when it is of a type whose text the journal writes without boxing it.

@@ -72,5 +72,82 @@ import TestSupport
         #expect(try rows(path, "SELECT seq, length(new_value) FROM events WHERE kind = 4 ORDER BY seq")
             == ["2|\(5 * mebibyte)", "4|\(mebibyte + mebibyte / 2)", "6|\(mebibyte + mebibyte / 2)", "8|\(mebibyte + mebibyte / 2)"])
     }
+
+    /// A change, delivery or skip appended in one call (`appendChange`, `appendDelivery`:
+    /// the writer's frequent events) is the bytes `append` writes for its `Row`, for every
+    /// digit count and sign of each column, NULL or not, texts to escape, quoted numbers and
+    /// bools; and an event the block refuses is taken back out as `append` takes it.
+    @Test func frequentEventsAreTheBytesOfTheirRows() {
+        let integers: [Int64] = [0, 1, 7, 9, 10, 99, 100, 12_345, 1_000_000_007, -1, -10, .max, .min]
+        let texts: [ValueText?] = [nil, .integer(0), .integer(-42), .integer(.min), .bool(true), .bool(false), .text(""), .text("say \"hi\"\n"), .text("é 😀")]
+        let start: UInt64 = 1_000
+        var viaRows = EventBlockEncoder()
+        var direct = EventBlockEncoder()
+        var seq: Int64 = 1
+        for (index, integer) in integers.enumerated() {
+            let other = integers[(index + 5) % integers.count]
+            let maybe: Int64? = index % 3 == 0 ? nil : other
+            let time = start &+ UInt64(truncatingIfNeeded: integer.magnitude % 1_000_000_000)
+            let depth = Int(integer % 50)
+            // A change.
+            var change = SessionWriter.Row(
+                seq: seq, time: time, kind: .changed, thread: integer.magnitude, isMain: index % 2 == 0,
+                isMainQueue: index % 3 == 1, depth: depth, isPrior: index % 4 == 0
+            )
+            change.channel = maybe
+            change.callSite = index % 2 == 0 ? other : nil
+            change.liveCount = other
+            change.new = texts[index % texts.count]
+            change.old = texts[(index + 4) % texts.count]
+            _ = SessionWriter.append(change, start: start, to: &viaRows)
+            let changed = direct.appendChange(
+                seq: seq, timeNs: Int64(bitPattern: time &- start), thread: Int64(bitPattern: integer.magnitude),
+                isMain: change.isMain, isMainQueue: index % 3 == 1, channel: maybe, callSite: change.callSite,
+                liveCount: other, new: change.new, old: change.old, depth: depth == 0 ? nil : Int64(depth),
+                isPrior: change.isPrior
+            )
+            #expect(changed == .added)
+            seq += 1
+            // A delivery, then a skip.
+            for delivered in [true, false] {
+                var delivery = SessionWriter.Row(
+                    seq: seq, time: time &+ 5, kind: delivered ? .delivered : .skipped, thread: other.magnitude,
+                    isMain: index % 2 == 1, isMainQueue: index % 3 == 0, depth: depth, isPrior: false
+                )
+                delivery.channel = other
+                delivery.registration = maybe
+                delivery.owner = integer
+                if delivered {
+                    delivery.duration = integer
+                    delivery.cpu = maybe
+                    delivery.waits = index % 2 == 0 ? other : nil
+                } else {
+                    delivery.reason = JournalSkipReason.senderMismatch.name
+                }
+                delivery.changeSeq = index % 2 == 0 ? seq - 1 : nil
+                _ = SessionWriter.append(delivery, start: start, to: &viaRows)
+                let appended = direct.appendDelivery(
+                    seq: seq, timeNs: Int64(bitPattern: time &+ 5 &- start), kind: delivery.kind,
+                    thread: Int64(bitPattern: other.magnitude), isMain: delivery.isMain, isMainQueue: index % 3 == 0,
+                    channel: other, registration: maybe, owner: integer, duration: delivery.duration, cpu: delivery.cpu,
+                    changeSeqDelta: delivery.changeSeq.map { seq - $0 }, reason: delivery.reason, waits: delivery.waits,
+                    depth: depth == 0 ? nil : Int64(depth)
+                )
+                #expect(appended == .added)
+                seq += 1
+            }
+        }
+        #expect(direct.body == viaRows.body)
+        #expect(direct.count == viaRows.count)
+        // A text with U+0000: refused, and the block is as it was.
+        let before = direct.body
+        let refused = direct.appendChange(
+            seq: seq, timeNs: 0, thread: 1, isMain: true, isMainQueue: true, channel: 1, callSite: nil, liveCount: 1,
+            new: .text("a\u{0}b"), old: nil, depth: nil, isPrior: false
+        )
+        #expect(refused == .refused)
+        #expect(direct.body == before)
+        #expect(direct.lastSeq == seq - 1)
+    }
 }
 

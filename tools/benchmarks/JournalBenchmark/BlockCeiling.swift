@@ -68,7 +68,7 @@ enum BlockCeiling {
                 let value = template[Int(column.rawValue)]
                 switch column {
                 case _ where sqlite3_value_type(value) == SQLITE_NULL:
-                    if column.isText { encoder.text(nil) } else { encoder.int(nil) }
+                    if column.isText { encoder.text(nil as String?) } else { encoder.int(nil) }
                 case .oldValue, .newValue: encoder.text(String(seq / 2))
                 case _ where column.isText: encoder.text(String(cString: sqlite3_value_text(value)))
                 case .depth, .isPrior: encoder.int(sqlite3_value_int64(value) == 0 ? nil : sqlite3_value_int64(value))

@@ -1,10 +1,8 @@
-import JournalStore
-
 /// The text stored for a change's value, kept as the number or bool it describes when it is
 /// one: the writer then writes its digits straight into the block instead of making a
 /// `String` and escaping it (about a thousand instructions per value on the writer thread).
 /// The bytes written are those of `string`.
-enum ValueText {
+package enum ValueText {
     /// Any text.
     case text(String)
     /// An `Int`'s description: its decimal digits.
@@ -13,7 +11,7 @@ enum ValueText {
     case bool(Bool)
 
     /// The text itself (for `event_rows`).
-    var string: String {
+    package var string: String {
         switch self {
         case .text(let text): return text
         case .integer(let value): return String(value)
@@ -25,7 +23,7 @@ enum ValueText {
 extension EventBlockEncoder {
     /// The next column: a value's text, or NULL.
     @inline(__always)
-    mutating func text(_ value: ValueText?) {
+    package mutating func text(_ value: ValueText?) {
         switch value {
         case nil: text(nil as String?)
         case .text(let text)?: self.text(text)
