@@ -39,7 +39,13 @@ enum MainQueue {
     /// the key and of the boxed value each time.
     static var isCurrent: Bool {
         #if canImport(CDispatch)
-        CDispatch.dispatch_get_specific(rawKey) != nil
+        // The main queue's own blocks (and the main thread outside any other queue, which
+        // libdispatch runs as the main queue) answer from the thread's current queue, a
+        // thread-local read; `dispatch_get_specific` locks each queue it searches (about
+        // 70 instructions). Equality proves it: the key is set on that very queue. Any
+        // other current queue may target the main queue, so specifics decide.
+        if CDispatch.dispatch_get_current_queue() == CDispatch.dispatch_get_main_queue() { return true }
+        return CDispatch.dispatch_get_specific(rawKey) != nil
         #else
         DispatchQueue.getSpecific(key: key) == true
         #endif
