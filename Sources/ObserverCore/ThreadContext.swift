@@ -91,7 +91,8 @@ struct ThreadContext {
 
     private static let nextNumber = Atomic<UInt64>(1)
 
-    private static let key: pthread_key_t = {
+    /// The key of the threads' contexts; `ObserverRegistry.threadContextKey` keeps a copy.
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
@@ -106,7 +107,11 @@ struct ThreadContext {
     }()
 
     /// The calling thread's context, created on first use.
-    static var current: ThreadContext {
+    static var current: ThreadContext { current(key: key) }
+
+    /// `current`, given `key` (`ThreadContext.key`, read once by the caller).
+    @inline(__always)
+    static func current(key: pthread_key_t) -> ThreadContext {
         if let pointer = pthread_getspecific(key) {
             return ThreadContext(storage: pointer.assumingMemoryBound(to: Storage.self))
         }
