@@ -107,7 +107,7 @@ extension ObserverRegistry {
             return channel.exclusive {
                 let unchanged = produce()
                 let number = takeChangeNumber()
-                let context = ThreadContext.current(key: threadContextKey)
+                let context = ThreadContext.current
                 let depth = recordChanged(
                     context: context, channel: channel, values: values(), isPrior: isPrior,
                     callSite: callSite, change: number

@@ -40,9 +40,6 @@ public final class ObserverRegistry: Sendable {
     let recordSink: (any RecordSink)?
     /// `recordSink != nil`, for the same reason as `hasSink`.
     let hasRecordSink: Bool
-    /// `ThreadContext.key` when there is a sink (unused otherwise): a stored copy, because
-    /// reading the lazy global checks its once-token (`swift_once`) on every post.
-    let threadContextKey: pthread_key_t
 
     /// Creates a registry.
     /// - Parameter sink: receives every action as an event; `nil` (the default) costs nothing.
@@ -51,7 +48,6 @@ public final class ObserverRegistry: Sendable {
         self.hasSink = sink != nil
         self.recordSink = sink as? any RecordSink
         self.hasRecordSink = recordSink != nil
-        self.threadContextKey = sink == nil ? pthread_key_t() : ThreadContext.key
     }
 
     // MARK: - Events

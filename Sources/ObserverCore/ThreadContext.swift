@@ -1,10 +1,13 @@
 import SystemShim
+import CThreadContext
 import Foundation
 import Synchronization
 
 /// Per-thread facts the registry records: a small thread number, whether it is the main
-/// thread, and the current dispatch depth. Kept in a pthread key because Swift has no
-/// thread-local storage of its own; only used when a sink is installed.
+/// thread, and the current dispatch depth. Found through a C thread-local pointer
+/// (`CThreadContext`: Swift has no thread-local storage of its own, and a pthread key's
+/// `pthread_getspecific` was a libc call per recorded post); a pthread key frees it when
+/// the thread ends. Only used when a sink is installed.
 ///
 /// A pointer to plain storage, not a class: a class instance read from the key is retained
 /// and released around every use (several per recorded event), and its stored `var`s are
@@ -91,8 +94,9 @@ struct ThreadContext {
 
     private static let nextNumber = Atomic<UInt64>(1)
 
-    /// The key of the threads' contexts; `ObserverRegistry.threadContextKey` keeps a copy.
-    static let key: pthread_key_t = {
+    /// The key whose destructor frees a thread's context when the thread ends (the
+    /// thread-local pointer is only read).
+    private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
@@ -100,6 +104,9 @@ struct ThreadContext {
             #else
             guard let storage = pointer?.assumingMemoryBound(to: Storage.self) else { return }
             #endif
+            // A later destructor of another key that records finds no context and makes
+            // a new one (freed in the next round of destructors), never this freed one.
+            oj_thread_context_set(nil)
             storage.deinitialize(count: 1)
             storage.deallocate()
         }
@@ -107,12 +114,9 @@ struct ThreadContext {
     }()
 
     /// The calling thread's context, created on first use.
-    static var current: ThreadContext { current(key: key) }
-
-    /// `current`, given `key` (`ThreadContext.key`, read once by the caller).
     @inline(__always)
-    static func current(key: pthread_key_t) -> ThreadContext {
-        if let pointer = pthread_getspecific(key) {
+    static var current: ThreadContext {
+        if let pointer = oj_thread_context_get() {
             return ThreadContext(storage: pointer.assumingMemoryBound(to: Storage.self))
         }
         return make()
@@ -125,6 +129,7 @@ struct ThreadContext {
             to: Storage(number: nextNumber.add(1, ordering: .relaxed).oldValue, isMain: Thread.isMainThread)
         )
         pthread_setspecific(key, storage)
+        oj_thread_context_set(storage)
         return ThreadContext(storage: storage)
     }
 }
