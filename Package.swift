@@ -30,7 +30,10 @@ let package = Package(
         // The one libc shim (Glibc, Musl or Darwin); every module imports it, none imports
         // a C library directly.
         .target(name: "SystemShim", swiftSettings: strict),
-        .target(name: "ObserverCore", dependencies: ["SystemShim"], swiftSettings: strict),
+        // The registry's per-thread context pointer in C thread-local storage (Swift has no
+        // thread-locals): read on every recorded post, cheaper than `pthread_getspecific`.
+        .target(name: "CThreadContext"),
+        .target(name: "ObserverCore", dependencies: ["SystemShim", "CThreadContext"], swiftSettings: strict),
         // What every reader and the recorder share: the SQLite wrapper, opening and validating
         // journal files, the migrations and the journal's typed vocabulary. Not a product.
         // The schema, Migrations/NNNN_name.sql, is embedded as checked-in generated code

@@ -263,7 +263,15 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     }
 
     func record(_ record: EventRecord) {
-        enqueue(record, .none)
+        // The entry is written in place here rather than through `enqueue`: passing the
+        // detail down made the compiler build it on the stack and copy it (13 words).
+        if let place = claim() {
+            (records + (place & mask)).initialize(to: record)
+            (details + (place & mask)).initialize(to: .none)
+            publish(place)
+            return
+        }
+        enqueueLocked(record, .none)
     }
 
     func recordChange(
@@ -271,8 +279,18 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     ) {
         // Copying a `CallSite?` goes through its value witnesses (~80 instructions) even
         // when it is `nil`, the usual case (`value.value = x` records none): test first.
+        // Then the entry is written in place, as in `record(_:)`: going through `enqueue`
+        // copied the values through the stack three times.
         if callSite == nil {
-            enqueue(record, .change(PendingEvents.ChangeDetail(values: values, callSite: nil)))
+            if let place = claim() {
+                (records + (place & mask)).initialize(to: record)
+                (details + (place & mask)).initialize(
+                    to: .change(PendingEvents.ChangeDetail(values: values, callSite: nil))
+                )
+                publish(place)
+                return
+            }
+            enqueueLocked(record, .change(PendingEvents.ChangeDetail(values: values, callSite: nil)))
         } else {
             enqueue(record, .change(PendingEvents.ChangeDetail(values: values, callSite: callSite)))
         }
@@ -319,17 +337,33 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     private func fill(_ record: EventRecord, _ detail: consuming Detail, at place: Int) -> UInt8 {
         (records + (place & mask)).initialize(to: record)
         (details + (place & mask)).initialize(to: detail)
+        return mark(place)
+    }
+
+    /// Marks the entry at its claimed `place` written (record and detail initialised);
+    /// returns the writer's state after.
+    @inline(__always)
+    private func mark(_ place: Int) -> UInt8 {
         marks[place & mask].store(place &+ 1, ordering: .releasing)
         // Sequentially consistent with the writer's store of `idle` and its reading of
         // `claims` after it: either it sees this claim, or this sees it idle.
         return writerState.load(ordering: .sequentiallyConsistent)
     }
 
+    /// Marks the entry at its claimed `place` written, outside the lock, and wakes the
+    /// writer if it needs waking.
+    @inline(__always)
+    private func publish(_ place: Int) {
+        let state = mark(place)
+        if state != WriterState.working.rawValue { wakeWriter(after: place, state: state) }
+    }
+
     @inline(__always)
     private func enqueue(_ record: EventRecord, _ detail: consuming Detail) {
         if let place = claim() {
-            let state = fill(record, detail, at: place)
-            if state != WriterState.working.rawValue { wakeWriter(after: place, state: state) }
+            (records + (place & mask)).initialize(to: record)
+            (details + (place & mask)).initialize(to: detail)
+            publish(place)
             return
         }
         enqueueLocked(record, detail)

@@ -10,10 +10,11 @@ extension ObserverRegistry {
     ///
     /// Not generic, so it is compiled once, fully optimised: the payload is passed by
     /// pointer and only each entry's `call` knows its type. `change` is the change's
-    /// number for events (0 without a sink).
+    /// number for events (0 without a sink); `context` the calling thread's context when
+    /// the post has looked it up (with a sink), so its deliveries need not look it up again.
     func deliver(
         _ snapshot: ContiguousArray<RegistrationEntry?>, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool,
-        sender: AnyObject?, depth: Int, change: UInt64, enqueue: (RegistrationEntry) -> Void
+        sender: AnyObject?, depth: Int, change: UInt64, context: ThreadContext?, enqueue: (RegistrationEntry) -> Void
     ) -> [RegistrationEntry] {
         var dead: [RegistrationEntry] = []
         // The snapshot keeps every entry alive for the whole loop, so entries are read
@@ -25,7 +26,7 @@ extension ObserverRegistry {
                     slot._withUnsafeGuaranteedRef { entry in
                         deliver(
                             to: entry, payload: payload, unchanged: unchanged, isPrior: isPrior, sender: sender,
-                            depth: depth, change: change, dead: &dead, enqueue: enqueue
+                            depth: depth, change: change, context: context, dead: &dead, enqueue: enqueue
                         )
                     }
                 }
@@ -38,7 +39,8 @@ extension ObserverRegistry {
     @inline(__always)
     func deliver(
         to entry: RegistrationEntry, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool, sender: AnyObject?,
-        depth: Int, change: UInt64, dead: inout [RegistrationEntry], enqueue: (RegistrationEntry) -> Void
+        depth: Int, change: UInt64, context: ThreadContext?, dead: inout [RegistrationEntry],
+        enqueue: (RegistrationEntry) -> Void
     ) {
         if entry.isRemoved { return }
         let options = entry.options
@@ -58,7 +60,7 @@ extension ObserverRegistry {
         if entry.queue != nil {
             enqueue(entry)
         } else {
-            invoke(entry, owner: owner, payload: payload, depth: depth, change: change)
+            invoke(entry, owner: owner, payload: payload, depth: depth, change: change, context: context)
         }
     }
 }

@@ -74,7 +74,7 @@ extension ObserverRegistry {
         }
         let dead = deliver(
             snapshot, payload: payload, unchanged: unchanged, isPrior: isPrior, sender: sender,
-            depth: depth, change: change
+            depth: depth, change: change, context: context
         ) { entry in
             // A queued delivery needs its own copy of the payload, and carries the
             // change's number: by the time it runs, later changes may have been posted.
@@ -151,10 +151,14 @@ extension ObserverRegistry {
     }
 
     /// Calls one registration; with a sink, also times it and reports the delivery.
+    /// `context`: the calling thread's, if the caller has it (`nil`: looked up).
     @inline(__always)
-    func invoke(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64) {
+    func invoke(
+        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64,
+        context: ThreadContext? = nil
+    ) {
         if hasSink {
-            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, change: change)
+            invokeRecorded(entry, owner: owner, payload: payload, depth: depth, change: change, context: context)
         } else {
             entry.call(owner, payload)
         }
@@ -162,14 +166,21 @@ extension ObserverRegistry {
 
     /// `invoke` with a sink. Kept out of line so the no-sink path never touches `sink`
     /// or an `EventValue`: both are existentials, costly to copy for every delivery.
-    /// `change` is the number of the change delivered, 0 for none.
+    /// `change` is the number of the change delivered, 0 for none; `context` the calling
+    /// thread's, if the caller has it (a thread-specific lookup saved per delivery).
     @inline(never)
-    func invokeRecorded(_ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64) {
+    func invokeRecorded(
+        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64,
+        context: ThreadContext? = nil
+    ) {
         guard hasSink else {
             entry.call(owner, payload)
             return
         }
-        let call = timedCall(entry, owner: owner, payload: payload, depth: depth, change: change)
+        let call = timedCall(
+            entry, owner: owner, payload: payload, depth: depth, change: change,
+            context: context ?? ThreadContext.current
+        )
         if hasRecordSink {
             recordDelivered(
                 context: call.context, entry: entry, depth: depth, onMainQueue: call.onMainQueue,
@@ -195,7 +206,9 @@ extension ObserverRegistry {
             entry.call(owner, payload)
             return
         }
-        let call = timedCall(entry, owner: owner, payload: payload, depth: depth, change: change)
+        let call = timedCall(
+            entry, owner: owner, payload: payload, depth: depth, change: change, context: ThreadContext.current
+        )
         recordDeliveredEvent(call, entry: entry, depth: depth, initial: initial, change: change)
     }
 
@@ -209,12 +222,13 @@ extension ObserverRegistry {
         let waits: UInt64?
     }
 
-    /// Calls one registration, timed, one level deeper on this thread.
+    /// Calls one registration, timed, one level deeper on this thread (whose context is
+    /// `context`).
     @inline(__always)
     func timedCall(
-        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64
+        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64,
+        context: ThreadContext
     ) -> TimedCall {
-        let context = ThreadContext.current
         let savedDepth = context.depth
         context.depth = depth + 1
         let onMainQueue = context.isOnMainQueue(delivering: change)

@@ -22,10 +22,12 @@ extension ObserverRegistry {
         if context.isMain { flags.insert(.mainThread) }
         if isPrior { flags.insert(.prior) }
         let depth = context.depth
+        // The depth as it is: each level is a callback nested on this thread's stack, so it
+        // never nears Int32's range, and clamping it cost a compare-and-select per record.
         recordSink?.recordChange(
             EventRecord(
                 kind: .changed, flags: flags, time: time, thread: context.number,
-                channel: channel.info.id, depth: Int32(clamping: depth), liveCount: UInt64(channel.liveCount),
+                channel: channel.info.id, depth: Int32(truncatingIfNeeded: depth), liveCount: UInt64(channel.liveCount),
                 changeNumber: change
             ),
             values: values, callSite: callSite
@@ -42,10 +44,11 @@ extension ObserverRegistry {
         var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
         if waits != nil { flags.insert(.countedWaits) }
+        // The depth as it is (see `recordChanged`).
         recordSink?.record(
             EventRecord(
                 kind: .delivered, flags: flags, time: end, thread: context.number, channel: entry.info.channelID,
-                depth: Int32(clamping: depth), registration: entry.info.id, owner: entry.info.owner.id, duration: duration, cpu: cpu,
+                depth: Int32(truncatingIfNeeded: depth), registration: entry.info.id, owner: entry.info.owner.id, duration: duration, cpu: cpu,
                 waits: waits ?? 0, changeNumber: change
             )
         )

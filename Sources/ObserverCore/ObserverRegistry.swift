@@ -1,4 +1,5 @@
 import Dispatch
+import SystemShim
 import Synchronization
 
 /// A one-to-many observer registry: channels of (subject, key), registrations that hold

@@ -1,10 +1,13 @@
 import SystemShim
+import CThreadContext
 import Foundation
 import Synchronization
 
 /// Per-thread facts the registry records: a small thread number, whether it is the main
-/// thread, and the current dispatch depth. Kept in a pthread key because Swift has no
-/// thread-local storage of its own; only used when a sink is installed.
+/// thread, and the current dispatch depth. Found through a C thread-local pointer
+/// (`CThreadContext`: Swift has no thread-local storage of its own, and a pthread key's
+/// `pthread_getspecific` was a libc call per recorded post); a pthread key frees it when
+/// the thread ends. Only used when a sink is installed.
 ///
 /// A pointer to plain storage, not a class: a class instance read from the key is retained
 /// and released around every use (several per recorded event), and its stored `var`s are
@@ -91,6 +94,8 @@ struct ThreadContext {
 
     private static let nextNumber = Atomic<UInt64>(1)
 
+    /// The key whose destructor frees a thread's context when the thread ends (the
+    /// thread-local pointer is only read).
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
@@ -99,6 +104,9 @@ struct ThreadContext {
             #else
             guard let storage = pointer?.assumingMemoryBound(to: Storage.self) else { return }
             #endif
+            // A later destructor of another key that records finds no context and makes
+            // a new one (freed in the next round of destructors), never this freed one.
+            oj_thread_context_set(nil)
             storage.deinitialize(count: 1)
             storage.deallocate()
         }
@@ -106,8 +114,9 @@ struct ThreadContext {
     }()
 
     /// The calling thread's context, created on first use.
+    @inline(__always)
     static var current: ThreadContext {
-        if let pointer = pthread_getspecific(key) {
+        if let pointer = oj_thread_context_get() {
             return ThreadContext(storage: pointer.assumingMemoryBound(to: Storage.self))
         }
         return make()
@@ -120,6 +129,7 @@ struct ThreadContext {
             to: Storage(number: nextNumber.add(1, ordering: .relaxed).oldValue, isMain: Thread.isMainThread)
         )
         pthread_setspecific(key, storage)
+        oj_thread_context_set(storage)
         return ThreadContext(storage: storage)
     }
 }
