@@ -88,12 +88,18 @@ package struct JournalCatalog {
         if let known = channelNames.names[id], known.channel == channel { return known.name }
         let subject = channel.subjectID == 0 ? "*" : (objectName(channel.subjectID) ?? "?")
         let name = "\(subject).\(channel.key)"
-        // Channels are few (they follow the code); the bound only keeps a hostile journal's
-        // hundreds of thousands from being held twice.
-        if channelNames.names.count >= 65_536 { channelNames.names.removeAll(keepingCapacity: true) }
+        // Most sessions have a few hundred channels, but one that makes a subject per round
+        // (a screen's model per visit) has one channel per round, each named once or twice:
+        // at 65,536 names the cache held 8.7 MB of names at 1.9M events of the soak, the
+        // largest part of its peak. A name not cached is built again, the same text.
+        if channelNames.names.count >= Self.cachedChannelNames { channelNames.names.removeAll(keepingCapacity: true) }
         channelNames.names[id] = (channel, name)
         return name
     }
+
+    /// How many channel names are kept built: the channels a session is busy with at once,
+    /// not every channel it ever had.
+    static let cachedChannelNames = 4_096
 
     /// The names `channelName` built, by channel id, with the channel each was built from
     /// (a catalog's channels may be changed after a name was asked for).
