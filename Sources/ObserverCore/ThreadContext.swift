@@ -234,7 +234,6 @@ struct CallbackClock {
 /// machine): what `ObserverEvent.time` and the recorder's session start are read from.
 @inline(__always)
 package func monotonicNanoseconds() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    // Read in C (`CThreadContext`): see `oj_monotonic_nanoseconds`.
+    oj_monotonic_nanoseconds()
 }

@@ -5,6 +5,10 @@
 #ifndef OBSERVATION_JOURNAL_C_THREAD_CONTEXT_H
 #define OBSERVATION_JOURNAL_C_THREAD_CONTEXT_H
 
+// The target's module map names this header only (SwiftPM's rule for a header named after
+// the target): the clock read comes in through it.
+#include "MonotonicClock.h"
+
 // Initial-exec: the variable lives in the thread's static TLS block, read at a fixed
 // offset from the thread pointer, also when ObserverCore is linked into a shared library
 // (no `__tls_get_addr` call). Linux only: Darwin has its own TLS scheme.
