@@ -55,6 +55,12 @@ package struct DispatchTracker {
     /// its change. Entries go with the registration's removal or replacement, so they
     /// follow the live registrations.
     private var registeredSeq: [Int64: Int64] = [:]
+    /// Per open change (by seq), how many of the registrations live at its dispatch were
+    /// removed there instead of answering, their owner found deallocated: the registry
+    /// counts them in `live_count` but calls and skips only the living. Without these
+    /// the change waited for receipts that never come, open until its thread posted on
+    /// its channel again: for a channel never posted again, until the end.
+    private var removedInDispatch: [Int64: Int] = [:]
 
     /// How many registrations the tracker remembers (the live ones).
     var trackedRegistrations: Int { registeredSeq.count }
@@ -91,7 +97,12 @@ package struct DispatchTracker {
             if event.kind == .replaced, let old = event.otherRegistrationID { registeredSeq[old] = nil }
             if let registration = event.registrationID { registeredSeq[registration] = event.seq }
         case .removed:
-            if let registration = event.registrationID { registeredSeq[registration] = nil }
+            guard let registration = event.registrationID else { return completed }
+            if event.removalReason == .ownerDeallocated, let channel = event.channelID,
+               let done = answerByRemoval(event, channel: channel, registration: registration) {
+                completed.append(done)
+            }
+            registeredSeq[registration] = nil
         case .delivered, .skipped:
             guard !event.isInitialDelivery, let channel = event.channelID, let registration = event.registrationID
             else { return completed }
@@ -103,7 +114,8 @@ package struct DispatchTracker {
             )
             // Mutated in place (copying the list would copy every receipt per delivery), in
             // one lookup.
-            if Self.receive(receipt, at: index, in: &open[key]!) {
+            let removed = removedInDispatch.isEmpty ? 0 : removedInDispatch[open[key]![index].event.seq] ?? 0
+            if Self.receive(receipt, at: index, in: &open[key]!, removed: removed) {
                 completed.append(close(key, at: index))
             }
         default:
@@ -112,18 +124,42 @@ package struct DispatchTracker {
         return completed
     }
 
+    /// Counts the removal of a deallocated owner's registration as its answer to the
+    /// change being dispatched on the removal's thread, channel and depth (the registry
+    /// removes the dead it found after calling the living); returns the change when that
+    /// was the last answer it waited for.
+    private mutating func answerByRemoval(_ event: EventRow, channel: Int64, registration: Int64) -> CompletedChange? {
+        let key = Key(channel: channel, depth: event.depth)
+        guard let list = open[key] else { return nil }
+        let after = registeredSeq[registration] ?? 0
+        guard let index = list.lastIndex(where: { change in
+            change.event.thread == event.thread && change.event.seq > after
+                && !change.receipts.contains { $0.registrationID == registration }
+        }), let live = list[index].event.liveCount, live > 0
+        else { return nil }
+        let seq = list[index].event.seq
+        let removed = removedInDispatch[seq, default: 0] + 1
+        guard list[index].receipts.count + removed >= live else {
+            removedInDispatch[seq] = removed
+            return nil
+        }
+        return close(key, at: index)
+    }
+
     /// Adds `receipt` to the change at `index`; whether every registration live at its
-    /// dispatch has now answered (the registry calls or skips each once per change), so
-    /// that nothing more can belong to it.
-    private static func receive(_ receipt: Receipt, at index: Int, in list: inout [CompletedChange]) -> Bool {
+    /// dispatch has now answered (the registry calls or skips each once per change, or
+    /// removes it when its owner is found deallocated), so that nothing more can belong
+    /// to it.
+    private static func receive(_ receipt: Receipt, at index: Int, in list: inout [CompletedChange], removed: Int) -> Bool {
         list[index].receipts.append(receipt)
         guard let live = list[index].event.liveCount, live > 0 else { return false }
-        return list[index].receipts.count >= live
+        return list[index].receipts.count + removed >= live
     }
 
     /// Removes an open change, in place.
     private mutating func close(_ key: Key, at index: Int) -> CompletedChange {
         let change = open[key]!.remove(at: index)
+        if !removedInDispatch.isEmpty { removedInDispatch[change.event.seq] = nil }
         openCount -= 1
         if open.count > 2 * openCount + Self.spareKeys { prune() }
         return change
@@ -181,6 +217,7 @@ package struct DispatchTracker {
         open = [:]
         openCount = 0
         unheard = []
+        removedInDispatch = [:]
         all.sort { $0.event.seq < $1.event.seq }
         return all
     }

@@ -135,3 +135,35 @@ private func attribution(_ events: [EventRow]) -> [Int64: [Int64]] {
     #expect(tracker.feed(event(3, .changed, live: 0)).isEmpty)
     #expect(tracker.finish().map(\.event.seq) == [3])
 }
+
+@Test func aDeadOwnersRemovalInTheDispatchAnswersForItsRegistration() {
+    var tracker = DispatchTracker()
+    let removal = { (seq: Int64, registration: Int64, reason: String) in
+        EventRow(
+            sessionID: 1, seq: seq, timeNs: seq, kind: .removed, thread: 3, isMain: false, channelID: 1,
+            registrationID: registration, reason: reason
+        )
+    }
+    #expect(tracker.feed(event(1, .registered, registration: 1)).isEmpty)
+    #expect(tracker.feed(event(2, .registered, registration: 2)).isEmpty)
+    #expect(tracker.feed(event(3, .registered, registration: 3)).isEmpty)
+    // Live 3: registration 1 is called, 2 and 3 are found with their owners gone and
+    // removed after the loop; the change waits for no receipt from them.
+    #expect(tracker.feed(event(4, .changed, thread: 3, live: 3)).isEmpty)
+    #expect(tracker.feed(event(5, .delivered, thread: 3, registration: 1)).isEmpty)
+    #expect(tracker.feed(removal(6, 2, "ownerDeallocated")).isEmpty)
+    #expect(tracker.openChanges == 1)
+    let done = tracker.feed(removal(7, 3, "ownerDeallocated"))
+    #expect(done.map(\.event.seq) == [4])
+    #expect(done.first?.receipts.map(\.seq) == [5])
+    #expect(tracker.openChanges == 0)
+
+    // A removal the owner asked for is no answer: the change stays open until the end.
+    #expect(tracker.feed(event(8, .registered, registration: 4)).isEmpty)
+    #expect(tracker.feed(event(9, .registered, registration: 5)).isEmpty)
+    #expect(tracker.feed(event(10, .changed, thread: 3, live: 3)).isEmpty)
+    #expect(tracker.feed(event(11, .delivered, thread: 3, registration: 4)).isEmpty)
+    #expect(tracker.feed(removal(12, 5, "explicit")).isEmpty)
+    #expect(tracker.openChanges == 1)
+    #expect(tracker.finish().map(\.event.seq) == [10])
+}

@@ -64,21 +64,18 @@ final class SilentChangeChecker: RuleChecker {
     /// and a channel that many owners left (thousands of tokens released on a shared
     /// channel over a long session) must not cost a pass over all of them per change.
     struct UnaskedOwners {
-        private struct Ending {
-            var owner: Int64
-            var seq: Int64
-        }
-
-        /// Each owner here, and the place of its ending in `order`. Only the ending's seq is
-        /// kept: its event says which registration ended and why, read back for the few
-        /// endings a finding names. (A map to the whole ending, reason text included, held
-        /// 40 bytes a slot: owners that lived on with their tokens released are kept until
-        /// the end, thousands on a long session.)
-        private var byOwner: [Int64: UInt32] = [:]
-        /// Endings in the order they happened (seqs rising, as events come); an entry whose
-        /// owner has left or ended again since is stale, dropped when it reaches the end or
-        /// when stale entries outnumber live ones.
-        private var order: [Ending] = []
+        /// Each owner here, with the seq of its ending. Only the seq is kept: its event says
+        /// which registration ended and why, read back for the few endings a finding names.
+        /// (A map to the whole ending, reason text included, held 40 bytes a slot: owners
+        /// that lived on with their tokens released are kept until the end, thousands on a
+        /// long session.)
+        private var byOwner: [Int64: Int64] = [:]
+        /// The owners in the order their endings happened (seqs rising, as events come),
+        /// owners only: an entry is stale when its owner has left or ended again since,
+        /// and the top one never is while its owner is here (a later ending would sit above
+        /// it), so the latest ending is the top's after dropping stale tops. Stale entries
+        /// are dropped when they reach the top or outnumber live ones.
+        private var order: [Int64] = []
 
         var count: Int { byOwner.count }
         var isEmpty: Bool { byOwner.isEmpty }
@@ -87,8 +84,9 @@ final class SilentChangeChecker: RuleChecker {
 
         /// `owner`'s registration ended without its asking, at `seq`.
         mutating func set(_ owner: Int64, seq: Int64) {
-            byOwner[owner] = UInt32(order.count)
-            order.append(Ending(owner: owner, seq: seq))
+            byOwner[owner] = seq
+            order.append(owner)
+            if order.count > 2 * byOwner.count + 32 { compact() }
         }
 
         mutating func remove(_ owner: Int64) {
@@ -96,21 +94,15 @@ final class SilentChangeChecker: RuleChecker {
             if order.count > 2 * byOwner.count + 32 { compact() }
         }
 
-        /// Drops the stale endings; the owners' places follow.
+        /// Drops the stale endings: each owner here once, by its ending's seq.
         private mutating func compact() {
-            var kept: [Ending] = []
-            kept.reserveCapacity(byOwner.count)
-            for (index, ending) in order.enumerated() where byOwner[ending.owner] == UInt32(index) {
-                byOwner[ending.owner] = UInt32(kept.count)
-                kept.append(ending)
-            }
-            order = kept
+            order = byOwner.sorted { $0.value < $1.value }.map(\.key)
         }
 
         /// The seq of the latest ending of an owner still here.
         mutating func latest() -> Int64? {
             while let last = order.last {
-                if byOwner[last.owner] == UInt32(order.count - 1) { return last.seq }
+                if let seq = byOwner[last] { return seq }
                 order.removeLast()
             }
             return nil
