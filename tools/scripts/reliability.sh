@@ -26,6 +26,8 @@ tsan() {
     local log
     log="$(mktemp)"
     if ! TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}" "$@" >"$log" 2>&1; then
+        # The failed expectations first: a long run's tail alone may not reach them.
+        grep -E '^✘|↳' "$log" | head -n 40 || true
         tail -n 60 "$log"
         echo "reliability: failed under ThreadSanitizer: $*" >&2
         rm -f "$log"
