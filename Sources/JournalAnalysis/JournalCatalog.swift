@@ -67,8 +67,14 @@ package struct JournalCatalog {
     package func objectName(_ id: Int64?) -> String? {
         guard let id else { return nil }
         if id == 0 { return "*" }
-        guard let object = objects[id] else { return "?#\(id)" }
-        return "\(object.type)#\(id)"
+        return Self.objectName(type: objects[id]?.type, id: id)
+    }
+
+    /// `Player#1`, or `?#1` when the journal does not name the object or its type: the
+    /// one spelling of an object's name, for readers that look the type up themselves.
+    static func objectName(type: String?, id: Int64) -> String {
+        guard let type else { return "?#\(id)" }
+        return "\(type)#\(id)"
     }
 
     /// The type name of an object, if known.

@@ -127,7 +127,8 @@ package struct JournalStatistics: Sendable, Equatable {
         try reader.query("SELECT type_id FROM objects WHERE session_id = ?1 AND id = ?2", [.int(session), .int(id)]) {
             typeID = $0.int(0)
         }
-        guard let typeID, let type = try reader.name(stringID: typeID) else { return "?#\(id)" }
-        return "\(type)#\(id)"
+        var type: String?
+        if let typeID { type = try reader.name(stringID: typeID) }
+        return JournalCatalog.objectName(type: type, id: id)
     }
 }
