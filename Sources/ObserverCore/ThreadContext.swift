@@ -23,6 +23,7 @@ struct ThreadContext {
         var loopTime: UInt64 = 0
         var usage = ThreadUsage(cpuNanoseconds: 0, voluntarySwitches: nil)
         var usageTime: UInt64 = 0
+        var coveredTime: UInt64 = 0
     }
 
     private let storage: UnsafeMutablePointer<Storage>
@@ -77,8 +78,9 @@ struct ThreadContext {
         return monotonicNanoseconds()
     }
 
-    /// The thread's usage at `usageTime` (monotonic ns; 0: never read): the reference a
-    /// callback's CPU time and waits are measured from (see `CallbackClock`).
+    /// The thread's usage at `usageTime` (monotonic ns; 0: never read, or no longer a
+    /// valid reference): the reference a callback's CPU time and waits are measured from
+    /// (see `CallbackClock`).
     var usage: ThreadUsage {
         get { storage.pointee.usage }
         nonmutating set { storage.pointee.usage = newValue }
@@ -86,6 +88,14 @@ struct ThreadContext {
     var usageTime: UInt64 {
         get { storage.pointee.usageTime }
         nonmutating set { storage.pointee.usageTime = newValue }
+    }
+    /// Until when (monotonic ns) the thread's time since `usageTime` is known to be made of
+    /// stretches of at most `CallbackClock.awayNanoseconds` outside a measured callback:
+    /// the end of its latest timed callback, if that callback was no longer than that (0:
+    /// not known). See `CallbackClock`.
+    var coveredTime: UInt64 {
+        get { storage.pointee.coveredTime }
+        nonmutating set { storage.pointee.coveredTime = newValue }
     }
 
     private init(storage: UnsafeMutablePointer<Storage>) {
@@ -170,21 +180,31 @@ struct ThreadUsage {
 /// per callback.
 ///
 /// The thread CPU clock is a system call on Linux (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`,
-/// and `getrusage` for the waits: about 450 ns each on the project's machine,
-/// against about 40 ns for the vDSO's monotonic clock): reading it before and after
-/// every callback cost more than all the rest of recording. So:
-/// - the thread's usage is read at the start of a callback only when the thread's last
-///   reading is older than `referenceNanoseconds` (at most one reading per 20 µs of
-///   a busy thread's time; a thread that was idle always reads afresh);
-/// - after the callback it is read again only if the callback ran `slowNanoseconds` or
-///   longer: its CPU time and waits are then the differences from the reference (which
-///   precedes the callback by at most 20 µs: within that much, and at most its wall time);
+/// and `getrusage` for the waits: about 1 µs for the pair on the project's machine, against
+/// about 40 ns for the vDSO's monotonic clock): reading it before and after every callback
+/// cost more than all the rest of recording. So:
+/// - the thread's usage is read at the start of a callback unless the thread's last reading
+///   (the reference) is still valid: taken at most `referenceNanoseconds` (200 µs) before
+///   the start, and since then the thread never spent more than `awayNanoseconds` (20 µs)
+///   at a stretch outside its timed callbacks (between the end of one and the start of the
+///   next: the app's own code between posts, the registry's between records) nor in one
+///   fast callback. A busy thread reads at most once per 200 µs (under 1% of its time); a
+///   thread that was away, idle or in a longer callback reads afresh;
+/// - after the callback it is read again only if the callback ran `slowNanoseconds` (50 µs)
+///   or longer: its CPU time and waits are then the differences from the reference;
 /// - a faster callback's CPU time is its wall time (an upper bound, exact unless it was
 ///   preempted, and then off by less than 50 µs) and its waits are not counted (`nil`).
-/// OJ010 needs CPU time and waits only for callbacks over a frame budget (milliseconds):
-/// those are always measured.
+///
+/// What a measured callback's figures may hold beyond its own: CPU time the thread used
+/// between the reference and the start (at most 200 µs; the CPU time is also capped at the
+/// callback's wall time), and voluntary switches in that span, each within a stretch of at
+/// most 20 µs (the thread gave up the CPU and had it back within 20 µs: a longer absence
+/// makes a new reference). OJ010 needs CPU time and waits only for callbacks over a frame
+/// budget (milliseconds; half of it for the CPU time, 8 ms by default): those are always
+/// measured, and 200 µs is under 3% of that CPU threshold.
 struct CallbackClock {
-    static let referenceNanoseconds: UInt64 = 20_000
+    static let referenceNanoseconds: UInt64 = 200_000
+    static let awayNanoseconds: UInt64 = 20_000
     static let slowNanoseconds: UInt64 = 50_000
 
     let start: UInt64
@@ -192,11 +212,12 @@ struct CallbackClock {
 
     /// Starts at `start` (a clock reading taken before the callback: see
     /// `ThreadContext.loopTime`), reading the thread's usage if the context's reading is
-    /// stale. Call right before the callback.
+    /// no longer a valid reference. Call right before the callback.
     @inline(__always)
     init(_ context: ThreadContext, start: UInt64) {
         var start = start
-        if start &- context.usageTime > Self.referenceNanoseconds {
+        if start &- context.usageTime > Self.referenceNanoseconds
+            || start &- context.coveredTime > Self.awayNanoseconds {
             context.usage = ThreadUsage.current
             // The system call is not the callback's time.
             start = monotonicNanoseconds()
@@ -211,7 +232,12 @@ struct CallbackClock {
     func finish(_ context: ThreadContext) -> (end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?) {
         let end = monotonicNanoseconds()
         let duration = end &- start
-        if duration < Self.slowNanoseconds { return (end, duration, duration, nil) }
+        if duration < Self.slowNanoseconds {
+            // A fast callback that ran longer than a stretch away may have waited: the
+            // next callback measures from a new reference.
+            context.coveredTime = duration > Self.awayNanoseconds ? 0 : end
+            return (end, duration, duration, nil)
+        }
         return slowFinish(context, end: end, duration: duration)
     }
 
@@ -222,7 +248,8 @@ struct CallbackClock {
         let now = ThreadUsage.current
         context.usage = now
         context.usageTime = end
-        // The reference may precede the start a little; a microsecond clock may round up.
+        context.coveredTime = end
+        // The reference may precede the start; a microsecond clock may round up.
         let cpu = min(now.cpuNanoseconds &- reference.cpuNanoseconds, duration)
         var waits: UInt64?
         if let after = now.voluntarySwitches, let before = reference.voluntarySwitches { waits = after &- before }

@@ -25,3 +25,49 @@ import Testing
     #expect(deliveries[1].cpuDuration! < deliveries[1].duration!)
     withExtendedLifetime(token) {}
 }
+
+/// Runs for `nanoseconds` of wall time without giving up the CPU.
+private func spin(_ nanoseconds: UInt64) {
+    let end = DispatchTime.now().uptimeNanoseconds + nanoseconds
+    while DispatchTime.now().uptimeNanoseconds < end {}
+}
+
+// The thread's usage is read before a callback only when its last reading is no longer a
+// valid reference: a wait the thread made away from its callbacks (longer than 20 µs) is
+// never counted as a later callback's, however recent the reading.
+@Test func aWaitBetweenPostsIsNotCountedForTheNextSlowCallback() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let screen = Screen("player")
+    let volume = ObservableValue(0, subject: player, key: "volume", registry: registry)
+    let token = volume.observe(owner: screen) { _, change in
+        if change.new == 2 { spin(1_000_000) }
+    }
+    volume.value = 1
+    // The app's thread sleeps between two posts, well within the reference's 200 µs.
+    usleep(50)
+    volume.value = 2
+    let deliveries = sink.events(.delivered)
+    #expect(deliveries.count == 2)
+    #expect(deliveries[1].waits == 0)
+    #expect(deliveries[1].cpuDuration! <= deliveries[1].duration!)
+    withExtendedLifetime(token) {}
+}
+
+@Test func aWaitInAnEarlierCallbackOfThePostIsNotCountedForTheNextSlowOne() {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let volume = ObservableValue(0, subject: player, key: "volume", registry: registry)
+    let sleeper = Screen("sleeper")
+    let spinner = Screen("spinner")
+    let first = volume.observe(owner: sleeper) { _, _ in usleep(100) }
+    let second = volume.observe(owner: spinner) { _, _ in spin(1_000_000) }
+    volume.value = 1
+    let deliveries = sink.events(.delivered)
+    #expect(deliveries.count == 2)
+    #expect((deliveries[0].waits ?? 1) >= 1)
+    #expect(deliveries[1].waits == 0)
+    withExtendedLifetime((first, second)) {}
+}
