@@ -126,6 +126,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
 
     /// What a place of the ring holds beside its record.
     private enum Detail {
+        /// Nothing: the place's index of `details` is left uninitialised (its mark says so).
         case none
         /// A `changed` record's values and call site.
         case change(PendingEvents.ChangeDetail)
@@ -159,12 +160,15 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     /// A power of two, at least `capacity`; place p is at index `p & mask`.
     private let mask: Int
     /// Entry storage, a record and its detail per index (two arrays: a record is plain
-    /// data, copied without value witnesses). The entry of place p is initialised between
-    /// its claim and the writer taking it, and uninitialised otherwise.
+    /// data, copied without value witnesses). The record of place p is initialised between
+    /// its claim and the writer taking it, and uninitialised otherwise; so is its detail,
+    /// if it has one (not `.none`: a `delivered` or `skipped` record, half of all, has
+    /// none, and writing one was 7 stores and a second cache line per record).
     private let records: UnsafeMutablePointer<EventRecord>
     private let details: UnsafeMutablePointer<Detail>
-    /// Per index: p + 1 once the entry of place p is written there (release), so the
-    /// writer can tell a written entry from one still being copied in.
+    /// Per index: `Self.mark(place:detail:)` of place p once its entry is written there
+    /// (release), so the writer can tell a written entry from one still being copied in,
+    /// and whether its detail was written.
     private let marks: UnsafeMutablePointer<Atomic<Int>>
     /// Places claimed so far, times two; the low bit set once the ring takes no more
     /// claims without the lock (closing, failed).
@@ -241,7 +245,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         while place < end {
             if gapIndex < gaps.count && gaps[gapIndex].place == place {
                 gapIndex += 1
-            } else {
+            } else if marks[place & mask].load(ordering: .acquiring) == Self.mark(place: place, detail: true) {
                 (details + (place & mask)).deinitialize(count: 1)
             }
             place += 1
@@ -264,11 +268,11 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
 
     func record(_ record: EventRecord) {
         // The entry is written in place here rather than through `enqueue`: passing the
-        // detail down made the compiler build it on the stack and copy it (13 words).
+        // detail down made the compiler build it on the stack and copy it (13 words). It
+        // has no detail: none is written.
         if let place = claim() {
             (records + (place & mask)).initialize(to: record)
-            (details + (place & mask)).initialize(to: .none)
-            publish(place)
+            publish(place, detail: false)
             return
         }
         enqueueLocked(record, .none)
@@ -287,7 +291,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
                 (details + (place & mask)).initialize(
                     to: .change(PendingEvents.ChangeDetail(values: values, callSite: nil))
                 )
-                publish(place)
+                publish(place, detail: true)
                 return
             }
             enqueueLocked(record, .change(PendingEvents.ChangeDetail(values: values, callSite: nil)))
@@ -336,15 +340,23 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     @inline(__always)
     private func fill(_ record: EventRecord, _ detail: consuming Detail, at place: Int) -> UInt8 {
         (records + (place & mask)).initialize(to: record)
+        if case .none = detail { return mark(place, detail: false) }
         (details + (place & mask)).initialize(to: detail)
-        return mark(place)
+        return mark(place, detail: true)
     }
 
-    /// Marks the entry at its claimed `place` written (record and detail initialised);
-    /// returns the writer's state after.
+    /// The mark of place `place` once its entry is written: p + 1, doubled, plus 1 when a
+    /// detail was written (wrapping: the writer compares, never decodes).
     @inline(__always)
-    private func mark(_ place: Int) -> UInt8 {
-        marks[place & mask].store(place &+ 1, ordering: .releasing)
+    private static func mark(place: Int, detail: Bool) -> Int {
+        (place &+ 1) &<< 1 | (detail ? 1 : 0)
+    }
+
+    /// Marks the entry at its claimed `place` written (its record initialised, and its
+    /// detail if `detail`); returns the writer's state after.
+    @inline(__always)
+    private func mark(_ place: Int, detail: Bool) -> UInt8 {
+        marks[place & mask].store(Self.mark(place: place, detail: detail), ordering: .releasing)
         // Sequentially consistent with the writer's store of `idle` and its reading of
         // `claims` after it: either it sees this claim, or this sees it idle.
         return writerState.load(ordering: .sequentiallyConsistent)
@@ -353,17 +365,16 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     /// Marks the entry at its claimed `place` written, outside the lock, and wakes the
     /// writer if it needs waking.
     @inline(__always)
-    private func publish(_ place: Int) {
-        let state = mark(place)
+    private func publish(_ place: Int, detail: Bool) {
+        let state = mark(place, detail: detail)
         if state != WriterState.working.rawValue { wakeWriter(after: place, state: state) }
     }
 
     @inline(__always)
     private func enqueue(_ record: EventRecord, _ detail: consuming Detail) {
         if let place = claim() {
-            (records + (place & mask)).initialize(to: record)
-            (details + (place & mask)).initialize(to: detail)
-            publish(place)
+            let state = fill(record, detail, at: place)
+            if state != WriterState.working.rawValue { wakeWriter(after: place, state: state) }
             return
         }
         enqueueLocked(record, detail)
@@ -555,7 +566,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         var place = first
         while place < limit {
             if place == nextGap { return (place - first, true) }
-            if marks[place & mask].load(ordering: .acquiring) != place &+ 1 { break }
+            if marks[place & mask].load(ordering: .acquiring) & ~1 != Self.mark(place: place, detail: false) { break }
             place += 1
         }
         return (place - first, false)
@@ -605,10 +616,13 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         let end = first + found.count
         while place < end {
             spare.records.append(records[place & mask])
-            switch (details + (place & mask)).move() {
-            case .none: break
-            case let .change(detail): spare.changes.append(detail)
-            case let .event(event): spare.events.append(event)
+            // `ready` read the mark with acquire on this thread.
+            if marks[place & mask].load(ordering: .relaxed) & 1 != 0 {
+                switch (details + (place & mask)).move() {
+                case .none: break
+                case let .change(detail): spare.changes.append(detail)
+                case let .event(event): spare.events.append(event)
+                }
             }
             place += 1
         }
