@@ -128,8 +128,9 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     private enum Detail {
         /// Nothing: the place's index of `details` is left uninitialised (its mark says so).
         case none
-        /// A `changed` record's values and call site.
-        case change(PendingEvents.ChangeDetail)
+        /// A `changed` record's values; its call site, if any, is in `callSites` (so that
+        /// a detail takes 64 bytes, one cache line, not 104).
+        case change(ChangeValues)
         /// The `ObserverEvent` of an `.event` record (rare: boxed, so that it does not
         /// make every place of the ring as large as an event).
         indirect case event(ObserverEvent)
@@ -165,10 +166,13 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     /// if it has one (not `.none`: a `delivered` or `skipped` record, half of all, has
     /// none, and writing one was 7 stores and a second cache line per record).
     private let records: UnsafeMutablePointer<EventRecord>
+    /// Aligned to a cache line: a detail is `detailStride` bytes.
     private let details: UnsafeMutablePointer<Detail>
-    /// Per index: `Self.mark(place:detail:)` of place p once its entry is written there
-    /// (release), so the writer can tell a written entry from one still being copied in,
-    /// and whether its detail was written.
+    /// The call site of a `changed` record that has one (initialised like its detail).
+    private let callSites: UnsafeMutablePointer<CallSite>
+    /// Per index: `Self.mark(place:detail:callSite:)` of place p once its entry is written
+    /// there (release), so the writer can tell a written entry from one still being copied
+    /// in, and which of its detail and call site were written.
     private let marks: UnsafeMutablePointer<Atomic<Int>>
     /// Places claimed so far, times two; the low bit set once the ring takes no more
     /// claims without the lock (closing, failed).
@@ -232,7 +236,10 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         while size < self.capacity { size <<= 1 }
         mask = size - 1
         records = .allocate(capacity: size)
-        details = .allocate(capacity: size)
+        details = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<Detail>.stride * size, alignment: max(64, MemoryLayout<Detail>.alignment)
+        ).bindMemory(to: Detail.self, capacity: size)
+        callSites = .allocate(capacity: size)
         marks = .allocate(capacity: size)
         for index in 0..<size { (marks + index).initialize(to: Atomic(0)) }
     }
@@ -245,13 +252,16 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         while place < end {
             if gapIndex < gaps.count && gaps[gapIndex].place == place {
                 gapIndex += 1
-            } else if marks[place & mask].load(ordering: .acquiring) == Self.mark(place: place, detail: true) {
-                (details + (place & mask)).deinitialize(count: 1)
+            } else {
+                let mark = marks[place & mask].load(ordering: .acquiring)
+                if mark & Self.detailMark != 0 { (details + (place & mask)).deinitialize(count: 1) }
+                if mark & Self.callSiteMark != 0 { (callSites + (place & mask)).deinitialize(count: 1) }
             }
             place += 1
         }
         records.deallocate()
-        details.deallocate()
+        UnsafeMutableRawPointer(details).deallocate()
+        callSites.deallocate()
         marks.deinitialize(count: mask + 1)
         marks.deallocate()
     }
@@ -272,7 +282,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         // has no detail: none is written.
         if let place = claim() {
             (records + (place & mask)).initialize(to: record)
-            publish(place, detail: false)
+            publish(place, detail: false, callSite: false)
             return
         }
         enqueueLocked(record, .none)
@@ -281,23 +291,22 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     func recordChange(
         _ record: EventRecord, values: consuming ChangeValues, callSite: CallSite?
     ) {
-        // Copying a `CallSite?` goes through its value witnesses (~80 instructions) even
-        // when it is `nil`, the usual case (`value.value = x` records none): test first.
-        // Then the entry is written in place, as in `record(_:)`: going through `enqueue`
+        // The entry is written in place, as in `record(_:)`: going through `enqueue`
         // copied the values through the stack three times.
-        if callSite == nil {
-            if let place = claim() {
-                (records + (place & mask)).initialize(to: record)
-                (details + (place & mask)).initialize(
-                    to: .change(PendingEvents.ChangeDetail(values: values, callSite: nil))
-                )
-                publish(place, detail: true)
-                return
+        if let place = claim() {
+            (records + (place & mask)).initialize(to: record)
+            (details + (place & mask)).initialize(to: .change(consume values))
+            // Copying a `CallSite?` goes through its value witnesses (~80 instructions)
+            // even when it is `nil`, the usual case (`value.value = x` records none).
+            if callSite == nil {
+                publish(place, detail: true, callSite: false)
+            } else {
+                (callSites + (place & mask)).initialize(to: callSite.unsafelyUnwrapped)
+                publish(place, detail: true, callSite: true)
             }
-            enqueueLocked(record, .change(PendingEvents.ChangeDetail(values: values, callSite: nil)))
-        } else {
-            enqueue(record, .change(PendingEvents.ChangeDetail(values: values, callSite: callSite)))
+            return
         }
+        enqueueLocked(record, .change(consume values), callSite: callSite)
     }
 
     func define(_ info: ChannelInfo) {
@@ -338,25 +347,33 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
 
     /// Writes an entry at its claimed `place`; returns the writer's state after.
     @inline(__always)
-    private func fill(_ record: EventRecord, _ detail: consuming Detail, at place: Int) -> UInt8 {
+    private func fill(
+        _ record: EventRecord, _ detail: consuming Detail, callSite: CallSite? = nil, at place: Int
+    ) -> UInt8 {
         (records + (place & mask)).initialize(to: record)
-        if case .none = detail { return mark(place, detail: false) }
+        if let callSite { (callSites + (place & mask)).initialize(to: callSite) }
+        if case .none = detail { return mark(place, detail: false, callSite: callSite != nil) }
         (details + (place & mask)).initialize(to: detail)
-        return mark(place, detail: true)
+        return mark(place, detail: true, callSite: callSite != nil)
     }
 
-    /// The mark of place `place` once its entry is written: p + 1, doubled, plus 1 when a
-    /// detail was written (wrapping: the writer compares, never decodes).
+    /// Bits of a mark: the place's detail, its call site were written.
+    private static let detailMark = 1
+    private static let callSiteMark = 2
+
+    /// The mark of place `place` once its entry is written: p + 1, times four, plus
+    /// `detailMark` and `callSiteMark` for what was written beside the record (wrapping:
+    /// the writer compares, never decodes).
     @inline(__always)
-    private static func mark(place: Int, detail: Bool) -> Int {
-        (place &+ 1) &<< 1 | (detail ? 1 : 0)
+    private static func mark(place: Int, detail: Bool, callSite: Bool) -> Int {
+        (place &+ 1) &<< 2 | (detail ? detailMark : 0) | (callSite ? callSiteMark : 0)
     }
 
-    /// Marks the entry at its claimed `place` written (its record initialised, and its
-    /// detail if `detail`); returns the writer's state after.
+    /// Marks the entry at its claimed `place` written (its record initialised, its detail
+    /// if `detail`, its call site if `callSite`); returns the writer's state after.
     @inline(__always)
-    private func mark(_ place: Int, detail: Bool) -> UInt8 {
-        marks[place & mask].store(Self.mark(place: place, detail: detail), ordering: .releasing)
+    private func mark(_ place: Int, detail: Bool, callSite: Bool) -> UInt8 {
+        marks[place & mask].store(Self.mark(place: place, detail: detail, callSite: callSite), ordering: .releasing)
         // Sequentially consistent with the writer's store of `idle` and its reading of
         // `claims` after it: either it sees this claim, or this sees it idle.
         return writerState.load(ordering: .sequentiallyConsistent)
@@ -365,8 +382,8 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     /// Marks the entry at its claimed `place` written, outside the lock, and wakes the
     /// writer if it needs waking.
     @inline(__always)
-    private func publish(_ place: Int, detail: Bool) {
-        let state = mark(place, detail: detail)
+    private func publish(_ place: Int, detail: Bool, callSite: Bool) {
+        let state = mark(place, detail: detail, callSite: callSite)
         if state != WriterState.working.rawValue { wakeWriter(after: place, state: state) }
     }
 
@@ -383,7 +400,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     /// The ring is full, closing or failed: under the lock, waits for room or drops the
     /// event as the policy says, or counts it.
     @inline(never)
-    private func enqueueLocked(_ record: EventRecord, _ detail: Detail) {
+    private func enqueueLocked(_ record: EventRecord, _ detail: Detail, callSite: CallSite? = nil) {
         monitor.lock()
         defer { monitor.unlock() }
         // Set once this producer waits for room while recording: a close that begins
@@ -393,7 +410,8 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
             switch phase {
             case .recording:
                 if let place = claim() {
-                    if fill(record, detail, at: place) != WriterState.working.rawValue && mustWake(after: place) {
+                    if fill(record, detail, callSite: callSite, at: place) != WriterState.working.rawValue
+                        && mustWake(after: place) {
                         wakeWriterLocked()
                     }
                     return
@@ -415,7 +433,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
                 claims.wrappingAdd(2, ordering: .sequentiallyConsistent)
                 closingEnd = place + 1
                 closingWaiters -= 1
-                _ = fill(record, detail, at: place)
+                _ = fill(record, detail, callSite: callSite, at: place)
                 wakeWriterLocked()
                 return
             case .failed:
@@ -566,7 +584,9 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         var place = first
         while place < limit {
             if place == nextGap { return (place - first, true) }
-            if marks[place & mask].load(ordering: .acquiring) & ~1 != Self.mark(place: place, detail: false) { break }
+            if marks[place & mask].load(ordering: .acquiring) & ~3 != Self.mark(place: place, detail: false, callSite: false) {
+                break
+            }
             place += 1
         }
         return (place - first, false)
@@ -617,10 +637,12 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         while place < end {
             spare.records.append(records[place & mask])
             // `ready` read the mark with acquire on this thread.
-            if marks[place & mask].load(ordering: .relaxed) & 1 != 0 {
+            let mark = marks[place & mask].load(ordering: .relaxed)
+            let callSite = mark & Self.callSiteMark != 0 ? (callSites + (place & mask)).move() : nil
+            if mark & Self.detailMark != 0 {
                 switch (details + (place & mask)).move() {
                 case .none: break
-                case let .change(detail): spare.changes.append(detail)
+                case let .change(values): spare.changes.append(PendingEvents.ChangeDetail(values: values, callSite: callSite))
                 case let .event(event): spare.events.append(event)
                 }
             }
@@ -703,7 +725,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     /// Writes the entry of a place from `claimWithoutFilling()` and wakes the writer as a
     /// producer does after its copy.
     func fill(claimed place: Int, _ record: EventRecord, values: ChangeValues? = nil) {
-        let detail: Detail = values.map { .change(PendingEvents.ChangeDetail(values: $0, callSite: nil)) } ?? .none
+        let detail: Detail = values.map { .change($0) } ?? .none
         let state = fill(record, detail, at: place)
         if state != WriterState.working.rawValue { wakeWriter(after: place, state: state) }
     }
