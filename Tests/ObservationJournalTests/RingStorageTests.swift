@@ -56,6 +56,47 @@ import Testing
         #expect(watched.filter { $0.object != nil }.map { $0.number } == [])
     }
 
+    /// A delivery has no detail and a change's call site is kept beside its values: each
+    /// reaches the writer with its own record, in order, at indices used before; entries
+    /// left in the ring (with and without a call site) are freed with the buffer.
+    @Test func callSitesAndDeliveriesKeepTheirPlacesInAWrappedRing() throws {
+        var watched: [Weak] = []
+        var files: [String?] = []
+        var kinds: [EventRecord.Kind] = []
+        var values: [Int] = []
+        do {
+            let buffer = EventBuffer(capacity: 4, policy: .drop, gatherMilliseconds: 0)
+            var spare = PendingEvents()
+            var number = 0
+            // Three rounds of two changes (the second with a call site) and their deliveries,
+            // four places each: the first two taken, the last left in the ring.
+            for round in 0..<3 {
+                for _ in 0..<2 {
+                    number += 1
+                    let value = Tracked(number)
+                    watched.append(Weak(value))
+                    buffer.recordChange(
+                        EventRecord(kind: .changed, flags: [], time: UInt64(number), thread: 1, channel: 0, depth: 0),
+                        values: ChangeValues(old: nil, new: value),
+                        callSite: number % 2 == 0 ? CallSite(file: "App/F\(number).swift", line: number, function: "f()") : nil
+                    )
+                    buffer.record(EventRecord(kind: .delivered, flags: [], time: UInt64(number), thread: 1, channel: 0, depth: 0))
+                }
+                guard round < 2 else { break }
+                let batch = try #require(buffer.takeBatch(swapping: &spare))
+                kinds += batch.pending.records.map(\.kind)
+                files += batch.pending.changes.map { $0.callSite?.file }
+                values += batch.pending.changes.compactMap { ($0.new?.value as? Tracked)?.number }
+                buffer.committed(batch)
+            }
+            #expect(buffer.counters == RecordingCounters(accepted: 12, written: 8, dropped: 0))
+        }
+        #expect(kinds == [.changed, .delivered, .changed, .delivered, .changed, .delivered, .changed, .delivered])
+        #expect(files == [nil, "App/F2.swift", nil, "App/F4.swift"])
+        #expect(values == [1, 2, 3, 4])
+        #expect(watched.filter { $0.object != nil }.map { $0.number } == [])
+    }
+
     /// After a write failure the entries still in the ring are counted unwritten and freed
     /// with the buffer.
     @Test func entriesLeftAfterAFailureAreFreedWithTheBuffer() throws {
