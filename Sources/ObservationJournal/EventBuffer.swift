@@ -166,7 +166,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     /// if it has one (not `.none`: a `delivered` or `skipped` record, half of all, has
     /// none, and writing one was 7 stores and a second cache line per record).
     private let records: UnsafeMutablePointer<EventRecord>
-    /// Aligned to a cache line: a detail is `detailStride` bytes.
+    /// Aligned to a cache line, so that a detail (57 bytes, 64 apart) takes one line.
     private let details: UnsafeMutablePointer<Detail>
     /// The call site of a `changed` record that has one (initialised like its detail).
     private let callSites: UnsafeMutablePointer<CallSite>
@@ -253,9 +253,13 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
             if gapIndex < gaps.count && gaps[gapIndex].place == place {
                 gapIndex += 1
             } else {
+                // The mark is this place's (every claimed place is written): its bits say
+                // what was written beside the record.
                 let mark = marks[place & mask].load(ordering: .acquiring)
-                if mark & Self.detailMark != 0 { (details + (place & mask)).deinitialize(count: 1) }
-                if mark & Self.callSiteMark != 0 { (callSites + (place & mask)).deinitialize(count: 1) }
+                if mark & ~3 == Self.mark(place: place, detail: false, callSite: false) {
+                    if mark & Self.detailMark != 0 { (details + (place & mask)).deinitialize(count: 1) }
+                    if mark & Self.callSiteMark != 0 { (callSites + (place & mask)).deinitialize(count: 1) }
+                }
             }
             place += 1
         }
@@ -584,9 +588,8 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         var place = first
         while place < limit {
             if place == nextGap { return (place - first, true) }
-            if marks[place & mask].load(ordering: .acquiring) & ~3 != Self.mark(place: place, detail: false, callSite: false) {
-                break
-            }
+            let mark = marks[place & mask].load(ordering: .acquiring)
+            if mark & ~3 != Self.mark(place: place, detail: false, callSite: false) { break }
             place += 1
         }
         return (place - first, false)
