@@ -41,7 +41,7 @@ let package = Package(
         // build-tool plugin that every user of the package would have to trust.
         .target(name: "JournalStore", dependencies: ["CSQLite", "SystemShim"], swiftSettings: strict),
         .target(
-            name: "ObservationJournal", dependencies: ["JournalStore", "CSQLite", "ObserverCore", "SystemShim"],
+            name: "ObservationJournal", dependencies: ["JournalStore", "CSQLite", "ObserverCore", "SystemShim", "CThreadContext"],
             swiftSettings: strict
         ),
         // Regenerates EmbeddedMigrations.swift from Migrations/ (see its header).

@@ -1,3 +1,4 @@
+import CThreadContext
 import SystemShim
 import ObserverCore
 import Synchronization
@@ -285,6 +286,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         // detail down made the compiler build it on the stack and copy it (13 words). It
         // has no detail: none is written.
         if let place = claim() {
+            prefetch(after: place, detail: false)
             (records + (place & mask)).initialize(to: record)
             publish(place, detail: false, callSite: false)
             return
@@ -298,6 +300,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         // The entry is written in place, as in `record(_:)`: going through `enqueue`
         // copied the values through the stack three times.
         if let place = claim() {
+            prefetch(after: place, detail: true)
             (records + (place & mask)).initialize(to: record)
             (details + (place & mask)).initialize(to: .change(consume values))
             // Copying a `CallSite?` goes through its value witnesses (~80 instructions)
@@ -347,6 +350,24 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
             if exchanged { return place }
             current = original
         }
+    }
+
+    /// Places between the one being written and the one `prefetch(after:)` asks for.
+    private static let prefetchDistance = 12
+
+    /// Asks the CPU for the line of the record of a place a little ahead, and of its
+    /// detail if `detail` (a record is likely followed, that far ahead, by one of its own
+    /// kind: a change by a change), so that they are in the cache when a producer writes
+    /// them. The ring is larger than the caches and the writer's core last read its lines:
+    /// without the hint the stores of each record waited for their lines (a fifth of
+    /// recording's cost on the app's thread, by timing), which the hardware's own
+    /// prefetching did not hide. A hint: the place may still be the writer's; nothing is
+    /// read or written there.
+    @inline(__always)
+    private func prefetch(after place: Int, detail: Bool) {
+        let ahead = (place &+ Self.prefetchDistance) & mask
+        oj_prefetch(records + ahead)
+        if detail { oj_prefetch(details + ahead) }
     }
 
     /// Writes an entry at its claimed `place`; returns the writer's state after.

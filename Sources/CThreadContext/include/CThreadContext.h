@@ -6,8 +6,9 @@
 #define OBSERVATION_JOURNAL_C_THREAD_CONTEXT_H
 
 // The target's module map names this header only (SwiftPM's rule for a header named after
-// the target): the clock read comes in through it.
+// the target): the clock read and the prefetch hint come in through it.
 #include "MonotonicClock.h"
+#include "Prefetch.h"
 
 // Initial-exec: the variable lives in the thread's static TLS block, read at a fixed
 // offset from the thread pointer, also when ObserverCore is linked into a shared library
