@@ -13,10 +13,13 @@ package enum JournalFile {
     /// (`JournalSchemaObjects`), and every statement gets a work budget that follows the
     /// file's size. In a directory the reader cannot write, a journal without a `-wal`
     /// file is read as it is on disk (`immutable=1`); one with a `-wal` file but no
-    /// `-shm` cannot be read there, and the error says why.
+    /// `-shm` cannot be read there, and the error says why. Side files SQLite would block
+    /// on or write through (a FIFO, a device, a symlink, a hard link, another user's file:
+    /// `SideFileCheck`) are refused before SQLite opens anything.
     /// - Throws: `JournalError` naming the file and the reason.
     package static func openForReading(path: String) throws(JournalError) -> SQLiteDatabase {
         try checkRegularNonEmptyFile(path)
+        try SideFileCheck.check(journal: path, alsoOwnedBy: geteuid())
         let database = try connectForReading(path)
         let version = try validate(database)
         // Readers of this version understand every schema from 1 up; nothing older.

@@ -27,6 +27,37 @@ import Testing
     ])
 }
 
+/// Thousands of duplicates of one registration: each pair counts the changes of its channel
+/// while both were live, and ends when one is removed. (Each registration scanned every live
+/// registration of its channel and each change every pair: 50,000 of each in an 8 MB journal
+/// from elsewhere kept `diagnose` busy for over two minutes.)
+@Test func thousandsOfDuplicatesOfOneRegistrationAreCountedPerPair() throws {
+    let found = try findings(.duplicateRegistration) { s in
+        let player = try s.object("Player")
+        let screen = try s.object("Screen")
+        let rate = try s.channel(player, "rate")
+        var first: Int64?
+        for _ in 0..<1000 {
+            let id = try s.register(rate, owner: screen, at: "Screen.swift:14")  // seqs 1-1000
+            if first == nil { first = id }
+        }
+        try s.change(rate, new: "a")  // seq 1001
+        for _ in 0..<1000 { try s.register(rate, owner: screen, at: "Screen.swift:14") }  // seqs 1002-2001
+        try s.change(rate, new: "b")  // seq 2002
+        try s.change(rate, new: "c")  // seq 2003
+        try s.remove(try #require(first), reason: .tokenCancelled, at: "Screen.swift:30")  // seq 2004
+        try s.change(rate, new: "d")  // seq 2005
+        try s.register(rate, owner: screen, at: "Screen.swift:14")  // seq 2006: a duplicate of registration 2
+        try s.change(rate, new: "e")  // seq 2007
+    }
+    #expect(found.count == 2000)
+    var byCount: [Int: Int] = [:]
+    for finding in found { byCount[finding.count, default: 0] += 1 }
+    #expect(byCount == [3: 999, 2: 1000, 1: 1])
+    #expect(found.first?.message == "Screen#2 registered Player#1.rate twice from Screen.swift:14 (seq 1 and seq 2); its callback ran twice for 3 changes.")
+    #expect(found.last?.message == "Screen#2 registered Player#1.rate twice from Screen.swift:14 (seq 2 and seq 2006); its callback ran twice for 1 change.")
+}
+
 @Test func reRegisteringAfterRemovingIsNotADuplicate() throws {
     let found = try findings(.duplicateRegistration) { s in
         let player = try s.object("Player")

@@ -321,3 +321,39 @@ func writeBadInputs(in directory: URL) throws {
     #expect(trace.stderr == "")
     #expect(trace.stdout.contains("{\"name\":\"Player#1.rate → Screen#2\",\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":0.0,\"cat\":\"delivery\",\"dur\":100.0,"))
 }
+
+/// SQLite opens a journal's side files even on a read-only connection: it reads a
+/// `-journal` to see whether it is hot and writes the `-shm`. A FIFO as `-journal` blocked
+/// every read command forever; a hard link as `-shm` had the file of its other name
+/// overwritten with SQLite's WAL index. Readers now check side files as the writer does.
+@Test(.tags(.childProcess)) func sideFilesAReaderWouldBlockOnOrWriteThroughAreRefused() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let journal = try demoJournal(in: directory)
+    let notes = directory.appendingPathComponent("notes.txt").path
+    try Data("mine\n".utf8).write(to: URL(fileURLWithPath: notes))
+    let original = try Data(contentsOf: URL(fileURLWithPath: journal))
+    let cases: [(plant: () -> Int32, side: String, reason: String, command: String)] = [
+        ({ mkfifo(journal + "-journal", 0o600) }, "-journal", "it is not a regular file", "sessions"),
+        ({ link(notes, journal + "-shm") }, "-shm", "it has 2 hard links", "diagnose"),
+        ({ symlink(notes, journal + "-wal") }, "-wal", "it is a symbolic link", "check"),
+        ({ mkdir(journal + "-wal", 0o700) }, "-wal", "it is not a regular file", "timeline"),
+    ]
+    for item in cases {
+        #expect(item.plant() == 0)
+        let result = try obsreplay([item.command, journal])
+        #expect(result == RunResult(stdout: "", stderr: """
+            error: \(journal): refusing to open: side file \(journal)\(item.side) is not the journal owner's own \
+            (\(item.reason)); remove it if it is not yours
+
+            """, status: 2))
+        #expect(remove(journal + item.side) == 0)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: journal)) == original)
+    #expect(try String(contentsOfFile: notes, encoding: .utf8) == "mine\n")
+    // The reader's own side files, made by an earlier read, are its own: read again.
+    let walJournal = try demoJournal(in: try temporaryDirectory(), wal: true)
+    defer { try? FileManager.default.removeItem(atPath: (walJournal as NSString).deletingLastPathComponent) }
+    #expect(try obsreplay(["sessions", walJournal]).status == 0)
+    #expect(try obsreplay(["sessions", walJournal]).status == 0)
+}

@@ -44,6 +44,37 @@ private func permissions(_ path: String) -> mode_t {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("-").path))
     }
 
+    /// `--write-baseline` was written with `Data.write(options: .atomic)`: named the journal,
+    /// its `-wal` or its `-shm`, it replaced them with the baseline (the journal lost, a live
+    /// recording's WAL gone), and it replaced a FIFO or a symlink with a regular file. It
+    /// is opened as `-o` is, before anything is diagnosed.
+    @Test(.tags(.childProcess)) func writeBaselineNeverReplacesTheJournalOrItsSideFiles() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (journal, fixture) = try liveJournal(in: directory)
+        let link = directory.appendingPathComponent("baseline.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: journal + "-wal")
+        let bytes = { try [journal, journal + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } }
+        let before = try bytes()
+        let cases = [
+            (journal, "the journal"),
+            (journal + "-wal", "the journal's write-ahead log (\(journal)-wal)"),
+            (journal + "-shm", "the journal's shared-memory index (\(journal)-shm)"),
+            (link, "the journal's write-ahead log (\(journal)-wal)"),
+        ]
+        for (path, named) in cases {
+            #expect(try obsreplay(["diagnose", journal, "--write-baseline", path])
+                == RunResult(stdout: "", stderr: "error: \(path): refusing to write the baseline over \(named)\n", status: 2))
+        }
+        #expect(try bytes() == before)
+        #expect(fileType(link) == S_IFLNK && fileType(journal + "-wal") == S_IFREG && fileType(journal + "-shm") == S_IFREG)
+        // A directory of journals: each one found is protected.
+        let inDirectory = try obsreplay(["diagnose", directory.path, "--write-baseline", journal])
+        #expect(inDirectory == RunResult(stdout: "", stderr: "error: \(journal): refusing to write the baseline over the journal\n", status: 2))
+        #expect(try bytes() == before)
+        _ = fixture
+    }
+
     @Test(.tags(.childProcess)) func outputNamingTheJournalOrItsSideFilesIsRefusedThroughLinks() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -51,7 +82,9 @@ private func permissions(_ path: String) -> mode_t {
         let link = directory.appendingPathComponent("innocent.csv").path
         let hardLink = directory.appendingPathComponent("report.html").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: journal + "-wal")
-        #expect(Glibc.link(journal + "-shm", hardLink) == 0)
+        // A hard link to the journal itself: one to its -shm makes the reader refuse the
+        // journal before the output is opened (sideFilesAReaderWouldBlockOnOrWriteThroughAreRefused).
+        #expect(Glibc.link(journal, hardLink) == 0)
         // Readers update the -shm's read marks, so it is checked by identity and size.
         let bytes = { try [journal, journal + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } }
         let shm = { () -> [Int] in
@@ -65,7 +98,7 @@ private func permissions(_ path: String) -> mode_t {
             (["export", journal, "--what", "events", "--format", "csv", "-o", link],
              "\(link): refusing to write the export over the journal's write-ahead log (\(journal)-wal)"),
             (["report", journal, "-o", hardLink],
-             "\(hardLink): refusing to write the report over the journal's shared-memory index (\(journal)-shm)"),
+             "\(hardLink): refusing to write the report over the journal"),
             (["report", journal, "-o", journal + "-journal"],
              "\(journal)-journal: refusing to write the report over the journal's rollback journal (\(journal)-journal)"),
             (["export", journal, "--what", "events", "--format", "jsonl", "-o", directory.path + "/./live.sqlite"],

@@ -58,6 +58,28 @@ package struct Baseline: Sendable, Equatable {
         return document(firsts: firsts)
     }
 
+    /// Opens the file `diagnose --write-baseline` names, before anything is diagnosed, as
+    /// `-o` opens its file (`OutputFile`): the journals being read and their side files
+    /// are refused (by name or through links), a FIFO or a device is written into, never
+    /// replaced, and a regular file is replaced atomically at `write`, `0600` when new.
+    /// - Throws: `AnalysisError.outputRefused` or `.output`, naming the path.
+    package static func output(_ path: String, protecting journalPaths: [String]) throws(AnalysisError) -> OutputFile {
+        try OutputFile.open(path, protecting: journalPaths, what: "baseline")
+    }
+
+    /// Writes `document` (from `document(for:)`) into `file` and puts it in place; on a
+    /// failure the file's old contents (or its absence) are left.
+    /// - Throws: `AnalysisError.output` with the system's reason.
+    package static func write(_ document: JSONValue, to file: OutputFile) throws(AnalysisError) {
+        do {
+            try file.write(document.rendered + "\n")
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+
     /// The baseline file for the first finding of each fingerprint.
     package static func document(firsts: [String: Finding]) -> JSONValue {
         let entries = firsts.sorted { $0.key < $1.key }.map { fingerprint, finding in

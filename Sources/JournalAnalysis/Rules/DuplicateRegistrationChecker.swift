@@ -29,43 +29,62 @@ final class DuplicateRegistrationChecker: RuleChecker {
     struct Duplicate {
         var first: RegistrationRow
         var second: RegistrationRow
-        var doubled = 0
-        var active = true
+        /// The channel the pair was found on (the registration event's).
+        var channel: Int64
+        /// The channel's count of changes when the pair began, and when it ended (one of
+        /// the two removed): changes are counted per channel, not per pair, so a change
+        /// costs the same whatever the number of pairs on its channel (50,000 duplicates
+        /// of one registration and 50,000 changes were 2.5 billion steps).
+        var changesAtStart: Int
+        var changesAtEnd: Int?
+        /// Changes from another sender that reached neither (skipped `senderMismatch`).
+        var notDoubled = 0
     }
 
     private var duplicates: [Duplicate] = []
-    private var activeByChannel: [Int64: [Int]] = [:]
+    /// Changes (not priors) seen so far per channel.
+    private var changes: [Int64: Int] = [:]
+    /// Pairs not yet ended, by the id of each of their two registrations.
+    private var activeByRegistration: [Int64: [Int]] = [:]
+
+    /// How many changes reached both registrations of `pair`.
+    private func doubled(_ pair: Duplicate) -> Int {
+        (pair.changesAtEnd ?? changes[pair.channel, default: 0]) - pair.changesAtStart - pair.notDoubled
+    }
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
         case .registered:
             guard let channel = event.channelID, let new = try context.registration(event.registrationID),
-                  let first = context.live.live(on: channel).first(where: {
-                      $0.ownerID == new.ownerID && $0.callSiteID == new.callSiteID && $0.senderID == new.senderID
-                          && $0.id != new.id
-                  })
+                  let first = context.live.first(
+                      .init(channel: channel, owner: new.ownerID, callSite: new.callSiteID, sender: new.senderID), other: new.id
+                  )
             else { return }
-            duplicates.append(Duplicate(first: first, second: new))
-            activeByChannel[channel, default: []].append(duplicates.count - 1)
-        case .changed:
-            guard !event.isPrior, let channel = event.channelID, let indexes = activeByChannel[channel] else { return }
-            for index in indexes {
-                let pair = duplicates[index]
-                if context.live.registrations.contains(pair.first.id) && context.live.registrations.contains(pair.second.id) {
-                    duplicates[index].doubled += 1
-                } else {
-                    duplicates[index].active = false
-                }
+            duplicates.append(Duplicate(first: first, second: new, channel: channel, changesAtStart: changes[channel, default: 0]))
+            for id in Set([first.id, new.id]) { activeByRegistration[id, default: []].append(duplicates.count - 1) }
+        case .removed, .replaced:
+            // The registry removes this registration next (`LiveRegistry.apply`): its pairs
+            // end here, having doubled every change of their channel up to now.
+            guard let id = event.kind == .removed ? event.registrationID : event.otherRegistrationID,
+                  context.live.registrations.contains(id), let indexes = activeByRegistration.removeValue(forKey: id)
+            else { return }
+            for index in indexes where duplicates[index].changesAtEnd == nil {
+                duplicates[index].changesAtEnd = changes[duplicates[index].channel, default: 0]
             }
-            activeByChannel[channel] = indexes.filter { duplicates[$0].active }
+        case .changed:
+            guard !event.isPrior, let channel = event.channelID else { return }
+            changes[channel, default: 0] += 1
         case .skipped:
             // A change from another sender reached neither of a sender-filtered pair (both
             // are skipped `senderMismatch`): it was not delivered twice. Counted once, on the
             // pair's second registration.
             guard event.skipReason == .senderMismatch, let registration = event.registrationID,
-                  let channel = event.channelID, let indexes = activeByChannel[channel] else { return }
-            for index in indexes where duplicates[index].second.id == registration && duplicates[index].doubled > 0 {
-                duplicates[index].doubled -= 1
+                  let channel = event.channelID, let indexes = activeByRegistration[registration] else { return }
+            for index in indexes {
+                let pair = duplicates[index]
+                if pair.changesAtEnd == nil, pair.channel == channel, pair.second.id == registration, doubled(pair) > 0 {
+                    duplicates[index].notDoubled += 1
+                }
             }
         default:
             break
@@ -79,14 +98,14 @@ final class DuplicateRegistrationChecker: RuleChecker {
             let site = context.site(pair.first.callSiteID)
             emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
-                message: "\(owner) registered \(channel) twice from \(site) (seq \(pair.first.registeredSeq) and seq \(pair.second.registeredSeq)); its callback ran twice for \(plural(pair.doubled, "change")).",
+                message: "\(owner) registered \(channel) twice from \(site) (seq \(pair.first.registeredSeq) and seq \(pair.second.registeredSeq)); its callback ran twice for \(plural(self.doubled(pair), "change")).",
                 evidence: [
                     "seq \(pair.first.registeredSeq): registration \(pair.first.id) by \(owner) at \(site)",
                     "seq \(pair.second.registeredSeq): registration \(pair.second.id) by \(owner) at \(site) while \(pair.first.id) was live",
-                    "\(plural(pair.doubled, "change")) reached both registrations",
+                    "\(plural(self.doubled(pair), "change")) reached both registrations",
                 ],
                 seqs: [pair.first.registeredSeq, pair.second.registeredSeq], callSites: [site], owners: [owner],
-                channel: channel, count: pair.doubled
+                channel: channel, count: self.doubled(pair)
             ))
         }
     }

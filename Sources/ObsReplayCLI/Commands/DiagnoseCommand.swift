@@ -125,6 +125,10 @@ enum DiagnoseCommand {
         }
         let baselinePath = try arguments.value(Self.baseline)
         let writeBaselinePath = try arguments.value(writeBaseline)
+        // Opened first: a refused path fails the command before anything is printed.
+        let baselineFile = try writeBaselinePath.map { (path) throws(CLIError) in
+            try analysing { () throws(AnalysisError) in try Baseline.output(path, protecting: JournalInputs.expand(paths)) }
+        }
         var baseline: Baseline?
         if let path = baselinePath {
             do throws(BaselineError) {
@@ -160,8 +164,8 @@ enum DiagnoseCommand {
             throw .input("no journal found in \(paths.joined(separator: ", "))")
         }
         output.finish()
-        if let path = writeBaselinePath {
-            try writeBaseline(output.baselineDocument(), to: path)
+        if let baselineFile {
+            try analysing { () throws(AnalysisError) in try Baseline.write(output.baselineDocument(), to: baselineFile) }
         }
         if output.failed { return ExitCode.input }
         return output.failing ? ExitCode.findings : ExitCode.success
@@ -242,15 +246,6 @@ enum DiagnoseCommand {
             progress.update(done)
         }
         progress.finish()
-    }
-
-    static func writeBaseline(_ document: JSONValue, to path: String) throws(CLIError) {
-        let text = document.rendered + "\n"
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .analysis(.output(path: path, detail: "cannot write the baseline"))
-        }
     }
 
     static func json(_ finding: Finding) -> JSONValue {

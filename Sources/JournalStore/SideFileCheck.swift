@@ -1,4 +1,3 @@
-import JournalStore
 import SystemShim
 
 /// Refuses a journal whose side files someone else may have planted.
@@ -11,12 +10,20 @@ import SystemShim
 /// regular file (not a symlink, FIFO or device), owned by the journal's owner, with a
 /// single link (not a hard link to a file elsewhere). Checked with `lstat`, so links are
 /// seen rather than followed.
+///
+/// Readers check too (`JournalFile.openForReading`), for what SQLite does to side files
+/// even on a read-only connection: it opens a `-journal` to see whether it is hot (a
+/// FIFO there blocked every command forever) and writes the `-shm` (a hard link there
+/// had its other name overwritten with the WAL index).
 package enum SideFileCheck {
-    static let suffixes = ["-wal", "-shm", "-journal"]
+    package static let suffixes = ["-wal", "-shm", "-journal"]
 
     /// Throws `JournalError.unsafeSideFile` for the first side file of the journal at
     /// `path` that fails the rules; does nothing if the journal itself does not exist.
-    package static func check(journal path: String) throws(JournalError) {
+    /// - Parameter reader: a user whose own side files are accepted too: a reader's
+    ///   connection creates the `-wal` and `-shm` of a journal it reads if they are
+    ///   missing, owned by the reader, and reading it again must not refuse them.
+    package static func check(journal path: String, alsoOwnedBy reader: UInt32? = nil) throws(JournalError) {
         var journal = stat()
         guard stat(path, &journal) == 0 else { return }
         for suffix in suffixes {
@@ -29,7 +36,7 @@ package enum SideFileCheck {
                     "it is a symbolic link"
                 } else if type != S_IFREG {
                     "it is not a regular file"
-                } else if status.st_uid != journal.st_uid {
+                } else if status.st_uid != journal.st_uid && status.st_uid != reader {
                     "it is owned by uid \(status.st_uid), the journal by uid \(journal.st_uid)"
                 } else if status.st_nlink != 1 {
                     "it has \(status.st_nlink) hard links"
