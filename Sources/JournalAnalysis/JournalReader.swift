@@ -184,10 +184,7 @@ package final class JournalReader {
     /// The objects, channels, call sites and scopes of a session: call sites read now,
     /// objects, channels and scopes by id when asked for (see `CatalogTable`).
     package func catalog(session: Int64) throws(AnalysisError) -> JournalCatalog {
-        // Sized for the objects a session is busy with (owners of live registrations,
-        // subjects): 4,096 a generation, both full by 1M events of the benchmark mix, where
-        // 8,192 filled up between 1M and 4M and grew the peak by a third of a megabyte.
-        let objects = CatalogTable<JournalCatalog.Object>(capacity: 4096) { id throws(AnalysisError) in
+        let objects = CatalogTable<JournalCatalog.Object> { id throws(AnalysisError) in
             var found: (typeID: Int64, firstSeq: Int64, deallocSeq: Int64?)?
             try self.query("SELECT type_id, first_seq, dealloc_seq FROM objects WHERE session_id = ?1 AND id = ?2",
                            [.int(session), .int(id)]) { row in
