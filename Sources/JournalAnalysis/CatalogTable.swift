@@ -1,8 +1,9 @@
-/// One of a session's name tables (objects, scopes), read from the journal by id on
-/// demand and kept in a bounded cache.
+/// One of a session's name tables (objects, channels, scopes), read from the journal by id
+/// on demand and kept in a bounded cache.
 ///
-/// A long session creates objects and scopes continually (a screen, its scope and its
-/// observers for every visit): loaded whole, the catalog grew with the session's history.
+/// A long session creates objects, channels and scopes continually (a screen, its model's
+/// channels, its scope and its observers for every visit): loaded whole, the catalog grew
+/// with the session's history.
 /// Readers only ever ask for the few that current events name, so the table holds two
 /// generations of at most `capacity` entries each: when the recent one fills, it becomes
 /// the older one and the older is dropped; an entry found in the older generation moves

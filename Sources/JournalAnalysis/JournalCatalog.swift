@@ -2,10 +2,10 @@ import JournalStore
 
 /// The names a session's events refer to by id: objects, channels, call sites, scopes.
 ///
-/// Channels and call sites are loaded once per session (their number follows the code's,
-/// not the events'); objects and scopes, which a long session creates continually, are
-/// read by id on demand into a bounded cache (`CatalogTable`), so the catalog's size does
-/// not follow the session's history. Registrations are not kept here (see
+/// Call sites are loaded once per session (their number follows the code's, not the
+/// events'); objects, channels and scopes, which a long session creates continually (a
+/// subject and its channels per screen visit), are read by id on demand into a bounded
+/// cache (`CatalogTable`), so the catalog's size does not follow the session's history. Registrations are not kept here (see
 /// `LiveRegistry`). Not thread-safe: it reads through its `JournalReader`.
 package struct JournalCatalog {
     package struct Object: Sendable, Equatable {
@@ -43,23 +43,27 @@ package struct JournalCatalog {
 
     package var sessionID: Int64
     package var objects: CatalogTable<Object>
-    package var channels: [Int64: Channel] = [:]
+    package var channels: CatalogTable<Channel>
     package var callSites: [Int64: CallSite] = [:]
     package var scopes: CatalogTable<Scope>
 
     /// An empty catalog (a session with no rows).
     package init(sessionID: Int64) {
-        self.init(sessionID: sessionID, objects: CatalogTable(load: nil), scopes: CatalogTable(load: nil))
+        self.init(
+            sessionID: sessionID, objects: CatalogTable(load: nil), channels: CatalogTable(load: nil), scopes: CatalogTable(load: nil)
+        )
     }
 
-    init(sessionID: Int64, objects: CatalogTable<Object>, scopes: CatalogTable<Scope>) {
+    init(sessionID: Int64, objects: CatalogTable<Object>, channels: CatalogTable<Channel>, scopes: CatalogTable<Scope>) {
         self.sessionID = sessionID
         self.objects = objects
+        self.channels = channels
         self.scopes = scopes
     }
 
-    /// The first failed read of an object or scope, if any (a lookup answers `nil` then).
-    package var failure: AnalysisError? { objects.failure ?? scopes.failure }
+    /// The first failed read of an object, channel or scope, if any (a lookup answers `nil`
+    /// then).
+    package var failure: AnalysisError? { objects.failure ?? channels.failure ?? scopes.failure }
 
     // MARK: - Names as people read them
 
@@ -103,12 +107,12 @@ package struct JournalCatalog {
         return name
     }
 
-    /// How many channel names are kept built: the channels a session is busy with at once,
-    /// not every channel it ever had.
-    static let cachedChannelNames = 4_096
+    /// How many channel names are kept built, and channels read (a generation of
+    /// `channels`): the channels a session is busy with at once, not every channel it ever
+    /// had.
+    static let cachedChannelNames = 1_024
 
-    /// The names `channelName` built, by channel id, with the channel each was built from
-    /// (a catalog's channels may be changed after a name was asked for).
+    /// The names `channelName` built, by channel id, with the channel each was built from.
     private let channelNames = ChannelNames()
 
     private final class ChannelNames {

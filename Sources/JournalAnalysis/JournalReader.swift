@@ -181,8 +181,8 @@ package final class JournalReader {
 
     // MARK: - Names
 
-    /// The objects, channels, call sites and scopes of a session: channels and call sites
-    /// read now, objects and scopes by id when asked for (see `CatalogTable`).
+    /// The objects, channels, call sites and scopes of a session: call sites read now,
+    /// objects, channels and scopes by id when asked for (see `CatalogTable`).
     package func catalog(session: Int64) throws(AnalysisError) -> JournalCatalog {
         let objects = CatalogTable<JournalCatalog.Object> { id throws(AnalysisError) in
             var found: (typeID: Int64, firstSeq: Int64, deallocSeq: Int64?)?
@@ -193,7 +193,13 @@ package final class JournalReader {
             guard let found else { return nil }
             return .init(type: try self.name(stringID: found.typeID) ?? "", firstSeq: found.firstSeq, deallocSeq: found.deallocSeq)
         }
-        let scopes = CatalogTable<JournalCatalog.Scope>(capacity: 4096) { id throws(AnalysisError) in
+        // A session that makes a subject per round (a screen's model per visit) has a
+        // channel or two per round: loaded whole, they were 3.7 MB at 1.9M events of the
+        // soak; events only ever name the few the session is busy with.
+        let channels = CatalogTable<JournalCatalog.Channel>(capacity: JournalCatalog.cachedChannelNames) { id throws(AnalysisError) in
+            try self.channel(session: session, id: id)
+        }
+        let scopes = CatalogTable<JournalCatalog.Scope>(capacity: 1024) { id throws(AnalysisError) in
             var found: (nameID: Int64, beganSeq: Int64?, endedSeq: Int64?)?
             try self.query("SELECT name_id, began_seq, ended_seq FROM scopes WHERE session_id = ?1 AND id = ?2",
                            [.int(session), .int(id)]) { row in
@@ -203,25 +209,48 @@ package final class JournalReader {
             guard let found, let name = try self.name(stringID: found.nameID) else { return nil }
             return .init(name: name, beganSeq: found.beganSeq, endedSeq: found.endedSeq)
         }
-        var catalog = JournalCatalog(sessionID: session, objects: objects, scopes: scopes)
-        // Ids first, names after: a key joined in the query was read in full for every
-        // channel naming it (megabytes each in a journal from elsewhere).
-        var rows: [(id: Int64, channel: JournalCatalog.Channel, keyID: Int64)] = []
-        try query("""
-            SELECT c.id, c.subject_id, c.key_id, c.policy, c.first_seq FROM channels c JOIN strings s ON s.id = c.key_id
-            WHERE c.session_id = ?1
-            """, [.int(session)]) { row in
-            rows.append((row.int(0), .init(
-                subjectID: row.int(1), key: "",
-                policy: name(row, 3, of: JournalDeliveryPolicy.self, column: "policy") ?? "", firstSeq: row.int(4)
-            ), row.int(2)))
-        }
-        for var row in rows {
-            row.channel.key = try name(stringID: row.keyID) ?? ""
-            catalog.channels[row.id] = row.channel
-        }
+        var catalog = JournalCatalog(sessionID: session, objects: objects, channels: channels, scopes: scopes)
         catalog.callSites = try allCallSites()
         return catalog
+    }
+
+    /// The channel columns `channel(from:)` reads, after the id.
+    private static let channelColumns = "subject_id, key_id, policy, first_seq"
+
+    /// A channel as the catalog names it, from `channelColumns` at `offset`; `nil` when its
+    /// key is not in `strings` (not named, as the join of the views). The key is read by
+    /// id, not joined: a key joined in a query was read in full for every channel naming
+    /// it (megabytes each in a journal from elsewhere).
+    private func channel(from row: SQLiteStatement, offset: Int32) throws(AnalysisError) -> JournalCatalog.Channel? {
+        let subjectID = row.int(offset), keyID = row.int(offset + 1), firstSeq = row.int(offset + 3)
+        let policy = name(row, offset + 2, of: JournalDeliveryPolicy.self, column: "policy") ?? ""
+        guard let key = try name(stringID: keyID) else { return nil }
+        return .init(subjectID: subjectID, key: key, policy: policy, firstSeq: firstSeq)
+    }
+
+    /// The channel `id` of a session, or `nil` when the journal does not name it.
+    func channel(session: Int64, id: Int64) throws(AnalysisError) -> JournalCatalog.Channel? {
+        let statement = try reused("SELECT \(Self.channelColumns) FROM channels WHERE session_id = ?1 AND id = ?2")
+        defer { statement.reset() }
+        try bind(statement, [.int(session), .int(id)])
+        var found: JournalCatalog.Channel?
+        while try step(statement) { found = try channel(from: statement, offset: 0) }
+        return found
+    }
+
+    /// Calls `body` with every channel of a session that the journal names, by id, one at
+    /// a time: for the few readers that look at all of them (which have a successor,
+    /// whether any is single-slot), without holding them all.
+    package func forEachChannel(
+        session: Int64, _ body: (Int64, JournalCatalog.Channel) throws(AnalysisError) -> Void
+    ) throws(AnalysisError) {
+        let statement = try reused("SELECT id, \(Self.channelColumns) FROM channels WHERE session_id = ?1 ORDER BY id")
+        defer { statement.reset() }
+        try bind(statement, [.int(session)])
+        while try step(statement) {
+            guard let channel = try channel(from: statement, offset: 1) else { continue }
+            try body(statement.int(0), channel)
+        }
     }
 
     /// Every call site of the journal, read on first use.
@@ -331,6 +360,12 @@ package final class JournalReader {
         while try step(statement) {
             body(statement.int(0), try registration(from: statement, offset: 1))
         }
+    }
+
+    /// Calls `body` with the id of each channel of a session that has a registration, once
+    /// each, from the registrations' channel index.
+    func forEachRegisteredChannel(session: Int64, _ body: (Int64) -> Void) throws(AnalysisError) {
+        try query("SELECT DISTINCT channel_id FROM registrations WHERE session_id = ?1", [.int(session)]) { body($0.int(0)) }
     }
 
     // MARK: - Events

@@ -122,7 +122,10 @@ struct SessionReportBuilder {
     func whatIf(
         _ reader: JournalReader, session: SessionSummary, _ body: @escaping (ReplayState.WhatIfChange) -> Void
     ) throws(AnalysisError) {
-        guard session.lastSeq > 0, catalog.channels.values.contains(where: \.isSingleSlot) else { return }
+        guard session.lastSeq > 0 else { return }
+        var singleSlot = false
+        try reader.forEachChannel(session: session.id) { _, channel in singleSlot = singleSlot || channel.isSingleSlot }
+        guard singleSlot else { return }
         _ = try ReplayEngine.replay(reader, session: session, at: session.lastSeq, whatIfMulticast: true, onWhatIf: body)
     }
 

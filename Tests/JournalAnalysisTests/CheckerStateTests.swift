@@ -162,3 +162,32 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
     }
     #expect(unanswered.openChanges == 0)
 }
+
+@Test func removeUnregisteredKeepsAFewGroupsInMemoryAndWritesTheRestOut() throws {
+    // 40 registrations each cancelled twice (the soak's rounds): one group each, of which
+    // the checker keeps at most twice its capacity in memory.
+    let (checker, _) = try stream(RemoveUnregisteredChecker(capacity: 4)) { s in
+        let player = try s.object("Player")
+        let rate = try s.channel(player, "rate")
+        for _ in 0..<40 {
+            let owner = try s.object("Cell")
+            let registration = try s.register(rate, owner: owner, at: "Cell.swift:8")
+            try s.remove(registration, reason: .tokenCancelled)
+            try s.removeUnregistered(at: "Cell.swift:40", channel: rate, registration: registration, owner: owner)
+            try s.removeUnregistered(at: "Cell.swift:40", channel: rate, registration: registration, owner: owner)
+        }
+    }
+    #expect(checker.heldGroups == 40)
+    #expect(checker.groupsInMemory <= 8)
+}
+
+@Test func neverPostedKeyKeepsTheNumbersOfTheChannelsInUseOnly() throws {
+    // A subject and its channel per round, as the soak makes them: 5,000 channels.
+    let (checker, _) = try stream(NeverPostedKeyChecker()) { s in
+        let label = try s.object("Label")
+        for _ in 0..<5_000 {
+            try s.register(try s.channel(try s.object("Player"), "isSelected"), owner: label, at: "Label.swift:10")
+        }
+    }
+    #expect(checker.keptChannelNumbers == 5_000 - NeverPostedKeyChecker.keptChannels)
+}

@@ -83,6 +83,31 @@ private func spoolFiles() throws -> [String] {
     #expect(catalog.objectName(51) == "Player#51")
 }
 
+@Test func catalogChannelsAreReadOnDemandAndTheCacheStaysBounded() throws {
+    // A channel per round, as a session making a subject per screen visit has them.
+    let (reader, session) = try journal { s in
+        let player = try s.object("Player")
+        for index in 0..<10_000 { _ = try s.channel(player, "key\(index)", singleSlot: index == 9_999) }
+    }
+    defer { try? FileManager.default.removeItem(atPath: (reader.path as NSString).deletingLastPathComponent) }
+    let catalog = try reader.catalog(session: session.id)
+    var misread: [Int64] = []
+    for id in Int64(1)...10_000 where catalog.channels[id]?.key != "key\(id - 1)" { misread.append(id) }
+    #expect(misread.isEmpty)
+    // Two generations of 1,024: the older one full, the recent one the last 784 read.
+    #expect(catalog.channels.heldEntries == 1_808)
+    #expect(catalog.channels[10_001] == nil)
+    #expect(catalog.channelName(2) == "Player#1.key1")
+    #expect(catalog.channelName(10_001) == "channel#10001")
+    var ids: [Int64] = [], singleSlot: [Int64] = []
+    try reader.forEachChannel(session: session.id) { id, channel in
+        ids.append(id)
+        if channel.isSingleSlot { singleSlot.append(id) }
+    }
+    #expect(ids == Array(1...10_000))
+    #expect(singleSlot == [10_000])
+}
+
 @Test func spoolWithManyFindingsMergesItsSortedRunsOfKeysInExactlyTheOrderOfOneSort() throws {
     // Runs of 7 keys (a dozen runs, the last one partial, plus keys still in memory), a
     // 100-byte buffer: the keys are merged back from the file, and ties on session, seq

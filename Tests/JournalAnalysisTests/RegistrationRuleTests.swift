@@ -384,3 +384,57 @@ import Testing
     ])
     #expect(found.map(\.severity) == [.warning])
 }
+
+/// The channels a never-posted key was registered on are counted from the registrations
+/// table: a subject per round makes thousands, each counted once.
+@Test func neverPostedKeyCountsEachChannelItsRegistrationsWereOnOnce() throws {
+    let found = try findings(.neverPostedKey) { s in
+        let label = try s.object("Label")  // object 1
+        var first: Int64 = 0
+        for index in 0..<5_000 {
+            let channel = try s.channel(try s.object("Player"), "isSelected")
+            if index == 0 { first = channel }
+            try s.register(channel, owner: label, at: "Label.swift:10")  // seq index + 1
+        }
+        try s.register(first, owner: try s.object("Badge"), at: "Badge.swift:4")  // seq 5001
+    }
+    #expect(found.map(\.message) == [
+        "Label#1 observed Player#2.isSelected (Label.swift:10), which was never posted in this session.",
+    ])
+    #expect(found.first?.evidence == [
+        "seq 1: Label#1 registered Player#2.isSelected at Label.swift:10",
+        "5001 registrations on 5000 channels with key \"isSelected\", none ever posted",
+    ])
+}
+
+/// More groups than the checker keeps in memory (twice 256): the ones written out come
+/// back in order, each with what it said before.
+@Test func removeUnregisteredReportsEveryGroupInOrderPastWhatItKeepsInMemory() throws {
+    let found = try findings(.removeUnregistered) { s in
+        let player = try s.object("Player")  // object 1
+        let rate = try s.channel(player, "rate")
+        for index in 0..<600 {
+            let owner = try s.object("Cell")  // object index + 2
+            let registration = try s.register(rate, owner: owner, at: "Cell.swift:8")  // seq 4 index + 1
+            try s.remove(registration, reason: .tokenCancelled)  // seq 4 index + 2
+            try s.removeUnregistered(at: "Cell.swift:40", channel: rate, registration: registration, owner: owner)
+            // The first group's second removal comes after every other group was made.
+            try s.removeUnregistered(at: "Cell.swift:41", owner: owner, detail: index == 0 ? "isPlayng" : nil)
+        }
+        try s.removeUnregistered(at: "Cell.swift:40", channel: rate, registration: 1, owner: 2)  // seq 2401
+    }
+    #expect(found.count == 1_200)
+    // Each round's two findings cite its registration (seq 4 index + 1) first.
+    var expectedFirstSeqs: [Int64] = [1, 4]
+    for index in Int64(1)..<600 { expectedFirstSeqs += [4 * index + 1, 4 * index + 1] }
+    #expect(found.map(\.firstSeq) == expectedFirstSeqs)
+    #expect(found.prefix(2).map(\.message) == [
+        "Removal at Cell.swift:40 in f() (2 times, first at seq 3) matched no live registration: Cell#2's registration on Player#1.rate was already removed at seq 2 (tokenCancelled).",
+        "Removal at Cell.swift:41 in f() (seq 4) matched no live registration: no channel (isPlayng) was ever observed for Cell#2: check the key's spelling.",
+    ])
+    #expect(found.first?.seqs == [1, 2, 3, 2401])
+    #expect(found.suffix(2).map(\.message) == [
+        "Removal at Cell.swift:40 in f() (seq 2399) matched no live registration: Cell#601's registration on Player#1.rate was already removed at seq 2398 (tokenCancelled).",
+        "Removal at Cell.swift:41 in f() (seq 2400) matched no live registration: Cell#601's last registration (on Player#1.rate) was already removed at seq 2398 (tokenCancelled).",
+    ])
+}

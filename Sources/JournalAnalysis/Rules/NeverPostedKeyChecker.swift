@@ -40,16 +40,12 @@ final class NeverPostedKeyChecker: RuleChecker {
         var owner: Int64
     }
 
+    /// A key's registrations: how many, and the first. The channels they were on are
+    /// counted from the registrations table when a finding needs them: kept per key while
+    /// streaming, they were every channel the session ever had (one per round of the soak).
     struct Observed {
         var first: RegistrationRow
         var registrations = 0
-        var channels: Set<Int64> = []
-
-        /// One more registration, on `channel`.
-        mutating func add(channel: Int64) {
-            registrations += 1
-            channels.insert(channel)
-        }
     }
 
     struct Posted {
@@ -58,13 +54,18 @@ final class NeverPostedKeyChecker: RuleChecker {
         var count = 0
     }
 
-    /// Each typed key seen, numbered on first sight, and each channel's number: an event
-    /// finds its key through its channel's id, so no key is hashed per event (a journal
-    /// from elsewhere may hold a key of megabytes: hashing it for each of 2,000 changes
-    /// took 16 s).
+    /// Each typed key seen, numbered on first sight, and the numbers of the channels in use:
+    /// an event finds its key through its channel's id, so no key is hashed per event (keys
+    /// are read shortened to `JournalName.maxBytes`, but hashing one per change still cost).
+    /// The channels' numbers are a cache of `keptChannels`, emptied when full: a session
+    /// that makes a channel per round has them in proportion to its history.
     private var keys: [TypedKey] = []
     private var keyNumbers: [TypedKey: Int] = [:]
     private var keyOfChannel: [Int64: Int] = [:]
+    static let keptChannels = 4096
+
+    /// How many channels' key numbers are kept: at most `keptChannels`.
+    var keptChannelNumbers: Int { keyOfChannel.count }
     private var observedByNumber: [Int: Observed] = [:]
     private var postedByNumber: [Int: Posted] = [:]
 
@@ -80,6 +81,7 @@ final class NeverPostedKeyChecker: RuleChecker {
             keys.append(key)
             keyNumbers[key] = number
         }
+        if keyOfChannel.count >= Self.keptChannels { keyOfChannel.removeAll(keepingCapacity: true) }
         keyOfChannel[channelID] = number
         return number
     }
@@ -98,7 +100,7 @@ final class NeverPostedKeyChecker: RuleChecker {
                 guard let row = try context.registration(event.registrationID) else { return }
                 observedByNumber[key] = Observed(first: row)
             }
-            observedByNumber[key]?.add(channel: channel)
+            observedByNumber[key]?.registrations += 1
         case .changed:
             guard let channel = event.channelID, let key = keyNumber(channel, context) else { return }
             postedByNumber[key, default: Posted(firstSeq: event.seq, channelID: channel)].count += 1
@@ -174,11 +176,26 @@ final class NeverPostedKeyChecker: RuleChecker {
         return found
     }
 
+    /// How many channels with a registration each key numbered in `wanted` has: one pass
+    /// over the distinct channels of the registrations table (its channel index), none
+    /// held.
+    private func channels(of wanted: Set<Int>, _ context: DiagnosisContext) throws(AnalysisError) -> [Int: Int] {
+        guard !wanted.isEmpty else { return [:] }
+        var counts: [Int: Int] = [:]
+        try context.reader.forEachRegisteredChannel(session: context.session.id) { channel in
+            if let number = keyNumber(channel, context), wanted.contains(number) { counts[number, default: 0] += 1 }
+        }
+        return counts
+    }
+
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         // By typed key, for the typo hints' comparisons and the findings' order.
         let observed = Dictionary(uniqueKeysWithValues: observedByNumber.map { (keys[$0.key], $0.value) })
         let posted = Dictionary(uniqueKeysWithValues: postedByNumber.map { (keys[$0.key], $0.value) })
         let hints = try typoHints(observed: observed, posted: posted, context)
+        let channelCounts = try channels(
+            of: Set(observedByNumber.compactMap { $0.value.registrations > 1 && postedByNumber[$0.key] == nil ? $0.key : nil }), context
+        )
         for (key, entry) in observed.sorted(by: { $0.key < $1.key }) where posted[key] == nil {
             let first = entry.first
             let owner = context.owner(first.ownerID)
@@ -187,7 +204,8 @@ final class NeverPostedKeyChecker: RuleChecker {
             let near = hints[key]
             var evidence = ["seq \(first.registeredSeq): \(owner) registered \(channel) at \(site)"]
             if entry.registrations > 1 {
-                evidence.append("\(entry.registrations) registrations on \(plural(entry.channels.count, "channel")) with key \(quoted(key.key)), none ever posted")
+                let channels = keyNumbers[key].flatMap { channelCounts[$0] } ?? 0
+                evidence.append("\(entry.registrations) registrations on \(plural(channels, "channel")) with key \(quoted(key.key)), none ever posted")
             }
             var seqs = [first.registeredSeq]
             let subject = key.type == "*" ? "notification" : key.type

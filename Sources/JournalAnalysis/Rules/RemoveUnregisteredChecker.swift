@@ -26,31 +26,40 @@ final class RemoveUnregisteredChecker: RuleChecker {
     )
 
     /// The first removal of a group: what `explain` needs of it, resolved when the finding
-    /// is made. A long session has one group per registration cancelled twice, so a group
-    /// keeps ids, not the event's row and the finding's text.
+    /// is made. A long session has one group per registration cancelled twice (a group a
+    /// round in the soak, 12,845 at 1.9M events), so a group is plain bytes, written out
+    /// past a few hundred (`SpilledTable`): ids, not the event's row and the finding's text.
     struct Removal {
         var seq: Int64
         var callSiteID: Int64?
         var channelID: Int64?
         var ownerID: Int64?
         var registrationID: Int64?
-        var detail: String?
-        /// The owner's registration removed last when this removal came (for an owner-wide
-        /// removal: what it would have removed), found when the session is over.
-        var lastRemoved: Int64?
+        /// Whether the event named what it removed (`detail`, a key maybe megabytes long in
+        /// a journal from elsewhere): read back from the event when the finding needs it.
+        var hasDetail: Bool
     }
 
     struct Group {
+        var key: Key
         var first: Removal
-        /// The seqs of the later removals (as many as a finding can list).
-        var repeats: [Int64] = []
+        /// The seqs of the later removals (as many as a finding can list): inline, so a
+        /// group is plain bytes.
+        var repeats = InlineArray<9, Int64>(repeating: 0)
+        var listed = 0
         var count = 1
 
         /// One more removal like the first, at `seq` (the first few seqs are kept).
         mutating func add(seq: Int64) {
             count += 1
-            if repeats.count < RemoveUnregisteredChecker.listedSeqs - 1 { repeats.append(seq) }
+            if listed < min(RemoveUnregisteredChecker.listedSeqs - 1, repeats.count) {
+                repeats[listed] = seq
+                listed += 1
+            }
         }
+
+        /// The later removals' seqs kept, first first.
+        var repeatSeqs: [Int64] { (0..<listed).map { repeats[$0] } }
     }
 
     /// How many sequence numbers a finding lists.
@@ -63,7 +72,37 @@ final class RemoveUnregisteredChecker: RuleChecker {
         var registration: Int64?
     }
 
-    private var groups: [Key: Group] = [:]
+    /// The groups, by a number made from their key (`place(of:)`), mostly on disk.
+    private let groups: SpilledTable<Group>
+    /// The owners of owner-wide removals, whose ended registrations `finish` looks up.
+    private var ownersRemovingAll: Set<Int64> = []
+
+    /// A checker keeping up to twice `capacity` groups in memory (tests pass a small one
+    /// to exercise the file).
+    init(capacity: Int) {
+        groups = SpilledTable(capacity: capacity)
+    }
+
+    convenience init() { self.init(capacity: 256) }
+
+    /// Where `key`'s group is in `groups`, and the group if there is one: the key's hash,
+    /// or the next number after it while other keys' groups hold them (nothing is removed
+    /// before `finish`, so probing on from a taken number finds every key). The hash is
+    /// seeded per process, so a journal cannot pile its keys on one number.
+    private func place(of key: Key) -> (Int64, Group?) {
+        var number = Int64(truncatingIfNeeded: key.hashValue)
+        while let group = groups[number] {
+            if group.key == key { return (number, group) }
+            number &+= 1
+        }
+        return (number, nil)
+    }
+
+    /// How many groups the checker holds, in memory and written out.
+    var heldGroups: Int { groups.count }
+
+    /// How many groups are in memory: bounded by the table's capacity, not by history.
+    var groupsInMemory: Int { groups.entriesInMemory }
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
@@ -81,61 +120,67 @@ final class RemoveUnregisteredChecker: RuleChecker {
         let key = Key(
             callSite: event.callSiteID, channel: event.channelID, owner: event.ownerID, registration: event.registrationID
         )
-        guard groups[key] == nil else {
-            groups[key]?.add(seq: event.seq)
+        let (number, found) = place(of: key)
+        if var group = found {
+            group.add(seq: event.seq)
+            groups[number] = group
             return
         }
-        groups[key] = Group(first: Removal(
+        let first = Removal(
             seq: event.seq, callSiteID: event.callSiteID, channelID: event.channelID, ownerID: event.ownerID,
-            registrationID: event.registrationID, detail: event.detail
-        ))
+            registrationID: event.registrationID, hasDetail: event.detail != nil
+        )
+        if Self.isOwnerWide(first), let owner = first.ownerID { ownersRemovingAll.insert(owner) }
+        groups[number] = Group(key: key, first: first)
     }
 
     /// Whether `removal` removes all of an owner's registrations (no channel, no key named).
     private static func isOwnerWide(_ removal: Removal) -> Bool {
-        removal.channelID == nil && removal.detail == nil && removal.ownerID != nil
+        removal.channelID == nil && !removal.hasDetail && removal.ownerID != nil
     }
 
-    /// Sets `lastRemoved` of the owner-wide removals: the owner's registration whose
-    /// removal (or replacement) came last before it, from the table in one pass. Kept per
-    /// owner while streaming, it held an entry for every owner that ever removed anything,
-    /// deallocated ones included (the table has no index by owner, hence the one pass).
-    private func resolveLastRemoved(_ context: DiagnosisContext) throws(AnalysisError) {
-        var wanted: [Int64: [Key]] = [:]
-        for (key, group) in groups where Self.isOwnerWide(group.first) {
-            wanted[group.first.ownerID!, default: []].append(key)
-        }
-        guard !wanted.isEmpty else { return }
-        struct Ended: Comparable {
-            var removedSeq: Int64
-            var id: Int64
-            static func < (lhs: Ended, rhs: Ended) -> Bool { (lhs.removedSeq, lhs.id) < (rhs.removedSeq, rhs.id) }
-        }
+    /// An owner's registration that ended, by when.
+    struct Ended: Comparable {
+        var removedSeq: Int64
+        var id: Int64
+        static func < (lhs: Ended, rhs: Ended) -> Bool { (lhs.removedSeq, lhs.id) < (rhs.removedSeq, rhs.id) }
+    }
+
+    /// The ended registrations of the owners of owner-wide removals, each owner's sorted,
+    /// from the table in one pass. Kept per owner while streaming, it held an entry for
+    /// every owner that ever removed anything, deallocated ones included (the table has no
+    /// index by owner, hence the one pass); sorted once per owner and searched per
+    /// removal, so an owner with many removals and many registrations does not cost their
+    /// product.
+    private func endedRegistrations(_ context: DiagnosisContext) throws(AnalysisError) -> [Int64: [Ended]] {
+        guard !ownersRemovingAll.isEmpty else { return [:] }
         var ended: [Int64: [Ended]] = [:]
         try context.reader.forEachRegistration(session: context.session.id) { _, row in
-            guard wanted[row.ownerID] != nil, let removedSeq = row.removedSeq else { return }
+            guard ownersRemovingAll.contains(row.ownerID), let removedSeq = row.removedSeq else { return }
             ended[row.ownerID, default: []].append(Ended(removedSeq: removedSeq, id: row.id))
         }
-        // Sorted once per owner and searched per removal: an owner with many removals and
-        // many registrations must not cost their product.
-        for (owner, keys) in wanted {
-            guard let list = ended[owner]?.sorted() else { continue }
-            for key in keys {
-                let seq = groups[key]!.first.seq
-                var low = 0, high = list.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if list[middle].removedSeq < seq { low = middle + 1 } else { high = middle }
-                }
-                if low > 0 { groups[key]?.first.lastRemoved = list[low - 1].id }
-            }
+        for owner in Array(ended.keys) { ended[owner]?.sort() }
+        return ended
+    }
+
+    /// For an owner-wide removal: the owner's registration whose removal (or replacement)
+    /// came last before it.
+    private static func lastRemoved(before seq: Int64, in list: [Ended]) -> Int64? {
+        var low = 0, high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].removedSeq < seq { low = middle + 1 } else { high = middle }
         }
+        return low > 0 ? list[low - 1].id : nil
     }
 
     /// What the journal knows about the registration the removal aimed at. Reads only what
-    /// does not change as the session streams past (the tables, the catalog), and what
-    /// `event` kept of the moment (`lastRemoved`): the same whenever it is asked.
-    private func explain(_ event: Removal, _ context: DiagnosisContext) throws(AnalysisError) -> (String, [String], [Int64]) {
+    /// does not change as the session streams past (the tables, the catalog), and
+    /// `lastRemoved`, the owner's registration removed last when it came (for an owner-wide
+    /// removal: what it would have removed): the same whenever it is asked.
+    private func explain(
+        _ event: Removal, lastRemoved: Int64?, _ context: DiagnosisContext
+    ) throws(AnalysisError) -> (String, [String], [Int64]) {
         let session = context.session.id
         var previous: RegistrationRow?
         if let id = event.registrationID {
@@ -148,7 +193,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
             // Removing all of an owner's registrations when it had none left. (A removal
             // naming a channel that never existed has no channel id either, but names the
             // channel in `detail`.)
-            previous = try event.lastRemoved.flatMap { id throws(AnalysisError) in try context.registration(id) }
+            previous = try lastRemoved.flatMap { id throws(AnalysisError) in try context.registration(id) }
             if previous == nil {
                 return ("\(context.owner(owner)) had never registered anything", [], [])
             }
@@ -181,16 +226,21 @@ final class RemoveUnregisteredChecker: RuleChecker {
             return ("\(channel) had no live registrations", [], [])
         }
         var what = "no channel"
-        if let detail = event.detail, !detail.isEmpty { what += " (\(detail))" }
+        if event.hasDetail, let detail = try context.reader.event(session: session, seq: event.seq)?.detail, !detail.isEmpty {
+            what += " (\(detail))"
+        }
         let subject = owner.map { " for \($0)" } ?? ""
         return ("\(what) was ever observed\(subject): check the key's spelling", [], [])
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        try resolveLastRemoved(context)
-        for group in groups.values.sorted(by: { $0.first.seq < $1.first.seq }) {
-            let (explanation, because, explained) = try explain(group.first, context)
-            let seqs = [group.first.seq] + explained + group.repeats
+        let ended = try endedRegistrations(context)
+        try groups.drain(orderedBy: { $0.first.seq }) { _, group throws(AnalysisError) in
+            let lastRemoved = Self.isOwnerWide(group.first)
+                ? group.first.ownerID.flatMap { ended[$0] }.flatMap { Self.lastRemoved(before: group.first.seq, in: $0) }
+                : nil
+            let (explanation, because, explained) = try explain(group.first, lastRemoved: lastRemoved, context)
+            let seqs = [group.first.seq] + explained + group.repeatSeqs
             let site = context.site(group.first.callSiteID)
             let siteInFunction = context.siteInFunction(group.first.callSiteID)
             let owner = context.catalog.objectName(group.first.ownerID)

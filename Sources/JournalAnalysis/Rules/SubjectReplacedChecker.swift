@@ -30,23 +30,49 @@ final class SubjectReplacedChecker: RuleChecker {
         fix: "Observe the new subject when it replaces the old one (re-register where the reference is swapped), or observe a longer-lived object that forwards the changes."
     )
 
+    /// A channel another subject's registration could have moved to.
+    struct Candidate {
+        var id: Int64
+        var subjectID: Int64
+        var firstSeq: Int64
+    }
+
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let catalog = context.catalog
-        // Two passes over the table, so that what is held follows the stranded
-        // registrations that have a successor, not every registration and owner the session
-        // had: those first, then the channels of their owners only.
-        var stranded: [RegistrationRow] = []
-        try context.reader.forEachRegistration(session: context.session.id) { _, row in
+        // The registrations removed with their subject, by the subject's channel: only
+        // those (with a named channel and subject) can be stranded.
+        func removedWithSubject(_ row: RegistrationRow) -> (JournalCatalog.Channel, JournalCatalog.Object)? {
             guard row.removal == .subjectDeallocated, let channel = catalog.channels[row.channelID], channel.subjectID != 0,
                   let subject = catalog.objects[channel.subjectID]
-            else { return }
-            let hasSuccessor = catalog.channels.contains { _, other in
-                guard other.key == channel.key, other.subjectID != 0, other.subjectID != channel.subjectID,
-                      let object = catalog.objects[other.subjectID]
-                else { return false }
+            else { return nil }
+            return (channel, subject)
+        }
+        // Passes over the tables, so that what is held follows the stranded registrations
+        // that have a successor, not every registration, owner and channel the session
+        // had: the keys such registrations observed, the channels with those keys, the
+        // registrations with a successor, then the channels of their owners only.
+        var keys: Set<String> = []
+        try context.reader.forEachRegistration(session: context.session.id) { _, row in
+            if let (channel, _) = removedWithSubject(row) { keys.insert(channel.key) }
+        }
+        guard !keys.isEmpty else { return }
+        var channelsWithKey: [String: [Candidate]] = [:]
+        try context.reader.forEachChannel(session: context.session.id) { id, channel in
+            guard channel.subjectID != 0, keys.contains(channel.key) else { return }
+            channelsWithKey[channel.key, default: []].append(Candidate(id: id, subjectID: channel.subjectID, firstSeq: channel.firstSeq))
+        }
+        /// The successors of `row`'s channel: same key on another subject of the same
+        /// type, first seen after the owner registered on the old one.
+        func successors(_ row: RegistrationRow, _ channel: JournalCatalog.Channel, _ subject: JournalCatalog.Object) -> [Candidate] {
+            (channelsWithKey[channel.key] ?? []).filter { other in
+                guard other.subjectID != channel.subjectID, let object = catalog.objects[other.subjectID] else { return false }
                 return object.type == subject.type && object.firstSeq > row.registeredSeq
             }
-            if hasSuccessor { stranded.append(row) }
+        }
+        var stranded: [RegistrationRow] = []
+        try context.reader.forEachRegistration(session: context.session.id) { _, row in
+            guard let (channel, subject) = removedWithSubject(row), !successors(row, channel, subject).isEmpty else { return }
+            stranded.append(row)
         }
         guard !stranded.isEmpty else { return }
         let owners = Set(stranded.map(\.ownerID))
@@ -61,16 +87,9 @@ final class SubjectReplacedChecker: RuleChecker {
             else { continue }
             // The successors: same key on another subject of the same type, first seen
             // after the owner registered on the old one.
-            let successors = catalog.channels
-                .filter { id, other in
-                    guard other.key == channel.key, other.subjectID != 0, other.subjectID != channel.subjectID,
-                          let object = catalog.objects[other.subjectID]
-                    else { return false }
-                    return object.type == subject.type && object.firstSeq > row.registeredSeq
-                }
-                .sorted { ($0.value.firstSeq, $0.key) < ($1.value.firstSeq, $1.key) }
-            guard let (successorID, successor) = successors.first,
-                  successors.allSatisfy({ !(channelsOfOwner[row.ownerID]?.contains($0.key) ?? false) }),
+            let successors = successors(row, channel, subject).sorted { ($0.firstSeq, $0.id) < ($1.firstSeq, $1.id) }
+            guard let successor = successors.first,
+                  successors.allSatisfy({ !(channelsOfOwner[row.ownerID]?.contains($0.id) ?? false) }),
                   let newSubject = catalog.objects[successor.subjectID],
                   !catalog.isDeallocated(row.ownerID, at: newSubject.firstSeq),
                   reported.insert([row.ownerID, row.channelID]).inserted
@@ -79,7 +98,7 @@ final class SubjectReplacedChecker: RuleChecker {
             let site = context.site(row.callSiteID)
             let old = context.owner(channel.subjectID)
             let new = context.owner(successor.subjectID)
-            let newChannel = context.channel(successorID)
+            let newChannel = context.channel(successor.id)
             let deallocSeq = subject.deallocSeq ?? row.removedSeq ?? row.registeredSeq
             emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
