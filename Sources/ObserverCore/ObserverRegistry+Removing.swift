@@ -218,6 +218,10 @@ extension ObserverRegistry {
     /// `ownerDeallocated` or `subjectDeallocated`), and forgets channels and identities
     /// of deallocated objects. Dispatch does this lazily per channel; call `sweep()` to
     /// do it everywhere now (the journal does before it ends a session).
+    ///
+    /// It holds every owner and subject it finds alive until it has released the
+    /// registry's lock: one whose last other reference goes meanwhile is deinitialised on
+    /// the sweeping thread then, outside the lock, so its `deinit` may release tokens.
     public func sweep() {
         var garbage: [RegistrationEntry] = []
         var deadChannels: [Channel] = []
