@@ -51,11 +51,13 @@ struct ObjectIdentityTable {
         return probe == nil
     }
 
-    /// Forgets slots whose objects are gone.
-    mutating func prune() {
+    /// Forgets slots whose objects are gone; the living ones read are put in `kept`, for
+    /// the caller to release after the registry's lock.
+    mutating func prune(keeping kept: inout KeptAlive) {
         // Removing in place keeps the table's storage; rebuilding it on every sweep cost
         // more than the sweep itself.
-        let gone = slots.compactMap { $0.value.object == nil ? $0.key : nil }
+        var gone: [ObjectIdentifier] = []
+        for (key, slot) in slots where kept.isGone(slot.object) { gone.append(key) }
         for key in gone { slots[key] = nil }
     }
 

@@ -30,6 +30,7 @@ extension ObserverRegistry {
         // wrapper object, so identity never matches (see `MainQueue`).
         let expectsMain = expectsMainThread || queue.map(MainQueue.isMain) == true
         var garbage: [RegistrationEntry] = []
+        var kept = KeptAlive()
         let entry: RegistrationEntry = state.withLock { state in
             let ownerRef = state.identities.ref(for: owner)
             let senderRef = sender.map { state.identities.ref(for: $0) }
@@ -44,7 +45,7 @@ extension ObserverRegistry {
             )
             var replaced: RegistrationEntry?
             if channel.info.policy == .singleSlot, let occupant = channel.occupant {
-                if occupant.owner == nil {
+                if kept.isGone(occupant.owner) {
                     removeLocked(occupant, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
                 } else {
                     replaced = occupant
@@ -76,6 +77,7 @@ extension ObserverRegistry {
             return entry
         }
         withExtendedLifetime(garbage) {}  // released here, after the lock
+        withExtendedLifetime(kept) {}
         return entry
     }
 }

@@ -73,9 +73,10 @@ extension ObserverRegistry {
         reportMissing: Bool, ending: RegistrationEnding? = nil, channel: ChannelInfo? = nil
     ) {
         var garbage: [RegistrationEntry] = []
+        var kept = KeptAlive()
         state.withLock { state in
             if let entry = state.registrations[id] {
-                let reason = reason == .tokenReleased && entry.owner == nil ? .ownerDeallocated : reason
+                let reason = reason == .tokenReleased && kept.isGone(entry.owner) ? .ownerDeallocated : reason
                 removeLocked(entry, reason: reason, callSite: callSite, state: &state, garbage: &garbage)
             } else if reportMissing, let ending, let info, ending.wasAutomatic {
                 if let sink {
@@ -91,6 +92,7 @@ extension ObserverRegistry {
             }
         }
         withExtendedLifetime(garbage) {}  // released here, after the lock
+        withExtendedLifetime(kept) {}
     }
 
     /// Removes the registration with `id` (reason `ownerDeallocated`) if its owner is gone.
@@ -98,12 +100,13 @@ extension ObserverRegistry {
     /// (`ownerGone`): otherwise a replaced owner would never be seen deallocated.
     func removeIfOwnerGone(registrationID id: UInt64, info: RegistrationInfo, ending: RegistrationEnding, channel: ChannelInfo) {
         var garbage: [RegistrationEntry] = []
+        var kept = KeptAlive()
         state.withLock { state in
             if let entry = state.registrations[id] {
-                if entry.owner == nil {
+                if kept.isGone(entry.owner) {
                     removeLocked(entry, reason: .ownerDeallocated, callSite: nil, state: &state, garbage: &garbage)
                 }
-            } else if ending.reason == .replaced, ending.owner == nil, let sink {
+            } else if ending.reason == .replaced, kept.isGone(ending.owner), let sink {
                 emit(sink, .ownerGone) {
                     $0.channel = channel
                     $0.registration = info
@@ -111,6 +114,7 @@ extension ObserverRegistry {
             }
         }
         withExtendedLifetime(garbage) {}  // released here, after the lock
+        withExtendedLifetime(kept) {}
     }
 
     /// Removes every registration of `owner`, or only those on `knownChannel` or the
@@ -162,9 +166,10 @@ extension ObserverRegistry {
         guard channel.hasSubject, channel.subject == nil else { return }
         var garbage: [RegistrationEntry] = []
         var dropped: Channel?
+        var kept = KeptAlive()
         state.withLock { state in
             for entry in channel.liveEntries {
-                let reason: RemovalReason = entry.owner == nil ? .ownerDeallocated : .subjectDeallocated
+                let reason: RemovalReason = kept.isGone(entry.owner) ? .ownerDeallocated : .subjectDeallocated
                 removeLocked(entry, reason: reason, callSite: nil, state: &state, garbage: &garbage)
             }
             let key = ChannelKey(subject: channel.info.subject.id, key: channel.info.key)
@@ -176,6 +181,7 @@ extension ObserverRegistry {
         }
         withExtendedLifetime(garbage) {}  // released here, after the lock
         withExtendedLifetime(dropped) {}
+        withExtendedLifetime(kept) {}
     }
 
     /// Removes every registration of a channel.
@@ -212,9 +218,16 @@ extension ObserverRegistry {
     /// `ownerDeallocated` or `subjectDeallocated`), and forgets channels and identities
     /// of deallocated objects. Dispatch does this lazily per channel; call `sweep()` to
     /// do it everywhere now (the journal does before it ends a session).
+    ///
+    /// It holds every owner and subject it finds alive until it has released the
+    /// registry's lock: one whose last other reference goes meanwhile is deinitialised on
+    /// the sweeping thread then, outside the lock, so its `deinit` may release tokens.
     public func sweep() {
         var garbage: [RegistrationEntry] = []
         var deadChannels: [Channel] = []
+        // Every owner and subject found alive: an app thread may drop its last reference to
+        // one during the read, and its deinit must not run under the lock (see `KeptAlive`).
+        var kept = KeptAlive()
         state.withLock { state in
             // A subject may die on another thread at any moment, even under the lock (weak
             // references do not take it). So whether a channel is dead is read once, here,
@@ -223,7 +236,7 @@ extension ObserverRegistry {
             // drained with its registrations still listed, and the next cancel trapped on
             // the stale index.
             var deadSubjectChannels: Set<ObjectIdentifier> = []
-            for (key, channel) in state.channels where channel.hasSubject && channel.subject == nil {
+            for (key, channel) in state.channels where channel.hasSubject && kept.isGone(channel.subject) {
                 deadSubjectChannels.insert(ObjectIdentifier(channel))
                 state.channels[key] = nil
                 deadChannels.append(channel)
@@ -231,10 +244,10 @@ extension ObserverRegistry {
             // Only the dead are sorted (by id, so events come in registration order).
             var dead: [(entry: RegistrationEntry, reason: RemovalReason)] = []
             for entry in state.registrations.values {
-                if entry.owner == nil {
+                if kept.isGone(entry.owner) {
                     dead.append((entry, .ownerDeallocated))
                 } else if entry.channel.hasSubject
-                    && (deadSubjectChannels.contains(ObjectIdentifier(entry.channel)) || entry.channel.subject == nil)
+                    && (deadSubjectChannels.contains(ObjectIdentifier(entry.channel)) || kept.isGone(entry.channel.subject))
                 {
                     dead.append((entry, .subjectDeallocated))
                 }
@@ -248,10 +261,11 @@ extension ObserverRegistry {
             for channel in deadChannels {
                 garbage.append(contentsOf: channel.drain())
             }
-            state.identities.prune()
+            state.identities.prune(keeping: &kept)
         }
         withExtendedLifetime(garbage) {}  // released here, after the lock
         withExtendedLifetime(deadChannels) {}
+        withExtendedLifetime(kept) {}
     }
 
     /// Removes every registration of `owner` (reason `ownerRemovedAll`). If it has none,
