@@ -426,6 +426,12 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     /// event as the policy says, or counts it.
     @inline(never)
     private func enqueueLocked(_ record: EventRecord, _ detail: Detail, callSite: CallSite? = nil) {
+        // After the lock: the thread's next callback must not count the wait as its own.
+        if enqueueWaiting(record, detail, callSite: callSite) { recordingThreadWaited() }
+    }
+
+    /// `enqueueLocked` under the lock; returns whether the producer waited for room.
+    private func enqueueWaiting(_ record: EventRecord, _ detail: Detail, callSite: CallSite?) -> Bool {
         monitor.lock()
         defer { monitor.unlock() }
         // Set once this producer waits for room while recording: a close that begins
@@ -439,11 +445,11 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
                         && mustWake(after: place) {
                         wakeWriterLocked()
                     }
-                    return
+                    return waitedWhileRecording
                 }
                 if policy == .drop {
                     drop(record)
-                    return
+                    return waitedWhileRecording
                 }
                 waitedWhileRecording = true
                 waitForRoom()
@@ -460,13 +466,13 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
                 closingWaiters -= 1
                 _ = fill(record, detail, callSite: callSite, at: place)
                 wakeWriterLocked()
-                return
+                return waitedWhileRecording
             case .failed:
                 acceptedAfterFailure += 1
                 counts.unwritten += 1
-                return
+                return waitedWhileRecording
             case .closing, .closed:
-                return
+                return waitedWhileRecording
             }
         }
     }

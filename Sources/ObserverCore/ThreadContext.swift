@@ -257,6 +257,19 @@ struct CallbackClock {
     }
 }
 
+/// Tells the calling thread's context that the recorder made it wait (a full ring under
+/// the `.wait` policy): the next callback of a running delivery loop starts after the wait,
+/// not at the thread's record before it, and measures its CPU time and waits from a fresh
+/// reading. Without it, the wait (milliseconds while the disk stalls) was counted in that
+/// callback's duration, and the wait's own switch in its waits: a quick callback on main
+/// was reported as blocking the frame (OJ010) for the recorder's backpressure. Only after a
+/// real wait: it reads the clock.
+package func recordingThreadWaited() {
+    let context = ThreadContext.current
+    context.loopTime = monotonicNanoseconds()
+    context.coveredTime = 0
+}
+
 /// The monotonic clock in nanoseconds (`CLOCK_MONOTONIC`, the same in every process of the
 /// machine): what `ObserverEvent.time` and the recorder's session start are read from.
 @inline(__always)
