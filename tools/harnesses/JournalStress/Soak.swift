@@ -65,7 +65,7 @@ struct Soak {
 
     final class Subject {}
     final class Owner {}
-    /// The workload's changes so far, shared by its threads.
+    /// A count shared by the workload's threads (its changes, its deliveries).
     final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }
@@ -96,6 +96,11 @@ struct Soak {
         // Memory is judged against work: the recorder's events, or without one the
         // workload's own changes (the registry has no event counter).
         let changes = Counter()
+        // Counted for all threads and read once they all ended: another thread's post may
+        // still be calling this thread's shared observer after it cancelled its token (the
+        // delivery had passed its check before), so a thread's own count read when it
+        // stops can miss a delivery the journal rightly has.
+        let deliveries = Counter()
         let progress: @Sendable () -> Int
         if settings.registryOnly {
             progress = { changes.value.load(ordering: .relaxed) }
@@ -108,7 +113,9 @@ struct Soak {
         for worker in 0..<settings.threads {
             group.enter()
             Thread {
-                let tally = Self.work(worker, registry: registry, shared: shared, changes: changes, until: deadline)
+                let tally = Self.work(
+                    worker, registry: registry, shared: shared, changes: changes, deliveries: deliveries, until: deadline
+                )
                 tallies.withLock { $0.append(tally) }
                 group.leave()
             }.start()
@@ -116,7 +123,8 @@ struct Soak {
         group.wait()
         let samples = memory.stop()
         recording.close()
-        let tally = tallies.withLock { $0 }.reduce(Tally(), +)
+        var tally = tallies.withLock { $0 }.reduce(Tally(), +)
+        tally.deliveries = deliveries.value.load(ordering: .relaxed)
         if settings.registryOnly {
             let growth = ResidentMemory.growth(samples, unit: "changes")
             print("soak, registry only: \(settings.threads) threads, \(settings.seconds) s: \(tally.changes) changes, \(tally.deliveries) deliveries; registry \(registry.statistics); RSS \(growth.description)")
@@ -130,11 +138,11 @@ struct Soak {
     /// One thread's work: rounds of registering, posting and removing in every way the
     /// registry offers, until the deadline.
     static func work(
-        _ worker: Int, registry: ObserverRegistry, shared: ObservableValue<Int>, changes: Counter, until deadline: Date
+        _ worker: Int, registry: ObserverRegistry, shared: ObservableValue<Int>, changes: Counter,
+        deliveries: Counter, until deadline: Date
     ) -> Tally {
         var tally = Tally()
-        let delivered = Atomic<Int>(0)
-        let count: @Sendable () -> Void = { delivered.add(1, ordering: .relaxed) }
+        let count: @Sendable () -> Void = { deliveries.value.add(1, ordering: .relaxed) }
         // Registered for the whole run: the shared channel always has a live observer
         // while this thread posts to it.
         let sharedOwner = Owner()
@@ -185,7 +193,6 @@ struct Soak {
             if round % 50 == 0 { registry.sweep() }
         }
         sharedToken.cancel()
-        tally.deliveries = delivered.load(ordering: .relaxed)
         return tally
     }
 
