@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "ObservationJournalTesting", dependencies: ["JournalAnalysis"], swiftSettings: strict),
         .target(
             name: "ObsReplayCLI",
-            dependencies: ["JournalAnalysis", "JournalReport", "ObservationJournal", "DemoApps", "SystemShim"],
+            dependencies: ["JournalAnalysis", "JournalReport", "JournalStore", "ObservationJournal", "DemoApps", "SystemShim"],
             swiftSettings: strict
         ),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),

@@ -175,6 +175,6 @@ public final class Journal: Sendable {
 
     /// Removes a file this library made and no longer needs, with SQLite's side files.
     private static func removeFiles(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        for suffix in [""] + SideFileCheck.suffixes { unlink(path + suffix) }
     }
 }

@@ -1,5 +1,6 @@
 import SystemShim
 import JournalAnalysis
+import JournalStore
 import ObservationJournal
 import DemoApps
 
@@ -12,9 +13,6 @@ import DemoApps
 package enum DemoRecorder {
     /// Where `obsreplay demo` writes when no `--journal` is given.
     package static let defaultPath = "obsreplay-demo.sqlite"
-
-    /// SQLite's side files of a database at a path.
-    static let sideFileSuffixes = ["-wal", "-shm", "-journal"]
 
     /// Records each of `labels`, in order, as one session of a new journal at `path`.
     ///
@@ -53,7 +51,7 @@ package enum DemoRecorder {
         // old journal's side files go first: left beside the new file, SQLite would
         // apply the old write-ahead log to it.
         try checkReplaceable(path)
-        for suffix in sideFileSuffixes where unlink(path + suffix) != 0 && errno != ENOENT {
+        for suffix in SideFileCheck.suffixes where unlink(path + suffix) != 0 && errno != ENOENT {
             throw .fileSystem(path: path + suffix, detail: "cannot remove: \(String(cString: strerror(errno)))")
         }
         guard rename(temporary, path) == 0 else {
@@ -71,7 +69,7 @@ package enum DemoRecorder {
             guard errno == ENOENT else {
                 throw .fileSystem(path: path, detail: "cannot inspect: \(String(cString: strerror(errno)))")
             }
-            for suffix in sideFileSuffixes where lstat(path + suffix, &status) == 0 {
+            for suffix in SideFileCheck.suffixes where lstat(path + suffix, &status) == 0 {
                 throw .strayFile(path: path + suffix)
             }
             return
@@ -97,6 +95,6 @@ package enum DemoRecorder {
     }
 
     private static func removeWithSideFiles(_ path: String) {
-        for suffix in [""] + sideFileSuffixes { unlink(path + suffix) }
+        for suffix in [""] + SideFileCheck.suffixes { unlink(path + suffix) }
     }
 }
