@@ -99,15 +99,7 @@ package struct JournalCheck: Sendable, Equatable {
             // Nothing follows the largest seq a (damaged) journal can hold.
             expected = seq < .max ? seq + 1 : .max
         }
-        guard reader.hasBlocks else {
-            try reader.query("SELECT session_id, seq, detail FROM events WHERE kind = ?1 ORDER BY session_id, seq", [reader.stored(.gap)]) {
-                check.recordedGaps.append(RecordedGap(sessionID: $0.int(0), seq: $0.int(1), detail: $0.optionalText(2)))
-            }
-            try reader.query("SELECT session_id, seq FROM events ORDER BY session_id, seq") { take($0.int(0), $0.int(1)) }
-            return check
-        }
-        // One pass over rows and decoded blocks: a damaged block is refused here as
-        // everywhere else, with the one line saying which.
+        // One pass over the events, as every reader reads them.
         try reader.forEachStoredEvent(session: nil, from: .min, to: .max) { event in
             if event.kind == .gap {
                 check.recordedGaps.append(RecordedGap(sessionID: event.sessionID, seq: event.seq, detail: event.detail))

@@ -4,24 +4,17 @@ import JournalStore
 /// as a stream.
 ///
 /// Opens the file read-only through `JournalFile`, so a journal still being recorded (or
-/// left by a crash, with its `-wal`) is readable and its bytes never change. Every query
-/// binds its values. Not thread-safe: use one reader per thread.
+/// left by a crash, with its `-wal`) is readable and its bytes never change. Reads the
+/// latest schema only: an older journal is read through an upgraded copy in the temporary
+/// directory (`JournalCopy`), removed when the reader goes. Every query binds its values.
+/// Not thread-safe: use one reader per thread.
 package final class JournalReader {
     package let path: String
     let database: SQLiteDatabase
-    /// The journal's `user_version`.
+    /// The journal's `user_version` (the file's, before any upgraded copy).
     package let schemaVersion: Int
-    /// Whether `events.kind` holds codes (schema 4 on) rather than names.
-    let integerKinds: Bool
-    /// Whether `channels.policy` and `registrations.removal_reason` hold codes (schema 5 on)
-    /// rather than names.
-    let integerPoliciesAndReasons: Bool
-    /// Whether events are in `event_blocks` (and from schema 6 on `event_packs`) and
-    /// `event_rows` (schema 5 on), read through
-    /// `forEachStoredEvent`, rather than in the `events` table.
-    let hasBlocks: Bool
-    /// Decodes the blocks of `event_blocks` and `event_packs`; one, reused (its scratch buffer is kept).
-    let blockDecoder = EventBlockDecoder()
+    /// The upgraded copy read instead of an older journal; removed with the reader.
+    private let copy: JournalCopy?
     private var registrationStatement: SQLiteStatement?
     /// Statements by SQL text, compiled once: whole-journal commands run the same few
     /// queries for every session, and a journal may hold hundreds of thousands.
@@ -31,18 +24,24 @@ package final class JournalReader {
     /// Names read by `name(stringID:)`, shortened, by `strings.id` (`nil`: no such row).
     var names: [Int64: String?] = [:]
 
-    /// Opens and validates the journal at `path`.
+    /// Opens and validates the journal at `path`; an older journal, through an upgraded copy.
     package init(path: String) throws(AnalysisError) {
         self.path = path
         do {
-            database = try JournalFile.openForReading(path: path)
-            schemaVersion = try JournalFile.validate(database)
+            let file = try JournalFile.openForReading(path: path)
+            schemaVersion = try JournalFile.validate(file)
+            if schemaVersion < JournalSchema.latestVersion {
+                let copy = try JournalCopy(upgrading: file, path: path)
+                self.copy = copy
+                database = try JournalFile.openForReading(path: copy.path)
+                _ = try JournalFile.validate(database)
+            } else {
+                copy = nil
+                database = file
+            }
         } catch {
             throw .journal(error)
         }
-        integerKinds = schemaVersion >= EventColumn.integerKindsSince
-        integerPoliciesAndReasons = schemaVersion >= JournalSchema.integerPoliciesAndReasonsSince
-        hasBlocks = schemaVersion >= EventColumn.blocksSince
     }
 
     // MARK: - Failures
@@ -116,52 +115,21 @@ package final class JournalReader {
     /// Every session, oldest first.
     package func sessions() throws(AnalysisError) -> [SessionSummary] {
         var result: [SessionSummary] = []
-        let rows = EventColumn.rowTable(schema: schemaVersion)
-        // From schema 5 on, a block's count and last seq are columns, and only the session's
-        // last block is decoded (for its last event's time): no other block is unpacked.
-        let blocks = hasBlocks, packs = schemaVersion >= EventPack.since
-        var endInBlocks: [Int] = []
-        // A hostile event_count must neither overflow the sum (SQLite stops the query
-        // with "integer overflow") nor be counted: only counts a block may hold are
-        // summed, and the first block with another is decoded below, which refuses it.
-        let counts = { (table: String) in "\(table).event_count BETWEEN 1 AND \(EventBlockDecoder.maxEvents)" }
-        var countLies: [(session: Int64, firstSeq: Int64)] = []
         try query("""
             SELECT s.id, s.label, s.process, s.pid, s.host, s.started_at, s.ended_at, s.clean_end, s.library_version,
-                   (SELECT COUNT(*) FROM \(rows) e WHERE e.session_id = s.id)
-                     + \(blocks ? "(SELECT COALESCE(SUM(b.event_count), 0) FROM event_blocks b WHERE b.session_id = s.id AND \(counts("b")))" : "0")
-                     + \(packs ? "(SELECT COALESCE(SUM(p.event_count), 0) FROM event_packs p WHERE p.session_id = s.id AND \(counts("p")))" : "0"),
+                   (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id),
                    (SELECT COUNT(*) FROM registrations r WHERE r.session_id = s.id),
-                   (SELECT e.seq FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
-                   (SELECT e.time_ns FROM \(rows) e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
-                   \(blocks ? "(SELECT b.last_seq FROM event_blocks b WHERE b.session_id = s.id ORDER BY b.first_seq DESC LIMIT 1)" : "NULL"),
-                   \(packs ? "(SELECT p.first_seq + p.event_count - 1 FROM event_packs p WHERE p.session_id = s.id ORDER BY p.first_seq DESC LIMIT 1)" : "NULL"),
-                   \(blocks ? "(SELECT b.first_seq FROM event_blocks b WHERE b.session_id = s.id AND NOT (\(counts("b"))) ORDER BY b.first_seq LIMIT 1)" : "NULL"),
-                   \(packs ? "(SELECT p.first_seq FROM event_packs p WHERE p.session_id = s.id AND NOT (\(counts("p"))) ORDER BY p.first_seq LIMIT 1)" : "NULL")
+                   (SELECT e.seq FROM events e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
+                   (SELECT e.time_ns FROM events e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1)
             FROM sessions s ORDER BY s.id
             """) { row in
-            if let firstSeq = row.optionalInt(15) ?? row.optionalInt(16) { countLies.append((row.int(0), firstSeq)) }
-            let rowSeq = row.optionalInt(11)
-            var last = (seq: rowSeq ?? 0, time: row.optionalInt(12) ?? 0)
-            // Absent is not a seq: a block at seq -2^63 (the smallest Int64) was taken
-            // for no block, and the session said to end at seq 0.
-            let blockSeq = [row.optionalInt(13), row.optionalInt(14)].compactMap { $0 }.max()
-            if let blockSeq, rowSeq.map({ blockSeq > $0 }) ?? true {
-                // The time is the block's last event's, decoded below.
-                last = (blockSeq, 0)
-                endInBlocks.append(result.count)
-            }
             result.append(SessionSummary(
                 id: row.int(0), label: JournalName.capped(row.text(1)), process: JournalName.capped(row.text(2)),
                 pid: row.int(3), host: JournalName.capped(row.text(4)),
                 startedAt: JournalName.capped(row.text(5)), endedAt: row.optionalText(6).map(JournalName.capped),
-                cleanEnd: row.int(7) != 0, libraryVersion: JournalName.capped(row.text(8)), eventCount: row.int(9), registrationCount: row.int(10),
-                lastSeq: last.seq, lastTimeNs: last.time
+                cleanEnd: row.int(7) != 0, libraryVersion: JournalName.capped(row.text(8)), eventCount: row.int(9),
+                registrationCount: row.int(10), lastSeq: row.optionalInt(11) ?? 0, lastTimeNs: row.optionalInt(12) ?? 0
             ))
-        }
-        if let lie = countLies.first { try refuseBlock(session: lie.session, firstSeq: lie.firstSeq) }
-        for index in endInBlocks {
-            result[index].lastTimeNs = try lastBlockTime(session: result[index].id) ?? 0
         }
         return result
     }
@@ -295,15 +263,14 @@ package final class JournalReader {
         )
     }
 
-    /// The name of the `Value` stored in result column `index` (`nil` for NULL): from schema
-    /// 5 on a code, translated here (the reader's connection joins no lookup tables it does
-    /// not need); before, the name as stored. A code this version does not know reads as
-    /// `column#code`, kept for output as an unknown name is.
+    /// The name of the `Value` whose code is stored in result column `index` (`nil` for
+    /// NULL), translated here (the reader's connection joins no lookup tables it does not
+    /// need). A code this version does not know reads as `column#code`, kept for output as
+    /// an unknown name is.
     func name<Value: JournalEnumeration>(
         _ row: SQLiteStatement, _ index: Int32, of _: Value.Type, column: String
     ) -> String? {
         if row.isNull(index) { return nil }
-        guard integerPoliciesAndReasons else { return row.text(index) }
         let code = row.int(index)
         return Value(code: code)?.name ?? "\(column)#\(code)"
     }
@@ -370,31 +337,13 @@ package final class JournalReader {
 
     // MARK: - Events
 
-    /// The columns `event(from:)` reads, in `EventColumn` order. Schema 1 has no
-    /// `main_queue`, `cpu_ns`, `waits`: they read as NULL there, so a journal is read as it
-    /// is, never migrated by a reader.
-    var eventColumns: String { EventColumn.selectList(schema: schemaVersion) }
-
-    /// `kind` as this journal stores it, for a bound parameter.
-    func stored(_ kind: EventKind) -> SQLValue { integerKinds ? .int(kind.code) : .text(kind.name) }
-
-    /// The kind in result column `index` and its text: schema 4 on stores codes, older
-    /// schemas names (`integerKinds`, decided once when the journal is opened).
-    func kind(_ row: SQLiteStatement, _ index: Int32) -> (kind: EventKind?, text: String) {
-        if integerKinds { return Self.kind(code: row.int(index)) }
-        let text = row.text(index)
-        return (EventKind(name: text), text)
-    }
-
     /// The kind with `code` and its text (`kind#N` for a code this version does not know).
     static func kind(code: Int64) -> (kind: EventKind?, text: String) {
-        // From tables made once: the vocabulary's generic lookups cost ~700 instructions
-        // a row, a tenth of decoding it.
         if code >= 0, code < kindsByCode.count { return kindsByCode[Int(code)] }
         return (nil, "kind#\(code)")
     }
 
-    /// Each known kind with its name, by code.
+    /// Each known kind with its name, by code: made once, not looked up per row.
     private static let kindsByCode: [(kind: EventKind?, text: String)] = {
         let all = EventKind.allCases
         let top = all.map { Int($0.code) }.max() ?? -1
@@ -404,96 +353,126 @@ package final class JournalReader {
         }
     }()
 
+    /// The event in `row` (`EventColumn.selectList` first), without its details.
     func event(from row: SQLiteStatement) -> EventRow {
         func column(_ column: EventColumn) -> Int32 { column.rawValue }
-        let (kind, kindText) = self.kind(row, column(.kind))
+        let (kind, kindText) = Self.kind(code: row.int(column(.kind)))
+        let flags = EventFlags.decode(row.int(column(.flags)))
+        let seq = row.int(column(.seq))
         return EventRow(
-            sessionID: row.int(column(.sessionID)), seq: row.int(column(.seq)), timeNs: row.int(column(.timeNs)),
+            sessionID: row.int(column(.sessionID)), seq: seq, timeNs: row.int(column(.timeNs)),
             kind: kind, kindText: kindText, thread: row.int(column(.thread)),
-            isMain: row.int(column(.isMain)) != 0, channelID: row.optionalInt(column(.channelID)),
+            isMain: flags.isMain, channelID: row.optionalInt(column(.channelID)),
             registrationID: row.optionalInt(column(.registrationID)), ownerID: row.optionalInt(column(.ownerID)),
-            otherRegistrationID: row.optionalInt(column(.otherRegistrationID)),
-            callSiteID: row.optionalInt(column(.callSiteID)), scopeID: row.optionalInt(column(.scopeID)),
-            depth: Int(row.int(column(.depth))), liveCount: row.optionalInt(column(.liveCount)),
-            durationNs: row.optionalInt(column(.durationNs)), isPrior: row.int(column(.isPrior)) != 0,
+            callSiteID: row.optionalInt(column(.callSiteID)),
+            depth: Int(truncatingIfNeeded: flags.depth), liveCount: row.optionalInt(column(.liveCount)),
+            durationNs: row.optionalInt(column(.durationNs)), isPrior: flags.isPrior,
             oldValue: row.optionalText(column(.oldValue)), newValue: row.optionalText(column(.newValue)),
-            reason: row.optionalText(column(.reason)), detail: row.optionalText(column(.detail)),
-            isMainQueue: row.optionalInt(column(.mainQueue)).map { $0 != 0 }, cpuNs: row.optionalInt(column(.cpuNs)),
-            waits: row.optionalInt(column(.waits)), changeSeq: row.optionalInt(column(.changeSeq))
+            reason: row.optionalText(column(.reason)),
+            isMainQueue: flags.isMainQueue, cpuNs: row.optionalInt(column(.cpuNs)),
+            // A hostile change_back must not trap: the seq it names is only ever compared.
+            changeSeq: row.optionalInt(column(.changeBack)).map { seq &- $0 }
         )
     }
 
-    /// Streams the events of `session` that pass `filter`, in sequence order. Memory
-    /// stays constant: one row at a time, or from schema 5 on one decoded block (at most
-    /// 256 events), the filter applied in Swift. `body` returns `false` to stop early.
+    /// Adds the `event_details` columns in `row` (`EventDetailColumn.selectList`) to `event`.
+    static func addDetails(from row: SQLiteStatement, to event: inout EventRow) {
+        func column(_ column: EventDetailColumn) -> Int32 { column.rawValue }
+        event.otherRegistrationID = row.optionalInt(column(.otherRegistrationID))
+        event.scopeID = row.optionalInt(column(.scopeID))
+        event.waits = row.optionalInt(column(.waits))
+        event.detail = row.optionalText(column(.detail))
+    }
+
+    /// Calls `body` for every event of `session` (every session, by id, when `nil`) with a
+    /// seq in `from...to`, in order, with its details, until it returns `false`.
+    ///
+    /// Two scans in primary-key order, merged here: the events, and the few rows of
+    /// `event_details` in the same range (a join would look up the details of every event).
+    /// Memory: one row of each.
+    func forEachStoredEvent(
+        session: Int64?, from: Int64, to: Int64, _ body: (EventRow) throws(AnalysisError) -> Bool
+    ) throws(AnalysisError) {
+        guard from <= to else { return }
+        let condition = session == nil ? "?1 IS NULL" : "session_id = ?1"
+        let order = session == nil ? "session_id, seq" : "seq"
+        let events = try reused("""
+            SELECT \(EventColumn.selectList(table: "events")) FROM events
+            WHERE \(condition) AND seq >= ?2 AND seq <= ?3 ORDER BY \(order)
+            """)
+        defer { events.reset() }
+        let details = try reused("""
+            SELECT \(EventDetailColumn.selectList(table: "event_details")) FROM event_details
+            WHERE \(condition) AND seq >= ?2 AND seq <= ?3 ORDER BY \(order)
+            """)
+        defer { details.reset() }
+        for statement in [events, details] {
+            do {
+                try statement.bind(session, at: 1)
+                try statement.bind(from, at: 2)
+                try statement.bind(to, at: 3)
+            } catch {
+                throw failure(error)
+            }
+        }
+        var detail: (session: Int64, seq: Int64)? = try step(details) ? (details.int(0), details.int(1)) : nil
+        while try step(events) {
+            var event = self.event(from: events)
+            // Details of no event (a file from elsewhere) are passed over.
+            while let pending = detail, (pending.session, pending.seq) < (event.sessionID, event.seq) {
+                detail = try step(details) ? (details.int(0), details.int(1)) : nil
+            }
+            if let pending = detail, pending == (event.sessionID, event.seq) {
+                Self.addDetails(from: details, to: &event)
+                detail = try step(details) ? (details.int(0), details.int(1)) : nil
+            }
+            if try !body(event) { return }
+        }
+    }
+
+    /// Streams the events of `session` that pass `filter`, in sequence order, with
+    /// constant memory (one row at a time). `body` returns `false` to stop early.
     package func forEachEvent(
         session: Int64, filter: EventFilter = EventFilter(), _ body: (EventRow) -> Bool
     ) throws(AnalysisError) {
-        // The channel key and owner type are matched in Swift, as names read (shortened).
-        let matcher = try matcher(filter, session: session)
-        if hasBlocks {
-            try forEachStoredEvent(session: session, from: filter.from, to: filter.to) { event in
-                matcher.matches(event) ? body(event) : true
-            }
-            return
-        }
-        let events = EventColumn.rowTable(schema: schemaVersion)
-        var sql = "SELECT \(eventColumns) FROM \(events) WHERE session_id = ?1 AND seq >= ?2 AND seq <= ?3"
-        var values: [SQLValue] = [.int(session), .int(filter.from), .int(filter.to)]
-        if !filter.kinds.isEmpty {
-            // Each kind once: a repeated --kind must not run into the connection's limit
-            // on bound values.
-            let kinds = Set(filter.kinds).sorted { $0.rawValue < $1.rawValue }
-            let first = values.count + 1
-            sql += " AND kind IN (" + (0..<kinds.count).map { "?\(first + $0)" }.joined(separator: ", ") + ")"
-            values += kinds.map(stored)
-        }
-        sql += " ORDER BY seq"
-        let statement = try reused(sql)
-        // A kept statement left mid-way would hold its read transaction open.
-        defer { statement.reset() }
-        try bind(statement, values)
-        while try step(statement) {
-            let event = self.event(from: statement)
-            if matcher.matches(event), !body(event) { break }
+        // The channel key and owner type are matched as names read (shortened).
+        let matcher = try EventMatcher(filter, session: session, reader: self)
+        try forEachStoredEvent(session: session, from: filter.from, to: filter.to) { event in
+            matcher.matches(event) ? body(event) : true
         }
     }
 
     /// The event with `seq`, if any.
     package func event(session: Int64, seq: Int64) throws(AnalysisError) -> EventRow? {
         var result: EventRow?
-        if hasBlocks {
-            try forEachStoredEvent(session: session, from: seq, to: seq) { event in
-                result = event
-                return false
-            }
-            return result
-        }
-        try query("SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq = ?2", [.int(session), .int(seq)]) {
-            result = self.event(from: $0)
+        try forEachStoredEvent(session: session, from: seq, to: seq) { event in
+            result = event
+            return false
         }
         return result
     }
 
     /// The last `count` events of a session, oldest first.
     package func lastEvents(session: Int64, count: Int) throws(AnalysisError) -> [EventRow] {
-        if hasBlocks { return try lastStoredEvents(session: session, count: count) }
+        guard count > 0,
+              let first = try scalar(
+                "SELECT seq FROM (SELECT seq FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2) ORDER BY seq LIMIT 1",
+                [.int(session), .int(Int64(count))]
+              ) else { return [] }
         var result: [EventRow] = []
-        try query(
-            "SELECT \(eventColumns) FROM events WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2",
-            [.int(session), .int(Int64(count))]
-        ) { result.append(self.event(from: $0)) }
-        return result.reversed()
+        try forEachStoredEvent(session: session, from: first, to: .max) { event in
+            result.append(event)
+            return true
+        }
+        return result
     }
 
     /// The last `changed` event at or before `seq`.
     package func lastChange(session: Int64, atOrBefore seq: Int64) throws(AnalysisError) -> EventRow? {
-        if hasBlocks { return try lastStoredChange(session: session, atOrBefore: seq) }
-        var result: EventRow?
-        try query("""
-            SELECT \(eventColumns) FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = ?3
-            ORDER BY seq DESC LIMIT 1
-            """, [.int(session), .int(seq), stored(.changed)]) { result = self.event(from: $0) }
-        return result
+        guard let found = try scalar(
+            "SELECT seq FROM events WHERE session_id = ?1 AND seq <= ?2 AND kind = ?3 ORDER BY seq DESC LIMIT 1",
+            [.int(session), .int(seq), .int(EventKind.changed.code)]
+        ) else { return nil }
+        return try event(session: session, seq: found)
     }
 }

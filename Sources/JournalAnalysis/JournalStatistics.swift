@@ -45,28 +45,16 @@ package struct JournalStatistics: Sendable, Equatable {
         )
         var byKind: [(String, Int64)] = []
         var channels: [Entry: Int64] = [:]
-        if reader.hasBlocks {
-            var kinds: [String: Int64] = [:]
-            // Rows and decoded blocks: SQLite's JSON functions would unpack every block an
-            // order of magnitude slower. Memory follows the kinds and channels, not the events.
-            try reader.forEachStoredEvent(session: session, from: .min, to: .max) { event in
-                kinds[event.kindText, default: 0] += 1
-                if let channel = event.channelID, channel != 0 {
-                    channels[Entry(session: event.sessionID, id: channel), default: 0] += 1
-                }
-                return true
+        var kinds: [String: Int64] = [:]
+        // Memory follows the kinds and channels, not the events.
+        try reader.forEachStoredEvent(session: session, from: .min, to: .max) { event in
+            kinds[event.kindText, default: 0] += 1
+            if let channel = event.channelID, channel != 0 {
+                channels[Entry(session: event.sessionID, id: channel), default: 0] += 1
             }
-            byKind = kinds.map { ($0.key, $0.value) }
-        } else {
-            try reader.query(
-                "SELECT kind, COUNT(*) FROM events WHERE ?2 OR session_id = ?1 GROUP BY kind",
-                [filter, all]
-            ) { byKind.append((reader.kind($0, 0).text, $0.int(1))) }
-            try reader.query("""
-                SELECT session_id, channel_id, COUNT(*) FROM events
-                WHERE channel_id IS NOT NULL AND channel_id != 0 AND (?2 OR session_id = ?1) GROUP BY session_id, channel_id
-                """, [filter, all]) { channels[Entry(session: $0.int(0), id: $0.int(1))] = $0.int(2) }
+            return true
         }
+        byKind = kinds.map { ($0.key, $0.value) }
         stats.busiestChannels = try ranked(channels, top: top) { (entry) throws(AnalysisError) in
             try channelName(reader, entry) ?? "channel#\(entry.id)"
         }

@@ -74,22 +74,35 @@ package final class FixtureSession {
     ) throws -> Int64 {
         seq += 1
         timeNs += tickNs
-        // In `EventColumn` order; the journal's schema says which columns it has and how
-        // it stores kinds.
-        let storedKind: JournalFixture.Value =
-            fixture.schemaVersion >= EventColumn.integerKindsSince ? .int(kind.code) : .text(kind.name)
+        let callSite: JournalFixture.Value = try site.map { .int(try fixture.callSite($0)) } ?? .null
+        guard fixture.schemaVersion > 1 else {
+            // As 0.1.0 wrote it: the kind by name, every column in the one table.
+            try fixture.run("""
+                INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
+                    other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior, old_value,
+                    new_value, reason, detail)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                """, [
+                    .int(id), .int(seq), .int(timeNs), .text(kind.name), .int(thread), .int(isMain ? 1 : 0), .optional(channel),
+                    .optional(registration), .optional(owner), .optional(other), callSite, .optional(scope),
+                    .int(Int64(depth)), .optional(liveCount), .optional(duration), .int(prior ? 1 : 0), .text(old),
+                    .text(new), .text(reason), .text(detail),
+                ])
+            return seq
+        }
+        // In `EventColumn` order.
+        let flags = EventFlags.encode(isMain: isMain, isPrior: prior, isMainQueue: mainQueue, depth: Int64(depth))
         let values: [JournalFixture.Value] = [
-            .int(id), .int(seq), .int(timeNs), storedKind, .int(thread), .int(isMain ? 1 : 0), .optional(channel),
-            .optional(registration), .optional(owner), .optional(other),
-            try site.map { .int(try fixture.callSite($0)) } ?? .null, .optional(scope), .int(Int64(depth)),
-            .optional(liveCount), .optional(duration), .int(prior ? 1 : 0), .text(old), .text(new), .text(reason),
-            .text(detail), mainQueue.map { .int($0 ? 1 : 0) } ?? .null, .optional(cpu), .optional(waits),
-            .optional(changeSeq),
+            .int(id), .int(seq), .int(timeNs), .int(kind.code), .int(thread), .int(flags), .optional(channel),
+            .optional(registration), .optional(owner), .optional(changeSeq.map { seq - $0 }), .optional(duration),
+            .optional(cpu), .optional(liveCount), callSite, .text(old), .text(new), .text(reason),
         ]
-        try fixture.run(
-            EventColumn.insertSQL(rows: 1, schema: fixture.schemaVersion),
-            fixture.eventColumns.map { values[Int($0.rawValue)] }
-        )
+        try fixture.run(EventColumn.insertSQL(rows: 1), values)
+        if other != nil || scope != nil || waits != nil || detail != nil {
+            try fixture.run(EventDetailColumn.insertSQL, [
+                .int(id), .int(seq), .optional(other), .optional(scope), .optional(waits), .text(detail),
+            ])
+        }
         return seq
     }
 
@@ -146,7 +159,7 @@ package final class FixtureSession {
     /// A channel's policy or a registration's removal reason as this journal's schema stores
     /// it: a code from schema 5 on, the name before.
     private func stored(_ value: some JournalEnumeration) -> JournalFixture.Value {
-        fixture.schemaVersion >= JournalSchema.integerPoliciesAndReasonsSince ? .int(value.code) : .text(value.name)
+        fixture.schemaVersion > 1 ? .int(value.code) : .text(value.name)
     }
 
     private func markRemoved(_ registration: Int64, at removedSeq: Int64, reason: JournalRemovalReason) throws {

@@ -1,65 +1,94 @@
-/// The columns of the `events` table, in one order that the writer's `INSERT`, the
-/// readers' `SELECT` and the fixtures share: a column's raw value is its 0-based position
-/// in both (bind index `base + rawValue + 1`, result column `rawValue`).
+/// The stored columns of the `events` table, in table order: the one declaration of the
+/// event layout that the writer's `INSERT`, the readers' `SELECT`, the fixtures and the
+/// benchmarks share (a column's raw value is its 0-based position in all of them).
+/// `EventTableTests` checks it, `EventDetailColumn` and `EventFlags` against the schema the
+/// migrations create, and docs/SQL.md against both.
 package enum EventColumn: Int32, CaseIterable, Sendable {
-    case sessionID, seq, timeNs, kind, thread, isMain, channelID, registrationID, ownerID, otherRegistrationID
-    case callSiteID, scopeID, depth, liveCount, durationNs, isPrior, oldValue, newValue, reason, detail
-    case mainQueue, cpuNs, waits, changeSeq
+    case sessionID, seq, timeNs, kind, thread, flags, channelID, registrationID, ownerID, changeBack
+    case durationNs, cpuNs, liveCount, callSiteID, oldValue, newValue, reason
 
     /// The column's SQL name.
     package var name: String { Self.sqlNames[Int(rawValue)] }
 
     private static let sqlNames = [
-        "session_id", "seq", "time_ns", "kind", "thread", "is_main", "channel_id", "registration_id", "owner_id",
-        "other_registration_id", "call_site_id", "scope_id", "depth", "live_count", "duration_ns", "is_prior",
-        "old_value", "new_value", "reason", "detail", "main_queue", "cpu_ns", "waits", "change_seq",
+        "session_id", "seq", "time_ns", "kind", "thread", "flags", "channel_id", "registration_id", "owner_id",
+        "change_back", "duration_ns", "cpu_ns", "live_count", "call_site_id", "old_value", "new_value", "reason",
     ]
 
-    /// The first schema version that has the column.
-    package var sinceSchema: Int {
-        switch self {
-        case .mainQueue, .cpuNs, .waits: return 2
-        case .changeSeq: return 4
-        default: return 1
-        }
-    }
-
-    /// Bound parameters per row of `insertSQL` for the latest schema.
+    /// Bound parameters per row of `insertSQL`.
     package static let count = Int32(allCases.count)
 
-    /// The columns a journal of schema `version` has, in order.
-    package static func columns(schema version: Int) -> [EventColumn] {
-        allCases.filter { $0.sinceSchema <= version }
-    }
-
-    /// `INSERT INTO events (…) VALUES (?, …), …` for `rows` rows of schema `version`
-    /// (the latest unless a test writes an older journal); from schema 5 on, into
-    /// `event_rows`, the table behind the `events` view.
-    package static func insertSQL(rows: Int, schema version: Int = JournalSchema.latestVersion) -> String {
-        let columns = columns(schema: version)
-        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        return "INSERT INTO \(rowTable(schema: version)) (" + columns.map(\.name).joined(separator: ", ") + ") VALUES "
+    /// `INSERT INTO events (…) VALUES (?, …), …` for `rows` rows.
+    package static func insertSQL(rows: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: allCases.count).joined(separator: ", ") + ")"
+        return "INSERT INTO events (" + allCases.map(\.name).joined(separator: ", ") + ") VALUES "
             + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
-    /// The first schema version whose events are packed in blocks (`event_blocks`; from
-    /// schema 6 on, `event_packs`) and read through
-    /// the view `events`; its table of one row per event is `event_rows`.
-    package static let blocksSince = 5
-
-    /// The table of one row per event in a journal of schema `version`.
-    package static func rowTable(schema version: Int) -> String {
-        version >= blocksSince ? "event_rows" : "events"
+    /// The `SELECT` list of every stored column, in order, qualified by `table`.
+    package static func selectList(table: String) -> String {
+        allCases.map { "\(table).\($0.name)" }.joined(separator: ", ")
     }
 
-    /// The first schema version whose `events.kind` holds `JournalEventKind` codes; older
-    /// journals hold the names.
-    package static let integerKindsSince = 4
+    /// The generated (VIRTUAL) columns of `events`, with the expression each reads, in
+    /// table order after the stored ones: what people query, computed from `flags` and
+    /// `change_back` (see `EventFlags`).
+    package static let generated: [(name: String, expression: String)] = [
+        ("is_main", "flags & 1"),
+        ("is_prior", "(flags >> 1) & 1"),
+        ("main_queue", "CASE WHEN flags & 4 THEN (flags >> 3) & 1 END"),
+        ("depth", "flags >> 4"),
+        ("change_seq", "seq - change_back"),
+    ]
+}
 
-    /// The `SELECT` list of every column, in order, for a journal of schema `version`: a
-    /// column it does not have yet reads as NULL, so a journal is read as it is, never
-    /// migrated by a reader.
-    package static func selectList(schema version: Int) -> String {
-        allCases.map { $0.sinceSchema <= version ? $0.name : "NULL" }.joined(separator: ", ")
+/// The columns of `event_details`, in table order: what few events have, one row per such
+/// event with the event's key.
+package enum EventDetailColumn: Int32, CaseIterable, Sendable {
+    case sessionID, seq, otherRegistrationID, scopeID, waits, detail
+
+    /// The column's SQL name.
+    package var name: String { Self.sqlNames[Int(rawValue)] }
+
+    private static let sqlNames = ["session_id", "seq", "other_registration_id", "scope_id", "waits", "detail"]
+
+    /// `INSERT INTO event_details (…) VALUES (?, …)`.
+    package static let insertSQL = "INSERT INTO event_details (" + allCases.map(\.name).joined(separator: ", ")
+        + ") VALUES (" + Array(repeating: "?", count: allCases.count).joined(separator: ", ") + ")"
+
+    /// The `SELECT` list of every column, in order, qualified by `table`.
+    package static func selectList(table: String) -> String {
+        allCases.map { "\(table).\($0.name)" }.joined(separator: ", ")
+    }
+}
+
+/// `events.flags`: the yes/no facts of an event and its dispatch depth in one stored
+/// integer (one column's header byte instead of four), read by people through the
+/// generated columns `is_main`, `is_prior`, `main_queue` and `depth`.
+package enum EventFlags {
+    package static let mainThread: Int64 = 1
+    package static let prior: Int64 = 2
+    /// Whether the main queue was recorded (schema 1's events and gaps have no answer).
+    package static let mainQueueKnown: Int64 = 4
+    package static let mainQueue: Int64 = 8
+    /// `depth` is stored above the flag bits.
+    package static let depthShift: Int64 = 4
+
+    /// The stored value for these facts.
+    @inlinable
+    package static func encode(isMain: Bool, isPrior: Bool, isMainQueue: Bool?, depth: Int64) -> Int64 {
+        var flags = depth &<< depthShift
+        if isMain { flags |= mainThread }
+        if isPrior { flags |= prior }
+        if let isMainQueue { flags |= isMainQueue ? mainQueueKnown | mainQueue : mainQueueKnown }
+        return flags
+    }
+
+    /// The facts of a stored value (any integer: a hostile file decides it).
+    package static func decode(_ flags: Int64) -> (isMain: Bool, isPrior: Bool, isMainQueue: Bool?, depth: Int64) {
+        (
+            flags & mainThread != 0, flags & prior != 0,
+            flags & mainQueueKnown != 0 ? flags & mainQueue != 0 : nil, flags >> depthShift
+        )
     }
 }

@@ -15,6 +15,9 @@ public enum JournalError: Error, CustomStringConvertible, Equatable {
     case foreignDatabase(path: String, applicationID: Int32)
     /// The journal was written by a newer version of this library.
     case newerSchema(path: String, found: Int, supported: Int)
+    /// The journal was written by an unreleased build (schemas 2 to 6), whose event layout
+    /// no release reads.
+    case unreleasedSchema(path: String, found: Int)
     /// The journal has an older schema and was opened read-only, so it cannot be upgraded.
     case olderSchema(path: String, found: Int, supported: Int)
     /// The session asked for does not exist in the journal.
@@ -51,6 +54,8 @@ public enum JournalError: Error, CustomStringConvertible, Equatable {
             return "\(path): not a journal (an SQLite database of another application, application_id \(applicationID))"
         case let .newerSchema(path, found, supported):
             return "\(path): journal schema \(found) is newer than this version supports (\(supported)); upgrade ObservationJournal"
+        case let .unreleasedSchema(path, found):
+            return "\(path): journal schema \(found) was written by an unreleased build of ObservationJournal and cannot be read; record it again with this version"
         case let .olderSchema(path, found, supported):
             return "\(path): journal schema \(found) is older than \(supported); run 'obsreplay migrate \(path)'"
         case let .unknownSession(path, session):

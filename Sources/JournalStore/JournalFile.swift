@@ -115,6 +115,9 @@ package enum JournalFile {
             if applicationID == 0 && version == 0 { throw .notSQLite(path: path) }
             throw .foreignDatabase(path: path, applicationID: Int32(truncatingIfNeeded: applicationID))
         }
+        if JournalSchema.unreleasedVersions.contains(Int(version)) {
+            throw .unreleasedSchema(path: path, found: Int(version))
+        }
         if version > Int64(JournalSchema.latestVersion) {
             throw .newerSchema(path: path, found: Int(version), supported: JournalSchema.latestVersion)
         }

@@ -11,7 +11,7 @@ package enum JournalMigrator {
     /// Applies the migrations the journal lacks; returns the version it had and has now.
     /// - Parameters:
     ///   - database: a read-write connection, outside any transaction.
-    ///   - migrations: versions 1…n in order (the embedded ones unless testing).
+    ///   - migrations: in increasing version order (the embedded ones unless testing).
     ///   - now: the `applied_at` text (ISO 8601 UTC).
     @discardableResult
     package static func migrate(
@@ -19,26 +19,25 @@ package enum JournalMigrator {
         now: () -> String = { JournalClock.isoNow() }
     ) throws(SQLiteError) -> (from: Int, to: Int) {
         var from: Int?
-        for migration in migrations {
-            let applied = try database.writeTransaction { () throws(SQLiteError) -> Bool in
+        for (index, migration) in migrations.enumerated() {
+            let previous = index == 0 ? 0 : migrations[index - 1].version
+            try database.writeTransaction { () throws(SQLiteError) in
                 // Read inside the transaction: another writer may have migrated meanwhile.
                 let version = Int(try database.scalarInt("PRAGMA user_version"))
                 if from == nil { from = version }
-                return try apply(migration, to: database, at: version, now: now)
+                if version == previous { try apply(migration, to: database, now: now) }
             }
-            _ = applied
         }
         let version = Int(try database.scalarInt("PRAGMA user_version"))
         return (from ?? version, version)
     }
 
     /// Applies `migration` with its row in `migrations`, the new `user_version` and the
-    /// `application_id`, inside the caller's transaction, if the journal is at `version`,
-    /// the one before it; returns whether it did.
+    /// `application_id`, inside the caller's transaction (the journal is at the version of
+    /// the migration before it).
     private static func apply(
-        _ migration: Migration, to database: SQLiteDatabase, at version: Int, now: () -> String
-    ) throws(SQLiteError) -> Bool {
-        guard version == migration.version - 1 else { return false }
+        _ migration: Migration, to database: SQLiteDatabase, now: () -> String
+    ) throws(SQLiteError) {
         try database.execute(migration.sql)
         let record = try database.cached("INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)")
         try record.bind(migration.version, at: 1)
@@ -47,7 +46,6 @@ package enum JournalMigrator {
         try record.run()
         try database.execute("PRAGMA application_id = \(JournalSchema.applicationID)")
         try database.execute("PRAGMA user_version = \(migration.version)")
-        return true
     }
 }
 
@@ -96,8 +94,9 @@ extension JournalMigrator {
             upgraded = try database.writeTransaction { () throws(SQLiteError) -> (from: Int, to: Int) in
                 let from = Int(try database.scalarInt("PRAGMA user_version"))
                 var current = from
-                for migration in JournalSchema.embeddedMigrations {
-                    if try apply(migration, to: database, at: current, now: { JournalClock.isoNow() }) { current = migration.version }
+                for migration in JournalSchema.embeddedMigrations where migration.version > current {
+                    try apply(migration, to: database, now: { JournalClock.isoNow() })
+                    current = migration.version
                 }
                 return (from, current)
             }

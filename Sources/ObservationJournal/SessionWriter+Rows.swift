@@ -1,8 +1,9 @@
 import JournalStore
 import ObserverCore
 
-/// Event encoding: one event per registry event, in `EventColumn` order, packed into
-/// `event_packs` (docs/EVENT-BLOCKS.md); the registry's enumerations in the journal's vocabulary.
+/// Event rows: one row of `events` per registry event, in `EventColumn` order, and one of
+/// `event_details` for the few that carry details; the registry's enumerations in the
+/// journal's vocabulary.
 extension SessionWriter {
     // MARK: - Events
 
@@ -123,9 +124,8 @@ extension SessionWriter {
         try add(row)
     }
 
-    /// A `changed` record's event: what `write(_:seq:)` writes for its decoded event, encoded
-    /// straight into the open block (see "Encoding straight into the block"). `detail` is
-    /// lent from the batch (copying it out retained and released its references).
+    /// A `changed` record's event: what `write(_:seq:)` writes for its decoded event.
+    /// `detail` is lent from the batch (copying it out retained and released its references).
     func writeChange(
         _ record: EventRecord, _ detail: UnsafePointer<PendingEvents.ChangeDetail>, decoder: RecordDecoder, seq: Int64
     ) throws(SQLiteError) {
@@ -136,44 +136,34 @@ extension SessionWriter {
         // The channel's key matters only to a per-key redaction: no lookup per change without one.
         let redaction = values.redactionByKey.isEmpty
             ? values.redaction : values.redaction(forKey: decoder.channel(record.channel)?.key)
-        // Read in place (`plainValues(at:)`): an accessor from another module called on
-        // `pointee` copied the values to a temporary and destroyed it. Boxed only when needed.
+        // Read in place (`plainValues(at:)`); boxed only when needed.
         let plain = ChangeValues.plainValues(at: detail.pointer(to: \.values)!)
-        let old = values.text(for: plain.old, boxed: { detail.pointee.old }, redaction: redaction)
-        let new = values.text(for: plain.new, boxed: { detail.pointee.new }, redaction: redaction)
-        let isMain = record.flags.rawValue & flagBits.mainThread != 0
-        let isMainQueue = record.flags.rawValue & flagBits.mainQueue != 0
-        let isPrior = record.flags.rawValue & flagBits.prior != 0
-        try startEvent(seq: seq)
-        let outcome = hot.block.pointee.appendChange(
-            seq: seq, timeNs: Int64(bitPattern: record.time &- startNanoseconds), thread: Int64(bitPattern: record.thread),
-            isMain: isMain, isMainQueue: isMainQueue, channel: channel, callSite: callSite,
-            liveCount: Int64(record.liveCount), new: new, old: old, depth: record.depth == 0 ? nil : Int64(record.depth),
-            isPrior: isPrior
+        var row = Row(
+            seq: seq, time: record.time, kind: .changed, thread: record.thread,
+            isMain: record.flags.contains(.mainThread),
+            isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth),
+            isPrior: record.flags.contains(.prior)
         )
-        try endEvent(outcome) {
-            var row = Row(
-                seq: seq, time: record.time, kind: .changed, thread: record.thread, isMain: isMain,
-                isMainQueue: isMainQueue, depth: Int(record.depth), isPrior: isPrior
-            )
-            row.channel = channel
-            row.callSite = callSite
-            row.liveCount = Int64(record.liveCount)
-            row.old = old
-            row.new = new
-            return row
-        }
+        row.channel = channel
+        row.callSite = callSite
+        row.liveCount = Int64(record.liveCount)
+        row.old = values.text(for: plain.old, boxed: { detail.pointee.old }, redaction: redaction)
+        row.new = values.text(for: plain.new, boxed: { detail.pointee.new }, redaction: redaction)
+        try add(row)
     }
 
-    /// A `delivered` or `skipped` record's event: what `write(_:seq:)` writes for its decoded
-    /// event, encoded straight into the open block (see "Encoding straight into the block").
+    /// A `delivered` or `skipped` record's event: what `write(_:seq:)` writes for its
+    /// decoded event.
     func writeDelivery(_ record: EventRecord, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) {
-        // A pattern, not `==`: the kind's `==` from another module is a call through `Equatable`.
         let delivered: Bool
         if case .delivered = record.kind { delivered = true } else { delivered = false }
         let channel = try channelID(record.channel, decoder: decoder, seq: seq)
-        var registration: Int64? = nil
-        var owner: Int64? = nil
+        var row = Row(
+            seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
+            isMain: record.flags.contains(.mainThread),
+            isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth), isPrior: false
+        )
+        row.channel = channel
         if record.registration != 0 {
             // A registration's row is written when it is first named; afterwards its id is enough.
             // As with channels, the last registration found spares a lookup.
@@ -183,84 +173,22 @@ extension SessionWriter {
                 }
                 if registrations[record.registration] != nil { lastRegistration = record.registration }
             }
-            registration = Int64(record.registration)
-            owner = Int64(record.owner)
+            row.registration = Int64(record.registration)
+            row.owner = Int64(record.owner)
         }
-        let changeSeq = changeSeq(of: record.changeNumber == 0 ? nil : record.changeNumber)
-        let isMain = record.flags.rawValue & flagBits.mainThread != 0
-        let isMainQueue = record.flags.rawValue & flagBits.mainQueue != 0
-        let waits: Int64? = delivered && record.flags.rawValue & flagBits.countedWaits != 0
-            ? Int64(clamping: record.waits) : nil
-        let reason = delivered ? nil : record.skipReason.map { Self.journal($0).name }
-        try startEvent(seq: seq)
-        let outcome = hot.block.pointee.appendDelivery(
-            seq: seq, timeNs: Int64(bitPattern: record.time &- startNanoseconds), kind: delivered ? .delivered : .skipped,
-            thread: Int64(bitPattern: record.thread), isMain: isMain, isMainQueue: isMainQueue, channel: channel,
-            registration: registration, owner: owner, duration: delivered ? Int64(clamping: record.duration) : nil,
-            cpu: delivered ? Int64(clamping: record.cpu) : nil, changeSeqDelta: changeSeq.map { seq &- $0 },
-            reason: reason, waits: waits, depth: record.depth == 0 ? nil : Int64(record.depth)
-        )
-        try endEvent(outcome) {
-            var row = Row(
-                seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
-                isMain: isMain, isMainQueue: isMainQueue, depth: Int(record.depth), isPrior: false
-            )
-            row.channel = channel
-            row.registration = registration
-            row.owner = owner
-            if delivered {
-                row.duration = Int64(clamping: record.duration)
-                row.cpu = Int64(clamping: record.cpu)
-            }
-            row.waits = waits
-            row.reason = reason
-            row.changeSeq = changeSeq
-            return row
+        row.changeSeq = changeSeq(of: record.changeNumber == 0 ? nil : record.changeNumber)
+        if delivered {
+            row.duration = Int64(clamping: record.duration)
+            row.cpu = Int64(clamping: record.cpu)
+            if record.flags.contains(.countedWaits) { row.waits = Int64(clamping: record.waits) }
+        } else {
+            row.reason = record.skipReason.map { Self.journal($0).name }
         }
-    }
-
-    // MARK: - Encoding straight into the block
-    //
-    // The frequent events (changes, deliveries, skips) are appended to the open block by
-    // one call each (`EventBlockEncoder.appendChange`, `appendDelivery`), the bytes `append`
-    // writes for the `Row` they would make. Building a `Row` (312 bytes, four optional
-    // strings) and passing it to `append` was about a tenth of the writer thread's
-    // instructions per event: its copy, and the reference counting of its strings (NULL as
-    // they mostly are) at every copy and destruction. The rare outcomes (a block full by
-    // bytes, an event for `event_rows`) take the event back out and hand its `Row` to `add`,
-    // which decides as for any other event.
-
-    /// Before an event is appended to the open block: a pack's seqs are consecutive, so a
-    /// seq that does not follow the block's last starts a new block (as `add` does).
-    @inline(__always)
-    private func startEvent(seq: Int64) throws(SQLiteError) {
-        let block = hot.block
-        if block.pointee.count > 0, seq != block.pointee.lastSeq &+ 1 { try insertOpenBlock() }
-    }
-
-    /// After an event was appended to the open block: inserts the block when it is full; an
-    /// event it refused (`append`'s `needsRow` and `needsNewBlock`) is added as `row()` by
-    /// `add`, which decides where it goes as for any other event.
-    @inline(__always)
-    private func endEvent(_ outcome: EventBlockEncoder.Outcome, _ row: () -> Row) throws(SQLiteError) {
-        switch outcome {
-        case .added: return
-        case .filled: try insertOpenBlock()
-        case .refused: try addOutOfLine(row())
-        }
-    }
-
-    /// `add`, called (not inlined) from the rare outcomes of `endEvent`.
-    @inline(never)
-    private func addOutOfLine(_ row: Row) throws(SQLiteError) {
         try add(row)
     }
 
     /// The id of the channel a record names, its row written on first sight; `nil` for one
     /// never defined (as a decoded event without a channel).
-    /// Always inlined (two callers, once per change or delivery): the call passed the
-    /// decoder and cost 23 instructions per event, more than the lookup it spares.
-    @inline(__always)
     private func channelID(_ id: UInt64, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) -> Int64? {
         // Records come in runs on one channel (a change, then its deliveries): the last
         // one found spares a dictionary lookup (hashing) per record.
@@ -288,133 +216,69 @@ extension SessionWriter {
         return slot.number == number && slot.seq > 0 ? slot.seq : nil
     }
 
-    /// Adds an event to the open block, inserting the block when it is full: at
-    /// `EventBlock.maxEvents` events, or before its body would pass `EventBlock.maxBodyBytes`.
-    /// An event a block cannot hold goes to `event_rows` instead, the open block inserted
-    /// first so that no block's seq range spans a row: one whose JSON alone would pass the
-    /// limit, and one with U+0000 in a text (SQLite's JSON functions end a string there, so
-    /// the `events` view would not read it whole).
-    ///
-    /// Always inlined into its callers (the rare events' writers; changes, deliveries and
-    /// skips come here only when the block refused them): the call cost ~24 instructions
-    /// per event when every event came through it.
-    @inline(__always)
+    /// Stages an event's row, inserting the staged rows when there are `rowsPerInsert`;
+    /// its details, if it has any, are inserted now (the two tables' rows are committed
+    /// together).
     func add(_ row: Row) throws(SQLiteError) {
-        // One access to `block` per event (each access to a class's stored property is
-        // checked for exclusivity at run time).
-        // A pack's seqs are consecutive (its events' seqs are not written): a seq that does
-        // not follow the open block's last starts a new one.
-        if block.count > 0, row.seq != block.lastSeq &+ 1 { try insertOpenBlock() }
-        switch Self.append(row, start: startNanoseconds, to: &block) {
-        case .added:
-            return
-        case .filled:
-            try insertOpenBlock()
-        case .needsRow:
-            try insertOpenBlock()
-            try insert(row, with: insertEvent, bound: &boundEvent)
-        case .needsNewBlock:
-            try insertOpenBlock()
-            _ = Self.append(row, start: startNanoseconds, to: &block)
-            if block.count == EventBlock.maxEvents { try insertOpenBlock() }
+        if row.otherRegistration != nil || row.scope != nil || row.waits != nil || row.detail != nil {
+            try insertDetails(of: row)
         }
+        staged.append(row)
+        if staged.count == Self.rowsPerInsert { try insertStaged() }
     }
 
-    /// What `append` did with an event.
-    enum Appended {
-        /// In the block, which has room for more.
-        case added
-        /// In the block, which is now full.
-        case filled
-        /// Not in the block: it goes to `event_rows`.
-        case needsRow
-        /// Not in the block, which would pass `EventBlock.maxBodyBytes` with it.
-        case needsNewBlock
-    }
-
-    /// Appends `row` to `block` as one event of a pack's body (docs/EVENT-BLOCKS.md), in
-    /// `EventPack.elements` order, unless the block cannot hold it (see `add`).
-    static func append(_ row: Row, start: UInt64, to block: inout EventBlockEncoder) -> Appended {
-        block.beginEvent(seq: row.seq, timeNs: Int64(bitPattern: row.time &- start))
-        // The kind's raw value of the concrete type: `code`, generic over the vocabulary, was a call per event.
-        block.int(Int64(row.kind.rawValue), Int64(bitPattern: row.thread), row.isMain ? 1 : 0, row.isMainQueue.map { $0 ? 1 : 0 })
-        block.int(row.channel, row.registration, row.owner, row.duration, row.cpu, row.changeSeq.map { row.seq &- $0 })
-        block.int(row.callSite, row.liveCount)
-        block.text(row.new)
-        block.text(row.old)
-        block.text(row.reason)
-        block.int(row.scope, row.otherRegistration, row.waits, row.depth == 0 ? nil : Int64(row.depth))
-        block.int(row.isPrior ? 1 : nil)
-        block.text(row.detail)
-        block.endEvent()
-        if block.lastEventHasNUL || block.lastEventBytes + 2 > EventBlock.maxBodyBytes {
-            block.removeLastEvent()
-            return .needsRow
+    /// Inserts the staged rows with one statement, and empties the stage.
+    func insertStaged() throws(SQLiteError) {
+        guard !staged.isEmpty else { return }
+        let statement: SQLiteStatement
+        if let made = insertRows[staged.count - 1] {
+            statement = made
+        } else {
+            statement = try database.prepare(EventColumn.insertSQL(rows: staged.count))
+            insertRows[staged.count - 1] = statement
         }
-        if block.closedBodyBytes > EventBlock.maxBodyBytes {
-            block.removeLastEvent()
-            return .needsNewBlock
-        }
-        return block.count == EventBlock.maxEvents ? .filled : .added
-    }
-
-    /// Inserts the open block, if it holds any event, and empties it.
-    func insertOpenBlock() throws(SQLiteError) {
-        guard block.count > 0 else {
-            // Still reset: an event that went to event_rows may have grown the buffer.
-            block.reset()
-            return
-        }
-        try insertBlock.bind(sessionID, at: 1)
-        try insertBlock.bind(block.firstSeq, at: 2)
-        try insertBlock.bind(Int64(block.count), at: 3)
-        try insertBlock.bind(block.baseTimeNs, at: 4)
-        try block.withClosedBody { (body) throws(SQLiteError) in
-            defer { insertBlock.unbind(at: 5) }
-            try insertBlock.bind(borrowedText: body, at: 5)
-            try insertBlock.run()
-        }
-        block.reset()
-    }
-
-    /// Binds `row` to a statement made by `EventColumn.insertSQL(rows: 1)` and runs it;
-    /// `bound` is what the statement holds at each parameter (see `BoundParameter`).
-    func insert(_ row: Row, with statement: SQLiteStatement, bound: inout [BoundParameter]) throws(SQLiteError) {
-        try bound.withUnsafeMutableBufferPointer { (bound) throws(SQLiteError) in
-            func int(_ value: Int64?, _ column: EventColumn) throws(SQLiteError) {
-                let index = 1 + column.rawValue
-                try statement.bind(value, at: index, over: &bound[Int(index - 1)])
-            }
-            func text(_ value: String?, _ column: EventColumn) throws(SQLiteError) {
-                let index = 1 + column.rawValue
-                try statement.bind(value, at: index, over: &bound[Int(index - 1)])
-            }
-            try int(sessionID, .sessionID)
-            try int(row.seq, .seq)
-            try int(Int64(bitPattern: row.time &- startNanoseconds), .timeNs)
-            try int(row.kind.code, .kind)
-            try int(Int64(bitPattern: row.thread), .thread)
-            try int(row.isMain ? 1 : 0, .isMain)
-            try int(row.channel, .channelID)
-            try int(row.registration, .registrationID)
-            try int(row.owner, .ownerID)
-            try int(row.otherRegistration, .otherRegistrationID)
-            try int(row.callSite, .callSiteID)
-            try int(row.scope, .scopeID)
-            try int(Int64(row.depth), .depth)
-            try int(row.liveCount, .liveCount)
-            try int(row.duration, .durationNs)
-            try int(row.isPrior ? 1 : 0, .isPrior)
-            try text(row.old?.string, .oldValue)
-            try text(row.new?.string, .newValue)
-            try text(row.reason, .reason)
-            try text(row.detail, .detail)
-            try int(row.isMainQueue.map { $0 ? 1 : 0 }, .mainQueue)
-            try int(row.cpu, .cpuNs)
-            try int(row.waits, .waits)
-            try int(row.changeSeq, .changeSeq)
+        var base: Int32 = 0
+        for row in staged {
+            try bind(row, to: statement, from: base)
+            base += EventColumn.count
         }
         try statement.run()
+        staged.removeAll(keepingCapacity: true)
+    }
+
+    /// Binds `row`'s columns to parameters `base + 1 …` of `statement`, in `EventColumn` order.
+    private func bind(_ row: Row, to statement: SQLiteStatement, from base: Int32) throws(SQLiteError) {
+        func at(_ column: EventColumn) -> Int32 { base + column.rawValue + 1 }
+        try statement.bind(sessionID, at: at(.sessionID))
+        try statement.bind(row.seq, at: at(.seq))
+        try statement.bind(Int64(bitPattern: row.time &- startNanoseconds), at: at(.timeNs))
+        try statement.bind(Int64(row.kind.rawValue), at: at(.kind))
+        try statement.bind(Int64(bitPattern: row.thread), at: at(.thread))
+        let flags = EventFlags.encode(isMain: row.isMain, isPrior: row.isPrior, isMainQueue: row.isMainQueue, depth: Int64(row.depth))
+        try statement.bind(flags, at: at(.flags))
+        try statement.bind(row.channel, at: at(.channelID))
+        try statement.bind(row.registration, at: at(.registrationID))
+        try statement.bind(row.owner, at: at(.ownerID))
+        try statement.bind(row.changeSeq.map { row.seq &- $0 }, at: at(.changeBack))
+        try statement.bind(row.duration, at: at(.durationNs))
+        try statement.bind(row.cpu, at: at(.cpuNs))
+        try statement.bind(row.liveCount, at: at(.liveCount))
+        try statement.bind(row.callSite, at: at(.callSiteID))
+        try statement.bind(row.old, at: at(.oldValue))
+        try statement.bind(row.new, at: at(.newValue))
+        try statement.bind(row.reason, at: at(.reason))
+    }
+
+    /// Inserts the `event_details` row of `row`.
+    private func insertDetails(of row: Row) throws(SQLiteError) {
+        func at(_ column: EventDetailColumn) -> Int32 { column.rawValue + 1 }
+        try insertDetails.bind(sessionID, at: at(.sessionID))
+        try insertDetails.bind(row.seq, at: at(.seq))
+        try insertDetails.bind(row.otherRegistration, at: at(.otherRegistrationID))
+        try insertDetails.bind(row.scope, at: at(.scopeID))
+        try insertDetails.bind(row.waits, at: at(.waits))
+        try insertDetails.bind(row.detail, at: at(.detail))
+        try insertDetails.run()
     }
 
     // MARK: - The registry's enumerations in the journal's vocabulary

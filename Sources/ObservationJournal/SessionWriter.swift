@@ -3,7 +3,7 @@ import CSQLite
 import Foundation
 import ObserverCore
 
-/// Writes one session's events, packed in blocks of up to 256, on the writer thread.
+/// Writes one session's events, one row of `events` each, on the writer thread.
 ///
 /// Interns strings and call sites, and inserts the rows of objects, channels, scopes and
 /// registrations the first time an event names them, so each event holds only ids.
@@ -43,35 +43,23 @@ final class SessionWriter: @unchecked Sendable {
     /// Scopes with a row that have not ended; forgotten when their end is written.
     var scopes = Set<UInt64>()
     /// The seqs of the latest `changed` rows by the registry's change number, for the
-    /// `change_seq` of their deliveries: a ring of `recentChanges` slots, so memory stays
+    /// `change_back` of their deliveries: a ring of `recentChanges` slots, so memory stays
     /// bounded however long the session. A delivery queued behind more than that many
-    /// later changes (or of a change dropped in a gap) gets NULL, as schema 1–3 rows have.
-    var changeSeqs: UnsafeMutablePointer<(number: UInt64, seq: Int64)> { hot.changeSeqs }
+    /// later changes (or of a change dropped in a gap) gets NULL.
+    var changeSeqs: [(number: UInt64, seq: Int64)]
     static let recentChanges = 4096
-    /// The open block and `changeSeqs`, unchecked for exclusivity (see `WriterHotState`).
-    let hot = WriterHotState(changeSlots: recentChanges)
 
-    /// `EventRecord.Flags`' bits, read once: testing a record's flags with `contains`, from
-    /// another module, was a generic call through `SetAlgebra` and a call to the flag's
-    /// accessor per test, twice or three times per event.
-    let flagBits = (
-        mainThread: EventRecord.Flags.mainThread.rawValue, mainQueue: EventRecord.Flags.mainQueue.rawValue,
-        prior: EventRecord.Flags.prior.rawValue, countedWaits: EventRecord.Flags.countedWaits.rawValue
-    )
-
-    /// Inserts one block of events into `event_packs` (`EventPack.insertSQL`).
-    let insertBlock: SQLiteStatement
-    /// The open block: events added since the last block was inserted, written out when
-    /// it is full and before every COMMIT, so the committed prefix is always whole.
-    var block: EventBlockEncoder {
-        unsafeAddress { UnsafePointer(hot.block) }
-        unsafeMutableAddress { hot.block }
-    }
-    /// Inserts one event into `event_rows`: an event a block cannot hold (see `add`).
-    let insertEvent: SQLiteStatement
-    /// What `insertEvent` holds at each parameter (see `BoundParameter`); the statement
-    /// is the writer's own (`prepare`, not `cached`), so nothing else binds or clears it.
-    var boundEvent: [BoundParameter]
+    /// Events added and not yet inserted: inserted `rowsPerInsert` at a time by one
+    /// statement, and before every COMMIT, so the committed prefix is always whole.
+    var staged: [Row] = []
+    /// The most rows one `INSERT` takes: enough to spread the statement's fixed cost
+    /// (JournalBenchmark `--only shapes`), far below SQLite's limit on bound parameters.
+    static let rowsPerInsert = 64
+    /// `insertRows[n - 1]` inserts `n` events (`EventColumn.insertSQL(rows: n)`), made
+    /// when first needed: the writer's own statements, never a shared `cached` one.
+    var insertRows: [SQLiteStatement?] = Array(repeating: nil, count: rowsPerInsert)
+    /// Inserts the `event_details` row of an event that has one.
+    let insertDetails: SQLiteStatement
     let selectString: SQLiteStatement
     let insertString: SQLiteStatement
     let selectCallSite: SQLiteStatement
@@ -96,9 +84,12 @@ final class SessionWriter: @unchecked Sendable {
         self.values = values
         let start = monotonicNanoseconds()
         startNanoseconds = start
-        insertBlock = try database.prepare(EventPack.insertSQL)
-        insertEvent = try database.prepare(EventColumn.insertSQL(rows: 1))
-        boundEvent = Array(repeating: .unknown, count: Int(EventColumn.count))
+        changeSeqs = Array(repeating: (0, 0), count: Self.recentChanges)
+        staged.reserveCapacity(Self.rowsPerInsert)
+        insertDetails = try database.prepare(EventDetailColumn.insertSQL)
+        // The statement of every full stage, made now: a session that cannot make it
+        // fails to start rather than at its first batch.
+        insertRows[Self.rowsPerInsert - 1] = try database.prepare(EventColumn.insertSQL(rows: Self.rowsPerInsert))
         selectString = try database.cached("SELECT id FROM strings WHERE value = ?")
         insertString = try database.cached("INSERT INTO strings (value) VALUES (?)")
         selectCallSite = try database.cached(
@@ -159,23 +150,9 @@ final class SessionWriter: @unchecked Sendable {
 
     // MARK: - Batches
 
-    /// Writes a batch in one transaction; with `endsSession`, also marks the session ended
-    /// cleanly in it.
-    func write(_ batch: EventBatch) throws(SQLiteError) {
-        try transaction(endsSession: batch.endsSession) { () throws(SQLiteError) in
-            var seq = batch.firstSeq
-            for event in batch.events {
-                try write(event, seq: seq)
-                seq += 1
-            }
-            if let gap = batch.gap { try write(gap) }
-        }
-    }
-
-    /// Writes the buffer's batch in one transaction, as `write(_: EventBatch)` writes it
-    /// decoded, without decoding it: a change, delivery or skip record becomes its row
-    /// directly (no `ObserverEvent` built per frequent event); the rare events are written
-    /// as they are. `decoder` keeps the channels and registrations the records name; once
+    /// Writes the buffer's batch in one transaction: a change, delivery or skip record
+    /// becomes its row directly (no `ObserverEvent` built per frequent event); the rare
+    /// events are written as they are. `decoder` keeps the channels and registrations the records name; once
     /// the batch is committed, the channels that ended in it are forgotten by both.
     func write(_ batch: RecordBatch, decoder: inout RecordDecoder) throws(SQLiteError) {
         let pending = batch.pending
@@ -215,11 +192,11 @@ final class SessionWriter: @unchecked Sendable {
         forgetChannels(decoder.endedChannels)
     }
 
-    /// Runs `body`, which adds a batch's events, in one write transaction with the open
-    /// block inserted; with `endsSession`, also marks the session ended cleanly in it.
+    /// Runs `body`, which adds a batch's events, in one write transaction with the staged
+    /// events inserted; with `endsSession`, also marks the session ended cleanly in it.
     private func transaction(endsSession: Bool, _ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
-        // A failed transaction left its events in the block; they were rolled back.
-        block.reset()
+        // A failed transaction left its events staged; they were rolled back.
+        staged.removeAll(keepingCapacity: true)
         // Writing on into a removed or replaced file would lose the batch silently (and
         // leave a -wal beside the replacement): stop with an error instead. The code is
         // SQLITE_READONLY_DBMOVED, a macro Swift does not import.
@@ -231,7 +208,7 @@ final class SessionWriter: @unchecked Sendable {
         }
         try database.writeTransaction { () throws(SQLiteError) in
             try body()
-            try insertOpenBlock()
+            try insertStaged()
             if endsSession {
                 try endSession.bind(JournalClock.isoNow(), at: 1)
                 try endSession.bind(sessionID, at: 2)

@@ -8,14 +8,13 @@ import TestSupport
 /// Bugs the mutation harness found in the analysis of hostile journals (RELIABILITY.md).
 
 /// Writes a journal with one session built by `build` in `scratch`; returns its path.
-/// `packed: false` keeps the events as rows of `event_rows`, for a test that edits them.
 private func oneSessionJournal(
-    in scratch: ScratchDirectory, packed: Bool = true, _ build: (FixtureSession) throws -> Void = { _ in }
+    in scratch: ScratchDirectory, _ build: (FixtureSession) throws -> Void = { _ in }
 ) throws -> String {
     let path = scratch.path()
     let fixture = try JournalFixture(path: path)
     try build(try fixture.session())
-    try fixture.finish(packed: packed)
+    try fixture.finish()
     return path
 }
 
@@ -32,8 +31,8 @@ private func oneSessionJournal(
     try s.post(volume, old: "1", new: "2") { _ in  // seq 2
         try s.change(volume, old: "2", new: "3", at: "Player.swift:72")  // seq 3, depth 1
     }
-    try fixture.finish(packed: false)
-    try JournalFixture.edit(path, "UPDATE event_rows SET depth = 2147483647 WHERE seq = 3")
+    try fixture.finish()
+    try JournalFixture.edit(path, "UPDATE events SET flags = (2147483647 << 4) | (flags & 15) WHERE seq = 3")
     let reader = try JournalReader(path: path)
     let found = try Diagnoser.diagnose(reader, session: try reader.session(nil), options: DiagnosisOptions())
         .filter { $0.rule == .feedbackLoop }
@@ -111,12 +110,12 @@ private func oneSessionJournal(
 /// a 900 MB value per row once took `timeline` to 6 GB.
 @Test func aValueLongerThanSixteenMebibytesIsRefused() throws {
     let scratch = try ScratchDirectory()
-    let path = try oneSessionJournal(in: scratch, packed: false) { s in
+    let path = try oneSessionJournal(in: scratch) { s in
         let rate = try s.channel(try s.object("Player"), "rate")
         try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
         try s.post(rate, old: "1", new: "2")
     }
-    try JournalFixture.edit(path, "UPDATE event_rows SET new_value = printf('%.*c', \(16 << 20 + 1), 'x') WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed')")
+    try JournalFixture.edit(path, "UPDATE events SET new_value = printf('%.*c', \(16 << 20 + 1), 'x') WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed')")
     let reader = try JournalReader(path: path)
     #expect(try reader.session(nil).eventCount == 3)
     #expect(throws: AnalysisError.journal(.refused(
@@ -130,16 +129,15 @@ private func oneSessionJournal(
 /// from `Migrations/*.sql` is accepted as it is, and one more object is not.
 @Test func theExpectedSchemaComesFromTheMigrations() throws {
     let expected = try JournalSchemaObjects.expected(version: JournalSchema.latestVersion)
-    #expect(expected.objects["event_rows"]?.type == "table")
-    #expect(expected.objects["event_blocks"]?.type == "table")
-    #expect(expected.objects["events"]?.type == "view")
+    #expect(expected.objects["events"]?.type == "table")
+    #expect(expected.objects["event_details"]?.type == "table")
     #expect(expected.objects["event_log"]?.type == "view")
     #expect(expected.objects["events_no_update"]?.type == "trigger")
     let scratch = try ScratchDirectory()
     let path = scratch.path()
     try JournalFixture(path: path).finish()
     #expect(try JournalSchemaObjects.difference(JournalFile.openForReading(path: path), version: JournalSchema.latestVersion, path: path) == nil)
-    try SQLiteDatabase(path: path, mode: .readWrite).execute("CREATE INDEX extra ON event_rows (kind)")
+    try SQLiteDatabase(path: path, mode: .readWrite).execute("CREATE INDEX extra ON events (kind)")
     #expect(throws: JournalError.refused(path: path, reason: "refused: it has an index 'extra' that journal schema \(JournalSchema.latestVersion) does not have (the schema was changed outside ObservationJournal)")) {
         try JournalFile.openForReading(path: path)
     }

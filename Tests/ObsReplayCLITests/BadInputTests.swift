@@ -17,8 +17,8 @@ let badInputs: [(name: String, arguments: [String], stderr: String)] = [
     ("header.sqlite", ["stats"], "error: DIR/header.sqlite: journal is damaged (database disk image is malformed)\n"),
     ("foreign.sqlite", ["sessions"], "error: DIR/foreign.sqlite: not a journal (an SQLite database of another application, application_id 1234)\n"),
     ("plain.sqlite", ["check"], "error: DIR/plain.sqlite: not a journal (not an SQLite database)\n"),
-    ("newer.sqlite", ["timeline"], "error: DIR/newer.sqlite: journal schema 99 is newer than this version supports (6); upgrade ObservationJournal\n"),
-    ("newer.sqlite", ["migrate"], "error: DIR/newer.sqlite: journal schema 99 is newer than this version supports (6); upgrade ObservationJournal\n"),
+    ("newer.sqlite", ["timeline"], "error: DIR/newer.sqlite: journal schema 99 is newer than this version supports (7); upgrade ObservationJournal\n"),
+    ("newer.sqlite", ["migrate"], "error: DIR/newer.sqlite: journal schema 99 is newer than this version supports (7); upgrade ObservationJournal\n"),
     ("demo.sqlite", ["timeline", "--session", "9"], "error: DIR/demo.sqlite: no session 9\n"),
     ("demo.sqlite", ["diagnose", "--session", "3"], "error: DIR/demo.sqlite: no session 3\n"),
     ("demo.sqlite", ["export", "--what", "events", "--format", "csv", "--session", "7"], "error: DIR/demo.sqlite: no session 7\n"),
@@ -26,11 +26,11 @@ let badInputs: [(name: String, arguments: [String], stderr: String)] = [
     ("demo.sqlite", ["replay", "--session", "1", "--at", "11"], "error: DIR/demo.sqlite: seq 11 is beyond the end of session 1 (last seq 10)\n"),
     ("nosessions.sqlite", ["timeline"], "error: DIR/nosessions.sqlite: the journal holds no sessions\n"),
     // Journals from elsewhere: a schema changed by another tool is refused before any query.
-    ("endless.sqlite", ["check"], "error: DIR/endless.sqlite: refused: the view 'events' is not defined as journal schema 6 defines it (the schema was changed outside ObservationJournal)\n"),
-    ("endless.sqlite", ["diagnose"], "error: DIR/endless.sqlite: refused: the view 'events' is not defined as journal schema 6 defines it (the schema was changed outside ObservationJournal)\n"),
-    ("trigger.sqlite", ["sessions"], "error: DIR/trigger.sqlite: refused: it has a trigger 'sessions_spy' that journal schema 6 does not have (the schema was changed outside ObservationJournal)\n"),
-    ("altered.sqlite", ["timeline"], "error: DIR/altered.sqlite: refused: the table 'event_rows' is not defined as journal schema 6 defines it (the schema was changed outside ObservationJournal)\n"),
-    ("noindex.sqlite", ["stats"], "error: DIR/noindex.sqlite: refused: the index 'registrations_by_channel' of journal schema 6 is missing (the schema was changed outside ObservationJournal)\n"),
+    ("endless.sqlite", ["check"], "error: DIR/endless.sqlite: refused: 'events' is a view, where journal schema 7 has a table (the schema was changed outside ObservationJournal)\n"),
+    ("endless.sqlite", ["diagnose"], "error: DIR/endless.sqlite: refused: 'events' is a view, where journal schema 7 has a table (the schema was changed outside ObservationJournal)\n"),
+    ("trigger.sqlite", ["sessions"], "error: DIR/trigger.sqlite: refused: it has a trigger 'sessions_spy' that journal schema 7 does not have (the schema was changed outside ObservationJournal)\n"),
+    ("altered.sqlite", ["timeline"], "error: DIR/altered.sqlite: refused: the table 'event_details' is not defined as journal schema 7 defines it (the schema was changed outside ObservationJournal)\n"),
+    ("noindex.sqlite", ["stats"], "error: DIR/noindex.sqlite: refused: the index 'registrations_by_channel' of journal schema 7 is missing (the schema was changed outside ObservationJournal)\n"),
     ("stat1.sqlite", ["stats"], "error: DIR/stat1.sqlite: refused: it holds query planner statistics (sqlite_stat1) that ObservationJournal never writes; remove them with: sqlite3 DIR/stat1.sqlite 'DELETE FROM sqlite_stat1'\n"),
     ("stat1.sqlite", ["migrate"], "error: DIR/stat1.sqlite: refused: it holds query planner statistics (sqlite_stat1) that ObservationJournal never writes; remove them with: sqlite3 DIR/stat1.sqlite 'DELETE FROM sqlite_stat1'\n"),
 ]
@@ -59,11 +59,11 @@ func writeBadInputs(in directory: URL) throws {
     }
     // `events` as a view over an endless recursive query: every command hung on it.
     try edited("endless.sqlite", """
-        DROP VIEW events;
-        CREATE VIEW events AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT r.* FROM event_rows r, n;
+        ALTER TABLE events RENAME TO events_kept;
+        CREATE VIEW events AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT r.* FROM events_kept r, n;
         """)
     try edited("trigger.sqlite", "CREATE TRIGGER sessions_spy AFTER INSERT ON sessions BEGIN SELECT 1; END;")
-    try edited("altered.sqlite", "ALTER TABLE event_rows ADD COLUMN note TEXT")
+    try edited("altered.sqlite", "ALTER TABLE event_details ADD COLUMN note TEXT")
     try edited("noindex.sqlite", "DROP INDEX registrations_by_channel")
     // Statistics that make the planner scan where it should seek.
     try edited("stat1.sqlite", "ANALYZE; UPDATE sqlite_stat1 SET stat = '1000000000 1000000000 1000000000'")
@@ -314,8 +314,8 @@ func writeBadInputs(in directory: URL) throws {
     let rate = try s.channel(try s.object("Player"), "rate")
     try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
     try s.post(rate, old: "1", new: "2")
-    try fixture.finish(packed: false)
-    try JournalFixture.edit(path, "UPDATE event_rows SET time_ns = -9223372036854775808 WHERE kind = (SELECT code FROM event_kinds WHERE name = 'delivered')")
+    try fixture.finish()
+    try JournalFixture.edit(path, "UPDATE events SET time_ns = -9223372036854775808 WHERE kind = (SELECT code FROM event_kinds WHERE name = 'delivered')")
     let trace = try obsreplay(["export", path, "--what", "events", "--format", "chrome-trace"])
     #expect(trace.status == 0)
     #expect(trace.stderr == "")

@@ -9,7 +9,7 @@ import TestSupport
 // status exactly.
 
 @Test(.tags(.childProcess)) func versionAndHelp() throws {
-    #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.1.0 (journal schema 6)\n", stderr: "", status: 0))
+    #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.1.0 (journal schema 7)\n", stderr: "", status: 0))
     let help = try obsreplay(["--help"])
     #expect(help.status == 0 && help.stderr.isEmpty)
     #expect(help.stdout.hasPrefix("OVERVIEW: Read observation journals: sessions, timelines, replay, diagnosis and export.\n"))
@@ -225,7 +225,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
     #expect(try obsreplay(["stats", path]) == RunResult(stdout: """
         file size       \(size) bytes
-        schema version  6
+        schema version  7
         sessions        2
         events          14
         registrations   3
@@ -248,11 +248,11 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
 
         """, stderr: "", status: 0))
     #expect(try obsreplay(["stats", path, "--session", "2", "--json"]).stdout == """
-        {"file_size":\(size),"schema_version":6,"sessions":1,"events":4,"registrations":1,"events_by_kind":{"changed":1,"delivered":1,"registered":1,"removed":1},"busiest_channels":[{"session_id":2,"name":"Player#1.rate","count":4}],"top_owners":[{"session_id":2,"name":"Screen#2","count":1}]}
+        {"file_size":\(size),"schema_version":7,"sessions":1,"events":4,"registrations":1,"events_by_kind":{"changed":1,"delivered":1,"registered":1,"removed":1},"busiest_channels":[{"session_id":2,"name":"Player#1.rate","count":4}],"top_owners":[{"session_id":2,"name":"Screen#2","count":1}]}
 
         """)
     #expect(try obsreplay(["check", path]) == RunResult(stdout: """
-        schema version    6 (this version reads up to 6)
+        schema version    7 (this version reads up to 7)
         application id    0x4F4A524E (ObservationJournal)
         integrity         ok
         unclean sessions  none
@@ -263,7 +263,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
 
         """, stderr: "", status: 0))
     #expect(try obsreplay(["migrate", path]) == RunResult(
-        stdout: "", stderr: "\(path): already at the latest schema (6); nothing to do\n", status: 0
+        stdout: "", stderr: "\(path): already at the latest schema (7); nothing to do\n", status: 0
     ))
 }
 
@@ -278,7 +278,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     try s.change(rate, old: "2", new: "3")  // seq 6
     try fixture.finish()
     #expect(try obsreplay(["check", path]) == RunResult(stdout: """
-        schema version    6 (this version reads up to 6)
+        schema version    7 (this version reads up to 7)
         application id    0x4F4A524E (ObservationJournal)
         integrity         ok
         unclean sessions  1
@@ -291,7 +291,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
 
         """, stderr: "", status: 1))
     #expect(try obsreplay(["check", path, "--json"]).stdout == """
-        {"schema_version":6,"supported_version":6,"application_id":"0x4F4A524E","integrity":["ok"],"unclean_sessions":[1],"recorded_gaps":[{"session_id":1,"seq":2,"detail":"dropped=40"}],"seq_gaps":[{"session_id":1,"from":3,"to":5}],"long_names":[],"long_name_count":0,"healthy":false}
+        {"schema_version":7,"supported_version":7,"application_id":"0x4F4A524E","integrity":["ok"],"unclean_sessions":[1],"recorded_gaps":[{"session_id":1,"seq":2,"detail":"dropped=40"}],"seq_gaps":[{"session_id":1,"from":3,"to":5}],"long_names":[],"long_name_count":0,"healthy":false}
 
         """)
 }

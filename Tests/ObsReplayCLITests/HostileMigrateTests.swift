@@ -28,15 +28,14 @@ import TestSupport
         return result
     }
 
-    /// Values an old schema forbids, each of which a migration would otherwise drop or
-    /// blank without a word: a channel with no known policy was left out by 0005's join,
-    /// an unknown removal reason became NULL (a registration still live), an event of
-    /// unknown kind was left out by 0004's; `is_main = 7` made 0002 fail half-way, the
-    /// journal left at schema 2 and the message quoting the whole migration.
+    /// Values schema 1 forbids, each of which the upgrade would otherwise drop or blank
+    /// without a word: a channel with no known policy is left out by its join, an unknown
+    /// removal reason would become NULL (a registration still live), an event of unknown
+    /// kind would be left out; `is_main = 7` would spill into the flags of another column.
     static let forbidden: [(schema: Int, sql: String, table: String)] = [
-        (4, "UPDATE channels SET policy = 'bogus' WHERE id = 1", "channels"),
-        (4, "UPDATE registrations SET removal_reason = 'bogus' WHERE removed_seq IS NOT NULL", "registrations"),
-        (3, "UPDATE events SET kind = 'bogus' WHERE seq = 3", "events"),
+        (1, "UPDATE channels SET policy = 'bogus' WHERE id = 1", "channels"),
+        (1, "UPDATE registrations SET removal_reason = 'bogus' WHERE removed_seq IS NOT NULL", "registrations"),
+        (1, "UPDATE events SET kind = 'bogus' WHERE seq = 3", "events"),
         (1, "UPDATE events SET is_main = 7 WHERE seq = 2", "events"),
         (1, "UPDATE registrations SET expects_main = 3", "registrations"),
     ]
@@ -54,20 +53,24 @@ import TestSupport
 
             """, status: 2))
         #expect(Self.files(path) == before)
-        // `check` says the same (its read-only connection skips CHECK constraints in
-        // integrity_check; it evaluates them itself).
+        // A read command reads a schema-1 journal through an upgraded copy, which cannot be
+        // made of it: refused in one line that says why, the file as it was.
         let checked = try obsreplay(["check", path])
-        #expect(checked.status == 1)
-        #expect(checked.stdout.contains("integrity         FAILED\n    CHECK constraint failed in \(damage.table)\ndamaged\n"))
+        #expect(checked == RunResult(stdout: "", stderr: """
+            error: \(path): cannot be read: schema \(JournalSchema.latestVersion) cannot be made of it (refused: not \
+            migrated, it holds what its schema \(damage.schema) forbids (CHECK constraint failed in \(damage.table)); \
+            the file is unchanged)
+
+            """, status: 2))
         #expect(Self.files(path) == before)
     }
 
-    /// Codes out of range in a schema-5 journal (policy 7, removal reason -1) read as
+    /// Codes out of range in a journal (policy 7, removal reason -1) read as
     /// `policy#7` in every command, and `check` reports them as integrity_check would on
     /// a writable connection.
     @Test func checkReportsCodesTheSchemaForbids() throws {
         let scratch = try ScratchDirectory("hostile-migrate")
-        let path = try Self.journal(at: 5, in: scratch.url)
+        let path = try Self.journal(at: JournalSchema.latestVersion, in: scratch.url)
         #expect(try obsreplay(["check", path]).status == 0)
         try JournalFixture.edit(path, """
             PRAGMA ignore_check_constraints = 1;
@@ -94,19 +97,18 @@ import TestSupport
     /// nothing else reads them, so `check` names them as SQLite's foreign-key check does.
     @Test func checkReportsRowsOfASessionThatDoesNotExist() throws {
         let scratch = try ScratchDirectory("hostile-migrate")
-        let path = try Self.journal(at: 6, in: scratch.url)
+        let path = try Self.journal(at: JournalSchema.latestVersion, in: scratch.url)
         #expect(try obsreplay(["check", path]).status == 0)
         try JournalFixture.edit(path, """
-            INSERT INTO event_packs SELECT 99, first_seq, event_count, base_time_ns, body FROM event_packs;
-            INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main) VALUES (77, 1, 0, 4, 1, 1);
+            INSERT INTO events (session_id, seq, time_ns, kind, thread, flags) VALUES (99, 1, 0, 4, 1, 1);
+            INSERT INTO event_details (session_id, seq, detail) VALUES (77, 1, 'x');
             """)
         let before = Self.files(path)
         let checked = try obsreplay(["check", path])
         #expect(checked.status == 1)
         #expect(checked.stdout.hasSuffix("""
             integrity         FAILED
-                FOREIGN KEY constraint failed in event_packs (no such row in sessions)
-                FOREIGN KEY constraint failed in event_rows (no such row in sessions)
+                FOREIGN KEY constraint failed in events (no such row in sessions)
             damaged
 
             """))
@@ -117,7 +119,7 @@ import TestSupport
     /// `-wal` neither checkpointed into the file nor changed.
     @Test func forbiddenValueInTheWALIsRefusedAndTheWALKept() throws {
         let scratch = try ScratchDirectory("hostile-migrate")
-        let original = try Self.journal(at: 4, in: scratch.url)
+        let original = try Self.journal(at: 1, in: scratch.url)
         let writing = scratch.url.appendingPathComponent("writing.sqlite").path
         try FileManager.default.copyItem(atPath: original, toPath: writing)
         let path = scratch.url.appendingPathComponent("crashed.sqlite").path
@@ -132,7 +134,7 @@ import TestSupport
         let before = Self.files(path)
         #expect(before["-wal"]?.isEmpty == false)
         let result = try obsreplay(["migrate", path])
-        #expect(result.stderr == "error: \(path): refused: not migrated, it holds what its schema 4 forbids (CHECK constraint failed in channels); the file is unchanged\n")
+        #expect(result.stderr == "error: \(path): refused: not migrated, it holds what its schema 1 forbids (CHECK constraint failed in channels); the file is unchanged\n")
         #expect(result.status == 2)
         // Reading made the -shm (as every read command does); the journal and its -wal are as they were.
         var after = Self.files(path)
@@ -144,7 +146,7 @@ import TestSupport
     /// exist yet): SQLite would create the link's target while migrating.
     @Test func linkedSideFileIsRefusedByMigrate() throws {
         let scratch = try ScratchDirectory("hostile-migrate")
-        let path = try Self.journal(at: 4, in: scratch.url)
+        let path = try Self.journal(at: 1, in: scratch.url)
         try JournalFixture.edit(path, "PRAGMA journal_mode = DELETE")
         let target = scratch.url.appendingPathComponent("elsewhere").path
         try FileManager.default.createSymbolicLink(atPath: path + "-journal", withDestinationPath: target)
@@ -164,7 +166,7 @@ import TestSupport
     /// in a sentence rather than `SQLITE_READONLY (776)` and the statement.
     @Test func hotRollbackJournalIsRefusedInASentence() throws {
         let scratch = try ScratchDirectory("hostile-migrate")
-        let path = try Self.journal(at: 5, in: scratch.url)
+        let path = try Self.journal(at: JournalSchema.latestVersion, in: scratch.url)
         try JournalFixture.edit(path, "PRAGMA journal_mode = DELETE")
         try Data(repeating: 0xA5, count: 600).write(to: URL(fileURLWithPath: path + "-journal"))
         let before = Self.files(path)

@@ -158,7 +158,7 @@ import TestSupport
         // stats
         (8, """
             file size       \(size) bytes
-            schema version  6
+            schema version  7
             sessions        1
             events          10
             registrations   2
@@ -197,7 +197,7 @@ import TestSupport
             """, 0),
         // check
         (11, """
-            schema version    6 (this version reads up to 6)
+            schema version    7 (this version reads up to 7)
             application id    0x4F4A524E (ObservationJournal)
             integrity         ok
             unclean sessions  none

@@ -190,9 +190,9 @@ final class HostileScreen {}
         let channel = try session.channel(try session.object("Player"), "k")
         try session.register(channel, owner: try session.object("Screen"), at: "S.swift:1")
         try session.post(channel, old: "a", new: "b")
-        try fixture.finish(packed: false)
+        try fixture.finish()
         try JournalFixture.edit(path, """
-            UPDATE event_rows SET new_value = CAST(X'66FF1B5B33316D80C0AF' AS TEXT) WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed');
+            UPDATE events SET new_value = CAST(X'66FF1B5B33316D80C0AF' AS TEXT) WHERE kind = (SELECT code FROM event_kinds WHERE name = 'changed');
             UPDATE strings SET value = CAST(X'6BFE9B' AS TEXT) WHERE value = 'k';
             """)
         let timeline = try obsreplay(["timeline", path])

@@ -49,20 +49,19 @@ struct JournalMutator {
 
     private static let extremes: [Int64] = [.min, .max, -1, 0, 1 << 31, 1 << 53, -(1 << 40), 3]
     private static let columns = [
-        "time_ns", "depth", "duration_ns", "live_count", "channel_id", "registration_id", "owner_id",
-        "other_registration_id", "call_site_id", "scope_id", "thread", "is_main", "is_prior", "seq",
+        "time_ns", "flags", "duration_ns", "cpu_ns", "change_back", "live_count", "channel_id", "registration_id",
+        "owner_id", "call_site_id", "thread", "seq", "kind",
     ]
+    private static let detailColumns = ["other_registration_id", "scope_id", "waits", "seq"]
     private static let droppable = [
-        "TABLE event_rows", "TABLE event_blocks", "TABLE event_packs", "VIEW events", "TABLE sessions", "TABLE registrations", "TABLE channels", "TABLE objects", "TABLE strings",
+        "TABLE events", "TABLE event_details", "TABLE event_kinds", "TABLE sessions", "TABLE registrations", "TABLE channels", "TABLE objects", "TABLE strings",
         "TABLE call_sites", "TABLE scopes", "TABLE migrations", "TABLE delivery_policies", "TABLE removal_reasons", "VIEW event_log", "VIEW channel_names",
         "VIEW object_names", "VIEW call_site_names", "VIEW registration_log", "VIEW session_summary",
-        "INDEX registrations_by_channel", "TRIGGER events_no_update", "TRIGGER event_blocks_no_update",
-        "TRIGGER event_packs_no_update",
+        "INDEX registrations_by_channel", "TRIGGER events_no_update", "TRIGGER event_details_no_update",
     ]
     private static let unlock = """
         DROP TRIGGER IF EXISTS events_no_update; DROP TRIGGER IF EXISTS events_no_delete;
-        DROP TRIGGER IF EXISTS event_blocks_no_update; DROP TRIGGER IF EXISTS event_blocks_no_delete;
-        DROP TRIGGER IF EXISTS event_packs_no_update; DROP TRIGGER IF EXISTS event_packs_no_delete;
+        DROP TRIGGER IF EXISTS event_details_no_update; DROP TRIGGER IF EXISTS event_details_no_delete;
         PRAGMA ignore_check_constraints = 1;
         """
 
@@ -80,7 +79,7 @@ struct JournalMutator {
         let huge = pick(Self.extremes)
         let newSeq = "(SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = \(s))"
         let newTime = "(SELECT coalesce(max(time_ns), 0) + 1 FROM events WHERE session_id = \(s))"
-        switch number(1...32) {
+        switch number(1...26) {
         case 1:
             return ("registration after its deliveries", """
                 UPDATE registrations SET registered_seq = registered_seq + \(number(1...5000))
@@ -88,44 +87,52 @@ struct JournalMutator {
                 """)
         case 2:
             return ("delivery before its registration", """
-                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, duration_ns)
+                INSERT INTO events (session_id, seq, time_ns, kind, thread, flags, channel_id, registration_id, owner_id, duration_ns)
                 VALUES (\(s), \(newSeq), \(newTime), (SELECT code FROM event_kinds WHERE name = 'delivered'), 1, 1, 1, 900, 1, 5);
                 INSERT INTO registrations (session_id, id, channel_id, owner_id, call_site_id, options, expects_main, registered_seq)
                 VALUES (\(s), 900, 1, 1, 1, 'new', 0, \(newSeq) + 3)
                 """)
         case 3:
             return ("removal of an unknown registration", """
-                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, reason)
+                INSERT INTO events (session_id, seq, time_ns, kind, thread, flags, channel_id, registration_id, owner_id, reason)
                 VALUES (\(s), \(newSeq), \(newTime), (SELECT code FROM event_kinds WHERE name = 'removed'), 1, 1, \(pick([1, 77, -1])), \(pick([4242, 0, -5])), 1, 'explicit')
                 """)
         case 4:
             let gap = pick([Int64(2), 7, 10_000, Int64.max - 10, 1 << 40])
             return ("seq gap of \(gap)", """
-                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, live_count, new_value)
+                INSERT INTO events (session_id, seq, time_ns, kind, thread, flags, channel_id, live_count, new_value)
                 VALUES (\(s), (SELECT coalesce(max(seq), 0) FROM events WHERE session_id = \(s)) + \(gap), \(newTime), (SELECT code FROM event_kinds WHERE name = 'changed'), 1, 1, 1, 0, 'x')
                 """)
         case 5:
-            return ("holes in seq", Self.unlock + "DELETE FROM event_rows WHERE session_id = \(s) AND seq % \(number(2...9)) = \(number(0...1))")
+            return ("holes in seq", Self.unlock + "DELETE FROM events WHERE session_id = \(s) AND seq % \(number(2...9)) = \(number(0...1))")
         case 6:
             return ("drop", "DROP \(pick(Self.droppable))")
         case 7:
             return ("bogus kind", Self.unlock + """
-                UPDATE event_rows SET kind = \(pick(["'bogus'", "99", "-1", "9", "0", "2", garbageText()]))
+                UPDATE events SET kind = \(pick(["'bogus'", "99", "-1", "9", "0", "2", garbageText()]))
                 WHERE session_id = \(s) AND seq = \(r)
                 """)
         case 8:
             let column = pick(Self.columns)
             // Half the time on every event of a kind, so deliveries and changes get them too.
             let which = chance(50) ? "seq = \(r)" : "kind = (SELECT code FROM event_kinds WHERE name = '\(pick(["delivered", "changed", "registered", "removed"]))')"
+            if chance(25) {
+                let detail = pick(Self.detailColumns)
+                return ("event_details.\(detail) = \(huge)", Self.unlock + """
+                    INSERT OR IGNORE INTO event_details (session_id, seq) SELECT session_id, seq FROM events WHERE session_id = \(s) AND \(which);
+                    UPDATE OR IGNORE event_details SET \(detail) = \(huge) WHERE session_id = \(s)
+                    """)
+            }
             return ("events.\(column) = \(huge) where \(which)", Self.unlock + "UPDATE OR IGNORE events SET \(column) = \(huge) WHERE session_id = \(s) AND \(which)")
         case 9:
             return ("garbage text", Self.unlock + """
-                UPDATE event_rows SET \(pick(["old_value", "new_value", "reason", "detail"])) = \(garbageText())
+                UPDATE events SET \(pick(["old_value", "new_value", "reason"])) = \(garbageText())
                 WHERE session_id = \(s) AND seq = \(r);
+                UPDATE event_details SET detail = \(garbageText()) WHERE session_id = \(s);
                 UPDATE strings SET value = \(garbageText()) WHERE id = \(number(1...40))
                 """)
         case 10:
-            return ("3 MB value", Self.unlock + "UPDATE event_rows SET new_value = printf('%.*c', 3000000, 'x') WHERE seq = \(r)")
+            return ("3 MB value", Self.unlock + "UPDATE events SET new_value = printf('%.*c', 3000000, 'x') WHERE seq = \(r)")
         case 11:
             return ("sessions", pick([
                 "DELETE FROM sessions WHERE id = \(s)",
@@ -188,77 +195,26 @@ struct JournalMutator {
             ]))
         case 21:
             return ("events copied to another session", """
-                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
-                    other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior, old_value, new_value, reason, detail)
-                SELECT \(number(4...9)), seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
-                    other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior, old_value, new_value, reason, detail
+                INSERT INTO events (session_id, seq, time_ns, kind, thread, flags, channel_id, registration_id, owner_id,
+                    change_back, duration_ns, cpu_ns, live_count, call_site_id, old_value, new_value, reason)
+                SELECT \(number(4...9)), seq, time_ns, kind, thread, flags, channel_id, registration_id, owner_id,
+                    change_back, duration_ns, cpu_ns, live_count, call_site_id, old_value, new_value, reason
                 FROM events WHERE session_id = \(s)
                 """)
         case 22:
-            return ("time reversed", Self.unlock + "UPDATE event_rows SET time_ns = \(number(0...1000)) - time_ns * \(number(1...1000)) WHERE session_id = \(s)")
+            return ("time reversed", Self.unlock + "UPDATE events SET time_ns = \(number(0...1000)) - time_ns * \(number(1...1000)) WHERE session_id = \(s)")
         case 23:
-            return ("deep nesting", Self.unlock + "UPDATE event_rows SET depth = depth + \(pick([50, 100_000, Int(Int32.max)])) WHERE seq BETWEEN \(r) AND \(r + 50)")
+            return ("deep nesting", Self.unlock + "UPDATE events SET flags = flags + (\(pick([50, 100_000, Int(Int32.max)])) << 4) WHERE seq BETWEEN \(r) AND \(r + 50)")
         case 24:
-            return ("one channel", Self.unlock + "UPDATE event_rows SET channel_id = \(number(1...3)) WHERE session_id = \(s)")
-        default:
-            return blockMutation(session: s)
-        }
-    }
-
-    /// One statement list that damages `event_blocks` (schema 5) or `event_packs` (schema
-    /// 6; a base holds one or the other, so half of these change nothing): a body cut, a
-    /// byte of its JSON changed, its columns lying (an event_count whose sum overflows),
-    /// blocks overlapping, moved, missing or of a session that does not exist, bodies that
-    /// are not events at all.
-    private mutating func blockMutation(session s: Int) -> (String, String) {
-        let packs = chance(50)
-        let table = packs ? "event_packs" : "event_blocks"
-        let kind = packs ? "pack" : "block"
-        let block = "(SELECT first_seq FROM \(table) WHERE session_id = \(s) ORDER BY first_seq LIMIT 1 OFFSET \(number(0...3)))"
-        let which = "WHERE session_id = \(s) AND first_seq = \(block)"
-        switch number(1...10) {
-        case 1:
-            return ("\(kind) body cut", Self.unlock + "UPDATE \(table) SET body = substr(body, 1, \(pick([0, 1, 2, 17, 100, 2000]))) \(which)")
-        case 2:
-            let replacement = pick(["'\"'", "'['", "']'", "','", "'\\'", "'-'", "'9'", "'e'", "'.'", "' '", "'null'", "char(10)", garbageText()])
-            let at = number(1...3000)
-            return ("\(kind) byte \(at) replaced", Self.unlock + """
-                UPDATE \(table) SET body = substr(body, 1, \(at - 1)) || \(replacement) || substr(body, \(at + 1)) \(which)
-                """)
-        case 3:
-            let column = pick(packs ? ["first_seq", "event_count", "base_time_ns"] : ["first_seq", "last_seq", "event_count"])
-            let change = pick(packs && column == "base_time_ns" ? [Int64.min, .max, -1, 1 << 40] : [-300, -1, 1, 2, 255, Int64(Int32.max)])
-            return ("\(kind) \(column) lies", Self.unlock + "UPDATE OR IGNORE \(table) SET \(column) = \(column) + \(change) \(which)")
-        case 4:
-            let columns = packs ? "event_count, base_time_ns, body" : "last_seq, event_count, body"
-            return ("\(kind)s overlap", """
-                INSERT OR IGNORE INTO \(table) SELECT session_id, first_seq + \(number(1...255)), \(columns)
-                FROM \(table) \(which)
-                """)
-        case 5:
-            return ("\(kind) moved", Self.unlock + "UPDATE OR IGNORE \(table) SET session_id = \(pick([Int64(1), 2, 3, 9, .max])) \(which)")
-        case 6:
-            return ("\(kind) removed", Self.unlock + "DELETE FROM \(table) \(which)")
-        case 7:
-            let body = pick([
-                "printf('%.*c', 100000, '[')", "'[' || printf('%.*c', 3000000, ' ') || '[]]'", "'[[' || printf('%.*c', 5000, '1') || ']]'",
-                "'[\"\\ud800\"]'", "'{}'", "''", garbageText(),
-            ])
-            return ("\(kind) body replaced", Self.unlock + "UPDATE \(table) SET body = \(body) \(which)")
-        case 9:
-            // SUM(event_count) over two such blocks overflowed in SQLite.
-            let count = pick(Self.extremes)
-            return ("\(kind) event_count \(count)", Self.unlock + "UPDATE \(table) SET event_count = \(count) WHERE session_id = \(s)")
-        case 10:
-            let columns = packs ? "first_seq, event_count, base_time_ns, body" : "first_seq, last_seq, event_count, body"
-            return ("\(kind)s of a session that does not exist", """
-                INSERT OR IGNORE INTO \(table) SELECT \(pick(["99", "-1", "0"])), \(columns)
-                FROM \(table) WHERE session_id = \(s)
+            return ("one channel", Self.unlock + "UPDATE events SET channel_id = \(number(1...3)) WHERE session_id = \(s)")
+        case 25:
+            return ("change_back past the session", Self.unlock + """
+                UPDATE events SET change_back = \(pick([Int64.min, .max, -1, 1 << 40, -(1 << 40)])) WHERE session_id = \(s) AND change_back IS NOT NULL
                 """)
         default:
-            return ("\(kind) events reversed", Self.unlock + """
-                UPDATE \(table) SET body = (SELECT json_group_array(json(value)) FROM (SELECT value FROM json_each(\(table).body) ORDER BY key DESC))
-                \(which)
+            return ("details of no event", """
+                INSERT OR IGNORE INTO event_details (session_id, seq, other_registration_id, scope_id, waits, detail)
+                VALUES (\(s), \(pick([Int64.min, 0, 1 << 40, .max])), \(huge), \(huge), \(huge), \(garbageText()))
                 """)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import JournalFixtures
+import ObservationJournal
 import Testing
 import TestSupport
 
@@ -49,7 +50,7 @@ import TestSupport
         let scratch = try ScratchDirectory("migrate")
         let directory = scratch.url
         let old = try showcase(at: 1, in: directory)
-        let current = try showcase(at: 6, in: directory)
+        let current = try showcase(at: JournalSchema.latestVersion, in: directory)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: old))
 
         let before = try readings(old)
@@ -61,30 +62,34 @@ import TestSupport
             #expect(result.status == 0 || (name == "diagnose" && result.status == 1), "\(name): \(result.stderr)")
             #expect(result.stderr == "", "\(name)")
             #expect(!result.stdout.isEmpty, "\(name)")
-            #expect(result == latest[name], "\(name) of schema 1 differs from schema 6")
+            #expect(result == latest[name], "\(name) of schema 1 differs from schema 7")
         }
         #expect(try obsreplay(["stats", old]).stdout.contains("schema version  1\n"))
-        #expect(try obsreplay(["check", old]).stdout.contains("schema version    1 (this version reads up to 6)\n"))
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    1 (this version reads up to 7)\n"))
 
         let migrated = try obsreplay(["migrate", old])
-        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 6\n", status: 0))
+        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 7\n", status: 0))
         let after = try readings(old)
         for (name, result) in before.sorted(by: { $0.key < $1.key }) {
             #expect(after[name] == result, "\(name) changed by the migration")
         }
-        #expect(try obsreplay(["check", old]).stdout.contains("schema version    6 (this version reads up to 6)\n"))
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    7 (this version reads up to 7)\n"))
     }
 
-    /// Schema 5 stores channels' policies and registrations' removal reasons as codes: a
-    /// schema-4 journal (names) migrated to 5 keeps every channel, registration and event
-    /// as the views and `export --what registrations` show them, names included.
-    @Test func schemaFourPoliciesAndRemovalReasonsBecomeCodesWithoutChangingAnything() throws {
+    /// Schema 7 stores channels' policies and registrations' removal reasons as codes: a
+    /// schema-1 journal (names) migrated keeps every channel, registration and event as the
+    /// views and `export --what registrations` show them, names included.
+    @Test func schemaOnePoliciesAndRemovalReasonsBecomeCodesWithoutChangingAnything() throws {
         let scratch = try ScratchDirectory("migrate")
-        let old = try showcase(at: 4, in: scratch.url)
+        let old = try showcase(at: 1, in: scratch.url)
         let views = [
             "SELECT * FROM channel_names ORDER BY session_id, id",
             "SELECT * FROM registration_log ORDER BY session_id, id",
-            "SELECT * FROM event_log ORDER BY session_id, seq",
+            """
+            SELECT session_id, seq, time_ns, kind, thread, is_main, channel, registration_id, owner, other_registration_id,
+                   call_site, depth, live_count, duration_ns, is_prior, old_value, new_value, reason, detail
+            FROM event_log ORDER BY session_id, seq
+            """,
             "SELECT * FROM session_summary ORDER BY id",
         ]
         let before = try views.map { try rows(old, $0) }
@@ -96,7 +101,7 @@ import TestSupport
         #expect(reasons == ["NULL", "explicit", "ownerDeallocated", "replaced", "tokenReleased"])
 
         let migrated = try obsreplay(["migrate", old])
-        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 4 to 6\n", status: 0))
+        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 7\n", status: 0))
         #expect(try views.map { try rows(old, $0) } == before)
         #expect(try obsreplay(["export", old, "--what", "registrations", "--format", "csv"]) == exported)
         #expect(try rows(old, "SELECT DISTINCT typeof(policy) || ' ' || policy FROM channels ORDER BY 1") == ["integer 0", "integer 1"])
@@ -106,43 +111,20 @@ import TestSupport
         #expect(try obsreplay(["check", old]).status == 0)
     }
 
-    /// Schema 6 writes events into `event_packs`; a schema-5 journal's `event_blocks` (the
-    /// old body) is read as it is by every read command, saying what the same session
-    /// written in packs says, and `migrate` to 6 adds the table and the view's branch
-    /// without touching a block: the views, and every command, say the same after.
-    @Test func schemaFiveBlocksAreReadAsTheyAreAndMigrateWithoutChangingAnything() throws {
+    /// Schemas 2 to 6 were written only by unreleased builds: every command refuses such a
+    /// journal in one line that says so, and leaves it as it was.
+    @Test(arguments: [2, 6]) func unreleasedSchemasAreRefusedSayingSo(_ version: Int) throws {
         let scratch = try ScratchDirectory("migrate")
-        let old = try showcase(at: 5, in: scratch.url)
-        let current = try showcase(at: 6, in: scratch.url)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: old))
-        #expect(try rows(old, "SELECT count(*) > 0 FROM event_blocks") == ["1"])
-        #expect(try rows(current, "SELECT (SELECT count(*) FROM event_blocks), (SELECT count(*) > 0 FROM event_packs)") == ["0|1"])
-        let views = [
-            "SELECT * FROM events ORDER BY session_id, seq",
-            "SELECT * FROM event_log ORDER BY session_id, seq",
-            "SELECT * FROM session_summary ORDER BY id",
-        ]
-        let viewsBefore = try views.map { try rows(old, $0) }
-        #expect(try views.map { try rows(current, $0) } == viewsBefore)
-        let blocksBefore = try rows(old, "SELECT * FROM event_blocks ORDER BY session_id, first_seq")
+        let path = try showcase(at: 1, in: scratch.url)
+        try JournalFixture.edit(path, "PRAGMA user_version = \(version)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for command in [["sessions", path], ["diagnose", path], ["migrate", path]] {
+            #expect(try obsreplay(command) == RunResult(stdout: "", stderr: """
+                error: \(path): journal schema \(version) was written by an unreleased build of ObservationJournal and \
+                cannot be read; record it again with this version
 
-        let before = try readings(old)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: old)) == bytes)
-        let latest = try readings(current)
-        for (name, result) in before.sorted(by: { $0.key < $1.key }) {
-            #expect(result.status == 0 || (name == "diagnose" && result.status == 1), "\(name): \(result.stderr)")
-            #expect(result == latest[name], "\(name) of schema 5 differs from schema 6")
+                """, status: 2), "\(command[0])")
         }
-
-        let migrated = try obsreplay(["migrate", old])
-        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 5 to 6\n", status: 0))
-        #expect(try rows(old, "SELECT * FROM event_blocks ORDER BY session_id, first_seq") == blocksBefore)
-        #expect(try rows(old, "SELECT count(*) FROM event_packs") == ["0"])
-        #expect(try views.map { try rows(old, $0) } == viewsBefore)
-        let after = try readings(old)
-        for (name, result) in before.sorted(by: { $0.key < $1.key }) {
-            #expect(after[name] == result, "\(name) changed by the migration")
-        }
-        #expect(try obsreplay(["check", old]).stdout.contains("schema version    6 (this version reads up to 6)\n"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
 }

@@ -12,9 +12,8 @@ import ObserverCore
 ///   and host are then normalised and the file rebuilt with `VACUUM INTO`, which makes
 ///   its bytes depend only on its content.
 /// - `fixture`: written row by row with `JournalFixture`: evidence for every rule of the
-///   catalog, in three sessions; written at schema 5 (its events in `event_blocks`) and
-///   migrated to the latest, as a journal recorded before schema 6 is, while the others'
-///   events are in `event_packs`: both formats of block are mutated.
+///   catalog, in three sessions; at the latest schema, and at schema 1 (0.1.0's: read
+///   through an upgraded copy).
 /// - `liveWAL`: a journal being written, copied with its `-wal` and `-shm` while the
 ///   writer has uncommitted and un-checkpointed rows.
 struct MutationBases {
@@ -30,7 +29,7 @@ struct MutationBases {
         bases = [
             try Self.recorded(in: directory.appendingPathComponent("recorded")),
             try Self.fixture(in: directory.appendingPathComponent("fixture")),
-            try Self.fixture(in: directory.appendingPathComponent("fixture4"), schemaVersion: 4),
+            try Self.fixture(in: directory.appendingPathComponent("fixture1"), schemaVersion: 1),
             try Self.liveWAL(in: directory.appendingPathComponent("live")),
         ]
     }
@@ -60,13 +59,14 @@ struct MutationBases {
         let path = directory.appendingPathComponent("recorded.sqlite").path
         let database = try SQLiteDatabase(path: raw, mode: .readWrite)
         let triggers = try sqlColumn(database, "SELECT sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+        for name in try sqlColumn(database, "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name") {
+            try database.execute("DROP TRIGGER \(name)")
+        }
         try database.execute("""
-            DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete;
-            DROP TRIGGER event_blocks_no_update; DROP TRIGGER event_blocks_no_delete;
-            DROP TRIGGER event_packs_no_update; DROP TRIGGER event_packs_no_delete;
-            """)
-        try database.execute("""
-            UPDATE event_rows SET time_ns = seq * 1000000, thread = 1, duration_ns = CASE WHEN duration_ns IS NULL THEN NULL ELSE 250000 END;
+            UPDATE events SET time_ns = seq * 1000000, thread = 1,
+                duration_ns = CASE WHEN duration_ns IS NULL THEN NULL ELSE 250000 END,
+                cpu_ns = CASE WHEN cpu_ns IS NULL THEN NULL ELSE 200000 END;
+            UPDATE event_details SET waits = CASE WHEN waits IS NULL THEN NULL ELSE 1 END;
             UPDATE sessions SET process = 'App', pid = 4242, host = 'testhost', start_ns = 1000, library_version = '0.1.0',
                 started_at = '2025-01-01T10:00:0' || id || 'Z',
                 ended_at = CASE WHEN id = 2 THEN NULL ELSE '2025-01-01T10:00:09Z' END,
@@ -126,10 +126,7 @@ struct MutationBases {
     private static func fixture(in directory: URL, schemaVersion: Int = JournalSchema.latestVersion) throws -> Base {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("fixture.sqlite").path
-        // The latest schema's base is written at schema 5 and migrated: its events are in
-        // schema 5's blocks, which a journal of schema 6 keeps (the recorded base has packs).
-        let latest = schemaVersion == JournalSchema.latestVersion
-        let fixture = try JournalFixture(path: path, schemaVersion: latest ? 5 : schemaVersion)
+        let fixture = try JournalFixture(path: path, schemaVersion: schemaVersion)
         try evidence(try fixture.session(label: "every rule"))
         let quiet = try fixture.session(label: "quiet", startedAt: "2025-01-01T11:00:00Z")
         let rate = try quiet.channel(try quiet.object("Player"), "rate")
@@ -143,10 +140,8 @@ struct MutationBases {
         try crashed.gap(dropped: 12)
         try crashed.post(tick, new: "2")
         try fixture.finish()
-        guard latest else { return Base(name: "fixture at schema \(schemaVersion)", files: read(path)) }
-        // Migrated as `obsreplay migrate` would, at a fixed time: the bytes are the same in every run.
-        try JournalMigrator.migrate(try SQLiteDatabase(path: path, mode: .readWrite), now: { "2025-01-01T00:00:00Z" })
-        return Base(name: "fixture", files: read(path))
+        let latest = schemaVersion == JournalSchema.latestVersion
+        return Base(name: latest ? "fixture" : "fixture at schema \(schemaVersion)", files: read(path))
     }
 
     /// Something for every rule of the catalog to find.

@@ -117,7 +117,7 @@ import TestSupport
         }
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
-    #expect(checked.count == 19, "\(checked)")
+    #expect(checked.count == 20, "\(checked)")
 }
 
 /// Progress goes to a terminal only, and never into machine-readable output: run under

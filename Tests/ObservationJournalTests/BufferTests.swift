@@ -99,7 +99,7 @@ import TestSupport
         #expect(counters.accepted + counters.dropped == 20_000)
         #expect(counters.written == counters.accepted)
         #expect(try eventsAreGapFree(path))
-        let gaps = try rows(path, "SELECT reason, detail FROM events WHERE kind = (SELECT code FROM event_kinds WHERE name = 'gap')")
+        let gaps = try rows(path, "SELECT reason, detail FROM event_log WHERE kind = 'gap'")
         #expect(!gaps.isEmpty)
         #expect(gaps.allSatisfy { $0.hasPrefix("bufferFull|dropped=") })
         let dropped = gaps.compactMap { Int($0.split(separator: "=").last!) }.reduce(0, +)

@@ -26,7 +26,9 @@ import TestSupport
                 registration: kind == .changed ? nil : first, skipReason: skip, changeNumber: number
             )
         }
-        try writer.write(EventBatch(firstSeq: 1, events: [
+        // Decoded events, as the buffer hands over the rare ones: each behind an `.event` record.
+        var pending = PendingEvents()
+        pending.events = [
             event(.registered, nil),                       // 1
             event(.changed, 7),                            // 2
             event(.changed, 8),                            // 3: posted before change 7 was delivered
@@ -34,7 +36,12 @@ import TestSupport
             event(.skipped, 8, skip: .unchanged),          // 5
             event(.delivered, 3),                          // 6: a change the writer never saw
             event(.delivered, nil),                        // 7: no change (an initial value)
-        ], gap: nil, endsSession: true))
+        ]
+        pending.records = pending.events.map { _ in
+            EventRecord(kind: .event, flags: [], time: 0, thread: 1, channel: 0, depth: 0)
+        }
+        var decoder = RecordDecoder()
+        try writer.write(RecordBatch(firstSeq: 1, pending: pending, gap: nil, endsSession: true), decoder: &decoder)
         #expect(try rows(path, "SELECT seq, COALESCE(change_seq, 'NULL') FROM events ORDER BY seq") == [
             "1|NULL", "2|NULL", "3|NULL", "4|2", "5|3", "6|NULL", "7|NULL",
         ])

@@ -44,7 +44,7 @@ import TestSupport
         #expect(counters.written == counters.accepted && counters.unwritten == 0)
         #expect(try eventsAreGapFree(path))
         let gap = "(SELECT code FROM event_kinds WHERE name = 'gap')"
-        let dropped = try rows(path, "SELECT detail FROM events WHERE kind = \(gap)")
+        let dropped = try rows(path, "SELECT detail FROM event_log WHERE kind = 'gap'")
             .compactMap { Int($0.split(separator: "=").last!) }.reduce(0, +)
         #expect(dropped == counters.dropped)
         #expect(try scalar(path, "SELECT count(*) FROM events WHERE kind != \(gap)") == Int64(counters.accepted))
@@ -125,7 +125,7 @@ import TestSupport
 
         let reader = try JournalFile.openForReading(path: path)
         // The reader's hardened connection runs no views: it counts the tables.
-        #expect(try reader.scalarInt("SELECT (SELECT count(*) FROM event_rows) + (SELECT coalesce(sum(event_count), 0) FROM event_packs)") == 21)
+        #expect(try reader.scalarInt("SELECT count(*) FROM events") == 21)
         #expect(try run("/usr/bin/env", ["sqlite3", "-readonly", path, "SELECT count(*), max(seq) FROM events"]) == "21|21\n")
         #expect(try reader.scalarInt("SELECT clean_end FROM sessions WHERE ended_at IS NULL") == 0)
 
@@ -133,7 +133,7 @@ import TestSupport
         for number in 11...20 { value.value = number }
         recording.flush()
         #expect(try reader.scalarInt("PRAGMA data_version") != before)
-        #expect(try reader.scalarInt("SELECT (SELECT count(*) FROM event_rows) + (SELECT coalesce(sum(event_count), 0) FROM event_packs)") == 41)
+        #expect(try reader.scalarInt("SELECT count(*) FROM events") == 41)
         #expect(try run("/usr/bin/env", ["sqlite3", "-readonly", path, "SELECT count(*), max(seq) FROM events"]) == "41|41\n")
         _ = token
         recording.close()

@@ -20,7 +20,7 @@ import TestSupport
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options(batchDelayMilliseconds: 60_000)
-        options.faults = SQLiteFaultPlan(failing: 2, at: .step, sqlContains: "INSERT INTO event_packs", with: code, persists: true)
+        options.faults = SQLiteFaultPlan(failing: 2, at: .step, sqlContains: "INSERT INTO events", with: code, persists: true)
         let errors = Errors()
         let recording = try Journal.open(path: path, options: options)
             .startSession(label: "failing") { error in errors.received.withLock { $0.append(error) } }
@@ -49,7 +49,7 @@ import TestSupport
             return
         }
         #expect(errorPath == path)
-        #expect(detail.hasPrefix("\(name) (\(code)): \(message) [INSERT INTO event_packs"))
+        #expect(detail.hasPrefix("\(name) (\(code)): \(message) [INSERT INTO events"))
         #expect(errors.received.withLock { $0 } == [error])
 
         recording.close()
@@ -79,7 +79,7 @@ import TestSupport
         // The migration and the session row use some of these statements before recording:
         // count only from the first batch on by matching the writer's exact statements.
         // One transaction per migration, one for the session row, then the first batch.
-        let nth = statement == "BEGIN IMMEDIATE" || statement == "COMMIT" ? JournalSchema.latestVersion + 2 : 1
+        let nth = statement == "BEGIN IMMEDIATE" || statement == "COMMIT" ? JournalSchema.embeddedMigrations.count + 2 : 1
         options.faults = SQLiteFaultPlan(failing: nth, at: .step, sqlContains: statement, with: SQLITE_FULL, persists: true)
         let journal = try Journal.open(path: path, options: options)
         let recording = try journal.startSession(label: "batch")
@@ -130,33 +130,6 @@ import TestSupport
         #expect(try database.scalarInt("SELECT 2") == 2)          // not persistent
         #expect(plan.injectedCount == 2)
     }
-
-    /// A bind skipped because the statement already holds its value (`BoundParameter`)
-    /// still asks the fault plan, as the bind would: which binds are skipped depends on the
-    /// values and on how threads' events interleave, and the fault matrix fails "the nth
-    /// bind" of a traced clean run, which must be the same bind in every run.
-    @Test func skippedBindAsksTheFaultPlanAsTheBindWould() throws {
-        let sql = "INSERT INTO t (a, b) VALUES (?, ?)"
-        let plan = SQLiteFaultPlan(failing: 3, at: .bind, sqlContains: "INSERT INTO t", with: SQLITE_NOMEM)
-        let database = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate, faults: plan)
-        try database.execute("CREATE TABLE t (a INTEGER, b TEXT)")
-        let insert = try database.prepare(sql)
-        var a = BoundParameter.unknown
-        var b = BoundParameter.unknown
-        try insert.bind(Int64(7), at: 1, over: &a)                // bind 1
-        try insert.bind(nil as String?, at: 2, over: &b)          // bind 2
-        try insert.run()
-        #expect(throws: SQLiteError(code: SQLITE_NOMEM, message: "out of memory", sql: sql)) {
-            try insert.bind(Int64(7), at: 1, over: &a)            // bind 3: skipped, yet fails
-        }
-        // The statement still holds 7 there, as `a` says.
-        #expect(a == .integer(7))
-        try insert.bind(nil as String?, at: 2, over: &b)          // bind 4: skipped
-        try insert.run()
-        #expect(plan.injectedCount == 1)
-        #expect(try database.scalarInt("SELECT count(*) FROM t WHERE a = 7 AND b IS NULL") == 2)
-        #expect(try database.scalarInt("SELECT count(*) FROM t") == 2)
-    }
 }
 
 extension FaultInjectionTests {
@@ -170,7 +143,7 @@ extension FaultInjectionTests {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         var options = Journal.Options()
-        options.faults = SQLiteFaultPlan(failing: 1, at: .step, sqlContains: "INSERT INTO event_packs", with: SQLITE_FULL)
+        options.faults = SQLiteFaultPlan(failing: 1, at: .step, sqlContains: "INSERT INTO events", with: SQLITE_FULL)
         let holder = Holder()
         let recording = try Journal.open(path: path, options: options).startSession(label: "close on error") { _ in
             holder.recording.withLock { $0 }?.close()

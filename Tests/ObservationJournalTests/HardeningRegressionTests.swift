@@ -12,7 +12,7 @@ import TestSupport
     /// Found by the fault matrix: a statement that failed to prepare after the session's
     /// row was committed made `startSession` throw but left an empty session behind, never
     /// ended, which `diagnose` then reported as an unclean session.
-    @Test(arguments: ["UPDATE sessions SET ended_at", "INSERT INTO event_packs", "INSERT INTO event_rows", "SELECT id FROM strings"])
+    @Test(arguments: ["UPDATE sessions SET ended_at", "INSERT INTO events", "INSERT INTO event_details", "SELECT id FROM strings"])
     func sessionThatFailsToStartLeavesNoRow(statement: String) throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
@@ -81,7 +81,7 @@ extension HardeningRegressionTests {
         let path = scratch.path()
         var options = Journal.Options(batchDelayMilliseconds: 60_000)
         // The first write transaction after one per migration and the session's own row.
-        let firstBatch = JournalSchema.latestVersion + 2
+        let firstBatch = JournalSchema.embeddedMigrations.count + 2
         options.faults = SQLiteFaultPlan(failing: firstBatch, at: .step, sqlContains: "BEGIN IMMEDIATE", with: SQLITE_BUSY, persists: true)
         let recording = try Journal.open(path: path, options: options).startSession(label: "busy")
         recording.registry.beginScope("never").end()

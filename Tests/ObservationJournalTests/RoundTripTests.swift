@@ -60,7 +60,10 @@ import TestSupport
             seq, (SELECT name FROM event_kinds WHERE code = kind), is_main, channel_id, registration_id, owner_id, other_registration_id, call_site_id,
             scope_id, depth, live_count, duration_ns IS NOT NULL, is_prior, old_value, new_value, reason, detail
             """
-        let events = try rows(path, "SELECT \(columns) FROM events WHERE session_id = \(recording.sessionID) ORDER BY seq")
+        let events = try rows(path, """
+            SELECT \(columns) FROM events LEFT JOIN event_details USING (session_id, seq)
+            WHERE session_id = \(recording.sessionID) ORDER BY seq
+            """)
         let main = here.isMain ? 1 : 0
         #expect(events == [
             "1|scopeBegan|\(main)|NULL|NULL|NULL|NULL|NULL|1|0|NULL|0|0|NULL|NULL|NULL|NULL",

@@ -15,7 +15,7 @@ import TestSupport
 
         let files = try FileManager.default.contentsOfDirectory(atPath: migrationsFolder)
             .filter { $0.hasSuffix(".sql") }.sorted()
-        #expect(files.count == JournalSchema.latestVersion)
+        #expect(files.count == JournalSchema.embeddedMigrations.count)
         for file in files {
             try run("/usr/bin/env", ["sqlite3", "-bail", fromShell, ".read \(migrationsFolder)/\(file)"])
         }
@@ -30,7 +30,8 @@ import TestSupport
         let files = try FileManager.default.contentsOfDirectory(atPath: migrationsFolder)
             .filter { $0.hasSuffix(".sql") }.sorted()
         let embedded = JournalSchema.embeddedMigrations
-        #expect(embedded.map(\.version) == Array(1...files.count))
+        #expect(embedded.map { String(format: "%04d", $0.version) } == files.map { String($0.prefix(4)) })
+        #expect(embedded.last?.version == JournalSchema.latestVersion)
         for (migration, file) in zip(embedded, files) {
             #expect(String(format: "%04d_%@.sql", migration.version, migration.name) == file)
             #expect(migration.sql == (try String(contentsOfFile: "\(migrationsFolder)/\(file)", encoding: .utf8)))
@@ -49,30 +50,30 @@ import TestSupport
         #expect(try String(contentsOfFile: output, encoding: .utf8) == (try String(contentsOfFile: checkedIn, encoding: .utf8)))
     }
 
-    /// The schema version is the number of migrations, so their numbers must run 1, 2, 3…
-    @Test(.tags(.childProcess)) func migrationNumbersWithAGapAreRefused() throws {
+    /// A schema version names one schema for ever: numbers start at 1 and only increase
+    /// (a retired number is skipped, never reused).
+    @Test(.tags(.childProcess)) func migrationNumbersThatRepeatAreRefused() throws {
         let scratch = try ScratchDirectory()
-        for name in ["0001_initial.sql", "0003_later.sql"] {
+        for name in ["0001_initial.sql", "0001_again.sql"] {
             try "SELECT 1;\n".write(toFile: scratch.path(name), atomically: true, encoding: .utf8)
         }
         let output = scratch.path("Out.swift")
         #expect {
-            try run(try CrashSafetyTests.helperPath("MigrationsCompiler"), [output, scratch.path("0001_initial.sql"), scratch.path("0003_later.sql")])
+            try run(try CrashSafetyTests.helperPath("MigrationsCompiler"), [output, scratch.path("0001_initial.sql"), scratch.path("0001_again.sql")])
         } throws: { error in
-            (error as? ChildFailure)?.result.stderr == "MigrationsCompiler: \(scratch.path("0003_later.sql")): expected migration number 2, found 3\n"
+            (error as? ChildFailure)?.result.stderr == "MigrationsCompiler: \(scratch.path("0001_initial.sql")): expected a migration number above 1, found 1\n"
         }
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
-    /// 0003 loosens the removal-reason CHECK in place: a journal made at schema 1 and
-    /// upgraded accepts `streamEnded`, and still refuses a reason nobody defined (schema 4,
-    /// the last to store the reason by name).
+    /// A journal made at schema 1 and upgraded accepts the removal reasons added since
+    /// (`streamEnded`), and still refuses a code nobody defined.
     @Test func upgradedJournalAcceptsTheStreamEndedReason() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
         try JournalMigrator.migrate(database, migrations: [JournalSchema.embeddedMigrations[0]])
-        try JournalMigrator.migrate(database, migrations: Array(JournalSchema.embeddedMigrations.prefix(4)))
+        try JournalMigrator.migrate(database)
         let fresh = try SQLiteDatabase(path: path, mode: .readWrite)
         let insert = """
             INSERT INTO registrations (session_id, id, channel_id, owner_id, call_site_id, options, expects_main,
@@ -82,13 +83,13 @@ import TestSupport
         try fresh.execute("PRAGMA foreign_keys = OFF")
         let statement = try fresh.prepare(insert)
         try statement.bind(1, at: 1)
-        try statement.bind("streamEnded", at: 2)
+        try statement.bind(JournalRemovalReason.streamEnded.code, at: 2)
         try statement.run()
         let wrong = try fresh.prepare(insert)
         try wrong.bind(2, at: 1)
-        try wrong.bind("streamStopped", at: 2)
+        try wrong.bind(Int64(JournalRemovalReason.allCases.count), at: 2)
         #expect(throws: SQLiteError.self) { try wrong.run() }
-        #expect(try fresh.scalarInt("SELECT count(*) FROM registrations WHERE removal_reason = 'streamEnded'") == 1)
+        #expect(try fresh.scalarInt("SELECT count(*) FROM registration_log WHERE removal_reason = 'streamEnded'") == 1)
     }
 
     @Test func newJournalIdentifiesItselfAndRecordsItsMigrations() throws {
@@ -128,9 +129,10 @@ import TestSupport
         #expect(again.from == 2 && again.to == 2)
     }
 
-    /// Schema 2 rebuilds `events` (its kind CHECK gains `cancelAfterAutoRemoval`; new columns
-    /// main_queue, cpu_ns, waits): a schema-1 journal's rows, triggers and views survive.
-    @Test func schemaOneJournalKeepsItsEventsTriggersAndViewsThroughSchemaTwo() throws {
+    /// The upgrade from schema 1 rebuilds `events` into the row table and `event_details`:
+    /// a schema-1 journal's rows, triggers and views survive, with the columns recorded
+    /// since read as NULL.
+    @Test func schemaOneJournalKeepsItsEventsTriggersAndViews() throws {
         let scratch = try ScratchDirectory()
         let path = scratch.path()
         let database = try SQLiteDatabase(path: path, mode: .readWriteCreate)
@@ -146,43 +148,41 @@ import TestSupport
                 VALUES (1, 1, 1, 2, 1, 'new', 0, 1);
             INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id)
                 VALUES (1, 1, 10, 'registered', 1, 1, 1, 1, 2);
-            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, live_count, old_value, new_value)
-                VALUES (1, 2, 20, 'changed', 1, 1, 1, 1, '1', '2');
+            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, live_count, old_value, new_value, depth, is_prior)
+                VALUES (1, 2, 20, 'changed', 1, 1, 1, 1, '1', '2', 3, 1);
             INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, duration_ns)
                 VALUES (1, 3, 30, 'delivered', 2, 0, 1, 1, 2, 1500);
+            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, reason, detail)
+                VALUES (1, 4, 40, 'gap', 1, 0, 'bufferFull', 'dropped=3');
             """)
-        // Schema 2 only: schema 4 turns kinds into codes (RoundTripTests, MigrateTests).
-        let upgraded = try JournalMigrator.migrate(database, migrations: Array(JournalSchema.embeddedMigrations.prefix(2)))
-        #expect(upgraded.from == 1 && upgraded.to == 2)
+        let upgraded = try JournalMigrator.migrate(database)
+        #expect(upgraded.from == 1 && upgraded.to == JournalSchema.latestVersion)
         let log = try database.prepare("""
             SELECT seq || '|' || kind || '|' || COALESCE(channel, '') || '|' || COALESCE(owner, '') || '|' || is_main || '|'
-                || COALESCE(duration_ns, '') || '|' || COALESCE(main_queue, 'NULL') || '|' || COALESCE(cpu_ns, 'NULL')
-                || '|' || COALESCE(waits, 'NULL')
+                || depth || '|' || is_prior || '|' || COALESCE(duration_ns, '') || '|' || COALESCE(main_queue, 'NULL')
+                || '|' || COALESCE(cpu_ns, 'NULL') || '|' || COALESCE(waits, 'NULL') || '|' || COALESCE(detail, 'NULL')
             FROM event_log ORDER BY seq
             """)
         var rows: [String] = []
         while try log.step() { rows.append(log.text(0)) }
         #expect(rows == [
-            "1|registered|Player#1.rate|Screen#2|1||NULL|NULL|NULL",
-            "2|changed|Player#1.rate||1||NULL|NULL|NULL",
-            "3|delivered|Player#1.rate|Screen#2|0|1500|NULL|NULL|NULL",
+            "1|registered|Player#1.rate|Screen#2|1|0|0||NULL|NULL|NULL|NULL",
+            "2|changed|Player#1.rate||1|3|1||NULL|NULL|NULL|NULL",
+            "3|delivered|Player#1.rate|Screen#2|0|0|0|1500|NULL|NULL|NULL|NULL",
+            "4|gap|||0|0|0||NULL|NULL|NULL|dropped=3",
         ])
-        #expect(try database.scalarInt("SELECT events FROM session_summary WHERE id = 1") == 3)
-        // Still append-only, and the new kind and columns are accepted, checked.
+        #expect(try database.scalarInt("SELECT events FROM session_summary WHERE id = 1") == 4)
+        // Still append-only, and the new columns are accepted.
         #expect(throws: SQLiteError.self) { try database.execute("UPDATE events SET time_ns = 0 WHERE seq = 1") }
         #expect(throws: SQLiteError.self) { try database.execute("DELETE FROM events WHERE seq = 1") }
+        #expect(throws: SQLiteError.self) { try database.execute("DELETE FROM event_details") }
         try database.execute("""
-            INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, registration_id, reason, main_queue, cpu_ns, waits)
-                VALUES (1, 4, 40, 'cancelAfterAutoRemoval', 1, 1, 1, 'ownerDeallocated', 1, 25, 0)
+            INSERT INTO events (session_id, seq, time_ns, kind, thread, flags, registration_id, reason, cpu_ns)
+                VALUES (1, 5, 50, 10, 1, 13, 1, 'ownerDeallocated', 25)
             """)
-        #expect(throws: SQLiteError.self) {
-            try database.execute("INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main) VALUES (1, 5, 50, 'bogus', 1, 1)")
-        }
-        #expect(throws: SQLiteError.self) {
-            try database.execute("INSERT INTO events (session_id, seq, time_ns, kind, thread, is_main, main_queue) VALUES (1, 5, 50, 'gap', 1, 1, 2)")
-        }
+        #expect(try database.scalarInt("SELECT main_queue FROM events WHERE seq = 5") == 1)
         #expect(try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'events'") == 2)
-        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name = 'events_v2'") == 0)
+        #expect(try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name LIKE '%_v7'") == 0)
         #expect(try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") == 0)
     }
 

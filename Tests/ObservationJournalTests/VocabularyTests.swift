@@ -39,22 +39,22 @@ import Testing
     }
 
     @Test func enumerationsAreTheSchemasCheckLists() throws {
-        // Schema 4 on stores kinds, schema 5 on policies and removal reasons, as codes
-        // named by lookup tables and checked by a range.
+        // Kinds, policies and removal reasons are stored as codes named by lookup tables;
+        // policies and removal reasons checked by a range.
         let database = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate)
         try JournalMigrator.migrate(database)
         #expect(try lookupTable("event_kinds", in: database) == JournalEventKind.allCases.map { "\($0.code) \($0.name)" })
         #expect(try lookupTable("delivery_policies", in: database) == JournalDeliveryPolicy.allCases.map { "\($0.code) \($0.name)" })
         #expect(try lookupTable("removal_reasons", in: database) == JournalRemovalReason.allCases.map { "\($0.code) \($0.name)" })
-        #expect(try checksRange("event_rows", "kind", of: JournalEventKind.self, in: database))
         #expect(try checksRange("channels", "policy", of: JournalDeliveryPolicy.self, in: database))
         #expect(try checksRange("registrations", "removal_reason", of: JournalRemovalReason.self, in: database))
-        // Older journals hold names: the last text CHECK lists are schema 2's for kinds and
-        // schema 4's for policies and removal reasons.
-        #expect(try checkList(table: "events", column: "kind", migrations: 3) == JournalEventKind.names)
-        let lastNamed = JournalSchema.integerPoliciesAndReasonsSince - 1
-        #expect(try checkList(table: "registrations", column: "removal_reason", migrations: lastNamed) == JournalRemovalReason.names)
-        #expect(try checkList(table: "channels", column: "policy", migrations: lastNamed) == JournalDeliveryPolicy.names)
+        // Schema 1 (0.1.0) holds names: its text CHECK lists are the first names, in code
+        // order, which the upgrade translates by name.
+        let kinds = try checkList(table: "events", column: "kind", migrations: 1)
+        #expect(kinds == Array(JournalEventKind.names.prefix(kinds.count)))
+        let reasons = try checkList(table: "registrations", column: "removal_reason", migrations: 1)
+        #expect(reasons == Array(JournalRemovalReason.names.prefix(reasons.count)))
+        #expect(try checkList(table: "channels", column: "policy", migrations: 1) == JournalDeliveryPolicy.names)
     }
 
     @Test func namesAndCodesRoundTrip() {

@@ -91,6 +91,20 @@ package final class SQLiteDatabase {
         sqlite3_close_v2(handle)
     }
 
+    /// Copies this database, as this connection sees it (a `-wal` included), into a new
+    /// file at `path`, page by page with SQLite's backup API (no `ATTACH`, which a hardened
+    /// reader's connection does not allow).
+    /// - Throws: `SQLiteError` if `path` cannot be created or a page cannot be read.
+    package func copy(to path: String) throws(SQLiteError) {
+        let destination = try SQLiteDatabase(path: path, mode: .readWriteCreate)
+        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
+            throw SQLiteError(code: sqlite3_errcode(destination.handle), message: String(cString: sqlite3_errmsg(destination.handle)))
+        }
+        let rc = sqlite3_backup_step(backup, -1)
+        sqlite3_backup_finish(backup)
+        guard rc == SQLITE_DONE else { throw SQLiteError(code: rc, message: String(cString: sqlite3_errstr(rc))) }
+    }
+
     /// Percent-escapes the characters a URI path may not contain literally.
     static func uriEscaped(_ path: String) -> String {
         var out = ""

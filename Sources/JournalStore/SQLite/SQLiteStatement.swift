@@ -75,26 +75,19 @@ package final class SQLiteStatement {
         guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
     }
 
-    /// Binds UTF-8 `text` (taken as valid) without copying it: the caller keeps the bytes
-    /// alive and unchanged until the statement has run and the parameter is bound anew
-    /// (`unbind`), so a multi-megabyte body is not copied once more on its way in.
-    package func bind(borrowedText text: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
+    /// Binds UTF-8 `text` (taken as valid), which SQLite copies: the bytes may change or
+    /// go once this returns.
+    package func bind(copiedText text: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
         try checkFault(.bind)
         let rc: Int32
         if let start = text.baseAddress, !text.isEmpty {
             rc = UnsafeRawPointer(start).withMemoryRebound(to: CChar.self, capacity: text.count) {
-                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(text.count), sqliteStatic, UInt8(SQLITE_UTF8))
+                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(text.count), sqliteTransient, UInt8(SQLITE_UTF8))
             }
         } else {
             rc = sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
         }
         guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
-    }
-
-    /// Binds NULL at `index` without asking the fault plan: lets go of a borrowed text
-    /// after its run (cannot fail on a valid index of a statement that is not running).
-    package func unbind(at index: Int32) {
-        sqlite3_bind_null(handle, index)
     }
 
     package func bind(_ value: Bool, at index: Int32) throws(SQLiteError) {

@@ -19,14 +19,20 @@ enum MigrateCommand {
     static let journal = CommandSpec.Argument("journal", help: "The journal file to upgrade.")
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        // Validated read-only first, so a file that is not a journal is never opened for writing.
-        let reader = try context.openJournal(arguments.argument(journal))
+        // Validated read-only first (by `upgrade` too), so a file that is not a journal is
+        // never opened for writing.
+        let path = arguments.argument(journal)
         let latest = JournalCheck.latestSchemaVersion
-        guard reader.schemaVersion < latest else {
-            context.message("\(reader.path): already at the latest schema (\(latest)); nothing to do")
+        let version: Int
+        do {
+            version = try JournalFile.validate(try JournalFile.openForReading(path: path))
+        } catch {
+            throw .input(error.description)
+        }
+        guard version < latest else {
+            context.message("\(path): already at the latest schema (\(latest)); nothing to do")
             return ExitCode.success
         }
-        let path = reader.path
         let upgraded: (from: Int, to: Int)
         do {
             // The one command that writes: a side file planted beside a journal from

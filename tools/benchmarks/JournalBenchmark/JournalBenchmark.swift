@@ -8,10 +8,10 @@ import ObserverCore
 /// Measures the journal in one run, so the figures are ratios against references taken on
 /// the same machine at the same moment:
 ///
-/// (a) raw ceiling: the events the recorder writes for a fan-out-1 workload, pre-encoded
-///     as packs of 256 (schema 6's body) and inserted into `event_packs` with the SQLite C
-///     API in 10,000-event transactions, no registry, no recorder (`BlockCeiling`: schema
-///     6's ceiling); for reference, the same events as one `event_rows` row each (`RawCeiling`);
+/// (a) raw ceiling: the rows the recorder writes for a fan-out-1 workload, inserted into
+///     the journal's `events` table with the SQLite C API, 64 rows per statement (as the
+///     writer inserts) and one, in 10,000-event transactions, no registry, no recorder
+///     (`RawCeiling`);
 /// (b) sustained events per second through the recorder, until `close()` has committed
 ///     everything, and its ratio to (a) in the same round;
 /// (c) the calling thread's cost per event: recording vs the bare registry, in bursts that
@@ -24,16 +24,15 @@ import ObserverCore
 enum JournalBenchmark {
     static let usage = """
         usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c|check|shapes]
-               JournalBenchmark --profile blocks|blocks-encode|raw|raw32|writer|check-in|check-or|check-none|check-int|check-bare[32]|shape-N [--count N]
+               JournalBenchmark --profile raw|raw64|writer|check-in|check-or|check-none|check-int|check-bare[32]|shape-N [--count N]
                JournalBenchmark --profile enum-channel|registration|removal-4|latest [--count N]
 
           --events N   events (rows) per measurement (default 1000000)
           --rounds R   rounds; each figure is their median and range (default 5)
           --only X     one part: a (raw ceiling), b (sustained), c (calling thread), check
                        (the CHECK on events.kind), shapes (shapes of the events table); not in the default run
-          --profile X  one loop once, for callgrind: COUNT events in blocks (blocks; encoded before
-                       the clock starts; blocks-encode: only that encoding), COUNT rows (raw, raw32, check-*; a name ending
-                       in 32 inserts 32 rows per statement) or events through the recorder
+          --profile X  one loop once, for callgrind: COUNT rows (raw, raw64: 64 rows per statement;
+                       check-*: a name ending in 32 inserts 32 rows per statement) or events through the recorder
                        (writer); shape-N: COUNT rows into shape N of --only shapes (0, 1, …);
                        enum-WHAT-SCHEMA: COUNT channel or registration inserts (removal: and
                        then COUNT removals) at schema 4 or the latest (see EnumerationCost);
@@ -79,17 +78,15 @@ enum JournalBenchmark {
         }
 
         print("events per measurement: \(events), rounds: \(rounds); each figure: median (min–max) of the rounds")
-        var blocks: [Double] = []
         var raw: [Double] = []
         var rawMulti: [Double] = []
         var sustained: [Double] = []
         var costs: [CallingThread.Cost] = []
         for round in 1...rounds {
             if only == nil || only == "a" || only == "b" {
-                blocks.append(try BlockCeiling.run(path: "\(directory)/blocks\(round).sqlite", events: events))
                 raw.append(try RawCeiling.run(path: "\(directory)/raw\(round).sqlite", rows: events))
                 rawMulti.append(try RawCeiling.run(
-                    path: "\(directory)/raw32-\(round).sqlite", rows: events - events % 32, rowsPerStatement: 32))
+                    path: "\(directory)/raw64-\(round).sqlite", rows: events - events % 64, rowsPerStatement: 64))
             }
             if only == nil || only == "b" {
                 sustained.append(try Sustained.run(path: "\(directory)/sustained\(round).sqlite", events: events))
@@ -102,15 +99,13 @@ enum JournalBenchmark {
             }
         }
         if !raw.isEmpty {
-            print("(a) raw ceiling, packs of 256 (schema 6):        \(Spread(blocks).text(rate)) events/s")
-            print("    one event_rows row per statement:            \(Spread(raw).text(rate)) rows/s")
-            print("    the same, 32 rows per statement:             \(Spread(rawMulti).text(rate)) rows/s")
+            print("(a) raw ceiling, 64 rows per statement:          \(Spread(rawMulti).text(rate)) rows/s")
+            print("    one row per statement:                       \(Spread(raw).text(rate)) rows/s")
         }
         if !sustained.isEmpty {
             print("(b) sustained through the recorder:              \(Spread(sustained).text(rate)) events/s")
-            print("    / (a) packs of 256, same round:              \(Spread(ratios(sustained, blocks)).text(percent))")
+            print("    / (a) 64 rows per statement, same round:     \(Spread(ratios(sustained, rawMulti)).text(percent))")
             print("    / (a) one row per statement, same round:     \(Spread(ratios(sustained, raw)).text(percent))")
-            print("    / (a) 32 rows per statement, same round:     \(Spread(ratios(sustained, rawMulti)).text(percent))")
         }
         if !costs.isEmpty {
             let bare = costs.map(\.bareCPU), empty = costs.map(\.emptySinkCPU), recorded = costs.map(\.recordedCPU)
@@ -182,15 +177,8 @@ enum JournalBenchmark {
     static func profile(_ what: String, count: Int?, directory: String) throws {
         let path = "\(directory)/profile.sqlite"
         switch what {
-        case "blocks": print("blocks: \(try BlockCeiling.run(path: path, events: count ?? 100_000)) events/s")
-        case "blocks-encode":
-            // `blocks` without the inserts: subtracted from it, what SQLite costs per event.
-            let sample = try RawCeiling.sampleRows(path: path)
-            let database = try RawSQLite(path: path)
-            let templates = try (2...3).map { try RawCeiling.copyRow(database, session: sample, seq: $0, columnCount: EventColumn.allCases.count) }
-            print("blocks-encode: \(BlockCeiling.encode(templates: templates, events: count ?? 100_000).1.count) blocks")
         case "raw": print("raw: \(try RawCeiling.run(path: path, rows: count ?? 100_000)) rows/s")
-        case "raw32": print("raw32: \(try RawCeiling.run(path: path, rows: (count ?? 100_000) / 32 * 32, rowsPerStatement: 32)) rows/s")
+        case "raw64": print("raw64: \(try RawCeiling.run(path: path, rows: (count ?? 100_000) / 64 * 64, rowsPerStatement: 64)) rows/s")
         case "writer": print("writer: \(try Sustained.run(path: path, events: count ?? 100_000)) events/s")
         case _ where what.hasPrefix("enum-"):
             guard let (which, schema) = EnumerationCost.parse(what) else { fail("unknown profile '\(what)'") }

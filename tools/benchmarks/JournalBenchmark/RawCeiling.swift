@@ -5,29 +5,29 @@ import ObserverCore
 
 /// (a) The raw ceiling: the rows the recorder writes for a fan-out-1 workload (a `changed`
 /// with old and new values, then a `delivered`), inserted with the SQLite C API into the
-/// journal's own table of one row per event (`event_rows`, schema 5's reference: the
-/// recorder itself writes blocks, see `BlockCeiling`), through one prepared statement, about 10,000 rows per
+/// journal's own `events` table, through one prepared statement, about 10,000 rows per
 /// `BEGIN IMMEDIATE` transaction, WAL, `synchronous=NORMAL`; no registry, no recorder.
 ///
 /// The row shape is not written out here: a short recording writes a `changed` and a
 /// `delivered` row, and the ceiling re-inserts copies of those two rows (every column the
-/// table has, as the recorder filled it), with new `seq`, `time_ns` and value texts. So the
-/// reference follows the schema the recorder writes, whatever its version.
+/// table stores, as the recorder filled it), with new `seq`, `time_ns` and value texts. So
+/// the reference follows the schema the recorder writes, whatever its version. (The
+/// details of `event_details` are written by rare events only, none of these.)
 /// With `rowsPerStatement` above 1 one statement inserts that many rows at once.
 enum RawCeiling {
     static func run(path: String, rows: Int, rowsPerStatement: Int = 1) throws -> Double {
         let sample = try sampleRows(path: path)
         let database = try RawSQLite(path: path)
         try database.execute("PRAGMA synchronous = NORMAL")
-        let columns = try database.rows("PRAGMA table_info(event_rows)").map { $0[1]! }
+        let columns = try database.rows("PRAGMA table_info(events)").map { $0[1]! }
         // The two rows to copy: seq 2 (`changed`) and 3 (`delivered`) of the sample session.
         let templates = try (2...3).map { seq in
-            try copyRow(database, session: sample, seq: seq, columnCount: columns.count)
+            try copyRow(database, session: sample, seq: seq, columns: columns)
         }
         defer { for row in templates { for value in row { sqlite3_value_free(value) } } }
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
         let insert = try database.prepare(
-            "INSERT INTO event_rows (\(columns.joined(separator: ", "))) VALUES "
+            "INSERT INTO events (\(columns.joined(separator: ", "))) VALUES "
                 + Array(repeating: row, count: rowsPerStatement).joined(separator: ", ")
         )
         defer { sqlite3_finalize(insert) }
@@ -80,10 +80,10 @@ enum RawCeiling {
         return recording.sessionID
     }
 
-    /// One event's values as the `events` view gives them (whether the recorder wrote a
-    /// row or a block), each copied out of SQLite (free with `sqlite3_value_free`).
-    static func copyRow(_ database: RawSQLite, session: Int64, seq: Int64, columnCount: Int) throws -> [OpaquePointer] {
-        let select = try database.prepare("SELECT * FROM events WHERE session_id = ? AND seq = ?")
+    /// One event's stored `columns`, each copied out of SQLite (free with `sqlite3_value_free`).
+    static func copyRow(_ database: RawSQLite, session: Int64, seq: Int64, columns: [String]) throws -> [OpaquePointer] {
+        let columnCount = columns.count
+        let select = try database.prepare("SELECT \(columns.joined(separator: ", ")) FROM events WHERE session_id = ? AND seq = ?")
         defer { sqlite3_finalize(select) }
         sqlite3_bind_int64(select, 1, session)
         sqlite3_bind_int64(select, 2, seq)

@@ -19,7 +19,7 @@ import Foundation
 enum Shapes {
     /// One value of a sample row.
     enum Field {
-        case session, seq, key, time, kind, kindFlags, thread, isMain, channel, registration, owner
+        case session, seq, key, time, kind, kindFlags, flags, changeBack, thread, isMain, channel, registration, owner
         case otherRegistration, callSite, scope, depth, liveCount, duration, isPrior
         case old, new, reason, detail, mainQueue, cpu, waits, changeSeq
     }
@@ -142,6 +142,50 @@ enum Shapes {
         ("old_value", .old), ("new_value", .new), ("cpu_ns", .cpu), ("waits", .waits), ("change_seq", .changeSeq),
     ]
 
+    /// Schema 7's `events` (`Migrations/0007_event_table.sql`): the stored columns of
+    /// `EventColumn`, flags in one column and the change as a distance, read through
+    /// generated columns; `wide` stores all 20 of them instead (no generated columns).
+    static func schema7(wide: Bool = false) -> [String] {
+        if wide {
+            return ["""
+                CREATE TABLE events (
+                    session_id INTEGER NOT NULL, seq INTEGER NOT NULL, time_ns INTEGER NOT NULL, kind INTEGER NOT NULL,
+                    thread INTEGER NOT NULL, is_main INTEGER NOT NULL, is_prior INTEGER NOT NULL, main_queue INTEGER,
+                    depth INTEGER NOT NULL, channel_id INTEGER, registration_id INTEGER, owner_id INTEGER, change_seq INTEGER,
+                    duration_ns INTEGER, cpu_ns INTEGER, live_count INTEGER, call_site_id INTEGER, old_value TEXT,
+                    new_value TEXT, reason TEXT, PRIMARY KEY (session_id, seq)
+                ) STRICT, WITHOUT ROWID
+                """] + triggers
+        }
+        return ["""
+            CREATE TABLE events (
+                session_id INTEGER NOT NULL, seq INTEGER NOT NULL, time_ns INTEGER NOT NULL, kind INTEGER NOT NULL,
+                thread INTEGER NOT NULL, flags INTEGER NOT NULL, channel_id INTEGER, registration_id INTEGER,
+                owner_id INTEGER, change_back INTEGER, duration_ns INTEGER, cpu_ns INTEGER, live_count INTEGER,
+                call_site_id INTEGER, old_value TEXT, new_value TEXT, reason TEXT,
+                is_main INTEGER AS (flags & 1) VIRTUAL, is_prior INTEGER AS ((flags >> 1) & 1) VIRTUAL,
+                main_queue INTEGER AS (CASE WHEN flags & 4 THEN (flags >> 3) & 1 END) VIRTUAL,
+                depth INTEGER AS (flags >> 4) VIRTUAL, change_seq INTEGER AS (seq - change_back) VIRTUAL,
+                PRIMARY KEY (session_id, seq)
+            ) STRICT, WITHOUT ROWID
+            """] + triggers
+    }
+
+    static let schema7Columns: [(name: String, field: Field)] = [
+        ("session_id", .session), ("seq", .seq), ("time_ns", .time), ("kind", .kind), ("thread", .thread),
+        ("flags", .flags), ("channel_id", .channel), ("registration_id", .registration), ("owner_id", .owner),
+        ("change_back", .changeBack), ("duration_ns", .duration), ("cpu_ns", .cpu), ("live_count", .liveCount),
+        ("call_site_id", .callSite), ("old_value", .old), ("new_value", .new), ("reason", .reason),
+    ]
+
+    static let schema7WideColumns: [(name: String, field: Field)] = [
+        ("session_id", .session), ("seq", .seq), ("time_ns", .time), ("kind", .kind), ("thread", .thread),
+        ("is_main", .isMain), ("is_prior", .isPrior), ("main_queue", .mainQueue), ("depth", .depth),
+        ("channel_id", .channel), ("registration_id", .registration), ("owner_id", .owner), ("change_seq", .changeSeq),
+        ("duration_ns", .duration), ("cpu_ns", .cpu), ("live_count", .liveCount), ("call_site_id", .callSite),
+        ("old_value", .old), ("new_value", .new), ("reason", .reason),
+    ]
+
     static let shapes: [Shape] = {
         var list = [
             Shape(name: "schema 4: 24 columns, STRICT, WITHOUT ROWID, CHECKs", schema: schema4(), columns: schema4Columns),
@@ -177,6 +221,15 @@ enum Shapes {
             columns: [("key", .key), ("old_value", .old), ("new_value", .new)], packed: 256
         ))
         list[0].readBack = readBackQuery("events")
+        // Schema 7, as the writer inserts (64 rows per statement), and its wide variant.
+        list.append(Shape(
+            name: "schema 7: 17 stored columns (flags, change_back) + 5 generated, STRICT, WITHOUT ROWID, 64 rows per statement",
+            schema: schema7(), columns: schema7Columns, rowsPerStatement: 64, readBack: readBackQuery("events")
+        ))
+        list.append(Shape(
+            name: "schema 7 wide: the same 20 columns all stored, 64 rows per statement",
+            schema: schema7(wide: true), columns: schema7WideColumns, rowsPerStatement: 64, readBack: readBackQuery("events")
+        ))
         list.append(Shape(
             name: "JSON blocks: 256 events per row, an array of 23 columns each (values inline), view via json_each",
             schema: jsonBlocks, columns: schema4Columns, json: 256, readBack: readBackQuery("events_view")
@@ -447,6 +500,8 @@ enum Shapes {
         case .time: return seq * 300
         case .kind: return changed ? 4 : 5
         case .kindFlags: return (changed ? 4 : 5) | 1 << 8 | 1 << 10 | 1 << 11
+        case .flags: return 1 | 4 | 8 | (changed ? 0 : 1 << 4)
+        case .changeBack: return changed ? nil : 1
         case .thread: return 1
         case .isMain: return 1
         case .channel: return 1

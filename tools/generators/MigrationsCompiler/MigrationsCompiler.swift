@@ -11,8 +11,9 @@ import Foundation
 /// `SchemaTests` fails while the checked-in file and the folder differ.
 ///
 /// Usage: `MigrationsCompiler OUTPUT.swift 0001_initial.sql 0002_more.sql …`. Refuses
-/// (exit 1, one line on stderr) names not of the form `NNNN_name.sql` and numbers that
-/// do not run 1, 2, 3, … without gaps, since the schema version is the number of files.
+/// (exit 1, one line on stderr) names not of the form `NNNN_name.sql` and numbers that do
+/// not increase from 1 (a retired number is skipped, never reused: see
+/// `JournalSchema.unreleasedVersions`).
 @main
 enum MigrationsCompiler {
     static func main() {
@@ -27,14 +28,16 @@ enum MigrationsCompiler {
         }
         var entries: [String] = []
         let files = arguments.dropFirst().sorted { ($0 as NSString).lastPathComponent < ($1 as NSString).lastPathComponent }
-        for (index, path) in files.enumerated() {
+        var last = 0
+        for path in files {
             let name = (path as NSString).lastPathComponent
             guard let (version, title) = parse(name) else {
                 fail("\(path): expected a name like 0001_initial.sql")
             }
-            guard version == index + 1 else {
-                fail("\(path): expected migration number \(index + 1), found \(version)")
+            guard version > last, last > 0 || version == 1 else {
+                fail("\(path): expected a migration number above \(last)\(last == 0 ? " starting at 1" : ""), found \(version)")
             }
+            last = version
             guard let data = FileManager.default.contents(atPath: path),
                   let sql = String(data: data, encoding: .utf8) else {
                 fail("\(path): cannot read as UTF-8")

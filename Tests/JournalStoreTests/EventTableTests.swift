@@ -1,0 +1,110 @@
+import Foundation
+import JournalStore
+import Testing
+
+/// `EventColumn`, `EventDetailColumn` and `EventFlags` are the one declaration of the event
+/// layout: the schema the migrations make and docs/SQL.md must say the same.
+@Suite struct EventTableTests {
+    /// A new database at the latest schema.
+    func journal() throws -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate)
+        try JournalMigrator.migrate(database)
+        return database
+    }
+
+    /// `PRAGMA table_xinfo` of `table`: (name, type, hidden) per column, in table order;
+    /// hidden 2 is a VIRTUAL generated column.
+    func columns(_ table: String, in database: SQLiteDatabase) throws -> [(name: String, type: String, hidden: Int64)] {
+        let statement = try database.prepare("SELECT name, type, hidden FROM pragma_table_xinfo(?1)")
+        try statement.bind(table, at: 1)
+        var result: [(String, String, Int64)] = []
+        while try statement.step() { result.append((statement.text(0), statement.text(1), statement.int(2))) }
+        return result
+    }
+
+    @Test func theEventsTableHasTheDeclaredColumnsInOrder() throws {
+        let found = try columns("events", in: try journal())
+        let stored = found.filter { $0.hidden == 0 }.map(\.name)
+        let generated = found.filter { $0.hidden == 2 }.map(\.name)
+        #expect(stored == EventColumn.allCases.map(\.name))
+        #expect(generated == EventColumn.generated.map(\.name))
+        #expect(found.count == stored.count + generated.count)
+        #expect(found.allSatisfy { $0.type == "INTEGER" || $0.type == "TEXT" })
+    }
+
+    @Test func theDetailsTableHasTheDeclaredColumnsInOrder() throws {
+        let found = try columns("event_details", in: try journal())
+        #expect(found.map(\.name) == EventDetailColumn.allCases.map(\.name))
+        #expect(found.allSatisfy { $0.hidden == 0 })
+    }
+
+    /// The generated columns are defined by the expressions declared, and compute what
+    /// `EventFlags.decode` does (the reader's decoding) for every kind of flags value.
+    @Test func generatedColumnsAgreeWithTheFlagsDecoding() throws {
+        let database = try journal()
+        let schema = try database.prepare("SELECT sql FROM sqlite_schema WHERE name = 'events'")
+        #expect(try schema.step())
+        let sql = schema.text(0)
+        for (name, expression) in EventColumn.generated {
+            #expect(sql.contains("\(name) ") && sql.contains("AS (\(expression)) VIRTUAL"), "\(name)")
+        }
+        try database.execute("PRAGMA foreign_keys = OFF")
+        let cases: [(isMain: Bool, isPrior: Bool, isMainQueue: Bool?, depth: Int64)] = [
+            (false, false, nil, 0), (true, false, true, 0), (false, true, false, 3), (true, true, nil, 1 << 40),
+        ]
+        let insert = try database.prepare(EventColumn.insertSQL(rows: 1))
+        let read = try database.prepare("SELECT is_main, is_prior, main_queue, depth, change_seq FROM events WHERE seq = ?1")
+        for (index, facts) in cases.enumerated() {
+            let flags = EventFlags.encode(isMain: facts.isMain, isPrior: facts.isPrior, isMainQueue: facts.isMainQueue, depth: facts.depth)
+            let decoded = EventFlags.decode(flags)
+            #expect(decoded.isMain == facts.isMain && decoded.isPrior == facts.isPrior)
+            #expect(decoded.isMainQueue == facts.isMainQueue && decoded.depth == facts.depth)
+            let seq = Int64(100 + index)
+            insert.reset()
+            for column in EventColumn.allCases { try insert.bind(nil as Int64?, at: column.rawValue + 1) }
+            try insert.bind(Int64(1), at: EventColumn.sessionID.rawValue + 1)
+            try insert.bind(seq, at: EventColumn.seq.rawValue + 1)
+            try insert.bind(Int64(0), at: EventColumn.timeNs.rawValue + 1)
+            try insert.bind(Int64(5), at: EventColumn.kind.rawValue + 1)
+            try insert.bind(Int64(1), at: EventColumn.thread.rawValue + 1)
+            try insert.bind(flags, at: EventColumn.flags.rawValue + 1)
+            try insert.bind(Int64(index), at: EventColumn.changeBack.rawValue + 1)
+            try insert.run()
+            read.reset()
+            try read.bind(seq, at: 1)
+            #expect(try read.step())
+            #expect(read.int(0) == (facts.isMain ? 1 : 0) && read.int(1) == (facts.isPrior ? 1 : 0))
+            #expect(read.optionalInt(2) == facts.isMainQueue.map { $0 ? 1 : 0 })
+            #expect(read.int(3) == facts.depth)
+            #expect(read.int(4) == seq - Int64(index))
+        }
+    }
+
+    /// docs/SQL.md documents every column of both tables, stored and generated, in order.
+    @Test func theSQLDocumentationListsEveryColumnInOrder() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/SQL.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        func documented(after heading: String) -> [String] {
+            guard let start = text.range(of: heading) else { return [] }
+            var names: [String] = []
+            for line in text[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
+                if line.hasPrefix("#") { break }
+                guard line.hasPrefix("| `") else { continue }
+                names.append(String(line.dropFirst(3).prefix { $0 != "`" }))
+            }
+            return names
+        }
+        #expect(documented(after: "### `events`") == EventColumn.allCases.map(\.name) + EventColumn.generated.map(\.name))
+        #expect(documented(after: "### `event_details`") == EventDetailColumn.allCases.map(\.name))
+    }
+
+    /// A value's text is bound as its `string` says, digits included.
+    @Test(arguments: [ValueText.integer(0), .integer(-1), .integer(.min), .integer(.max), .bool(true), .text("é\u{0}x")])
+    func valueTextIsBoundAsItsString(_ value: ValueText) throws {
+        let database = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate)
+        let select = try database.prepare("SELECT ?1")
+        try select.bind(value, at: 1)
+        #expect(try select.step())
+        #expect(select.text(0) == value.string)
+    }
+}
