@@ -7,16 +7,17 @@
 -- events         one row per registry action, keyed by (session_id, seq): an ordinary
 --                table that SQL reads and filters by its primary key. What every event has,
 --                and what changes and deliveries (nearly all events) have, is stored here;
---                what few events have is in event_details. Columns that are a function of
---                stored ones are generated (VIRTUAL: computed when read, never stored), so
---                that a row stores little more than its values: each stored column costs
---                every row a byte of its record header even when NULL.
+--                what few events have is in event_details. Every column costs every row a
+--                byte of its record header (NULL too) and every insert its share of work, so
+--                the yes/no facts share one column and the change is a distance; the view
+--                event_log shows them decoded. (Generated columns would show them in
+--                `events` too, but SQLite computes them on every insert.)
 --   flags        bit 0: on the main thread; bit 1: a notification before the change
 --                (prior); bit 2: whether the main queue was recorded; bit 3: on the main
---                queue; the bits above: the depth of nested dispatch. Read through the
---                generated columns is_main, is_prior, main_queue, depth.
+--                queue; the bits above: the depth of nested dispatch. event_log: is_main,
+--                is_prior, main_queue, depth.
 --   change_back  delivered, skipped: how many events back the change delivered is
---                (seq - change_seq); NULL when not known. Read as change_seq.
+--                (seq - change_seq); NULL when not known. event_log: change_seq.
 -- event_details  the columns few events have: a replacement's replaced registration, a
 --                scope's id, the waits of a slow callback, free text (a gap's 'dropped=N').
 --                At most one row per event, with the event's key.
@@ -129,11 +130,6 @@ CREATE TABLE events_v7 (
     new_value       TEXT,                   -- changed: text of the new value; delivered: initial value
     reason          TEXT,                   -- removed, cancelAfterAutoRemoval: removal reason;
                                             -- skipped: skip reason; gap: why
-    is_main         INTEGER AS (flags & 1) VIRTUAL,
-    is_prior        INTEGER AS ((flags >> 1) & 1) VIRTUAL,
-    main_queue      INTEGER AS (CASE WHEN flags & 4 THEN (flags >> 3) & 1 END) VIRTUAL,  -- NULL: not recorded
-    depth           INTEGER AS (flags >> 4) VIRTUAL,
-    change_seq      INTEGER AS (seq - change_back) VIRTUAL,   -- the seq of the change delivered
     PRIMARY KEY (session_id, seq)
 ) STRICT, WITHOUT ROWID;
 
@@ -191,13 +187,14 @@ LEFT JOIN call_site_names cs ON cs.id = r.call_site_id
 LEFT JOIN strings q ON q.id = r.queue_id
 LEFT JOIN removal_reasons rr ON rr.code = r.removal_reason;
 
--- Every event, readable, with its details.
+-- Every event, readable, with its details and its flags decoded.
 CREATE VIEW event_log AS
-SELECT e.session_id, e.seq, e.time_ns, k.name AS kind, e.thread, e.is_main,
+SELECT e.session_id, e.seq, e.time_ns, k.name AS kind, e.thread, e.flags & 1 AS is_main,
        ch.name AS channel, e.registration_id, ow.name AS owner, d.other_registration_id,
-       cs.site AS call_site, e.depth, e.live_count, e.duration_ns, e.is_prior,
-       e.old_value, e.new_value, e.reason, d.detail, e.main_queue, e.cpu_ns, d.waits, e.change_seq,
-       d.scope_id
+       cs.site AS call_site, e.flags >> 4 AS depth, e.live_count, e.duration_ns, (e.flags >> 1) & 1 AS is_prior,
+       e.old_value, e.new_value, e.reason, d.detail,
+       CASE WHEN e.flags & 4 THEN (e.flags >> 3) & 1 END AS main_queue, e.cpu_ns, d.waits,
+       e.seq - e.change_back AS change_seq, d.scope_id
 FROM events e
 LEFT JOIN event_kinds k ON k.code = e.kind
 LEFT JOIN event_details d ON d.session_id = e.session_id AND d.seq = e.seq

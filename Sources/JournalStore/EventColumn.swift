@@ -2,7 +2,7 @@
 /// event layout that the writer's `INSERT`, the readers' `SELECT`, the fixtures and the
 /// benchmarks share (a column's raw value is its 0-based position in all of them).
 /// `EventTableTests` checks it, `EventDetailColumn` and `EventFlags` against the schema the
-/// migrations create, and docs/SQL.md against both.
+/// migrations create (tables and `event_log`), and docs/SQL.md against both.
 package enum EventColumn: Int32, CaseIterable, Sendable {
     case sessionID, seq, timeNs, kind, thread, flags, channelID, registrationID, ownerID, changeBack
     case durationNs, cpuNs, liveCount, callSiteID, oldValue, newValue, reason
@@ -25,20 +25,19 @@ package enum EventColumn: Int32, CaseIterable, Sendable {
             + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
-    /// The `SELECT` list of every stored column, in order, qualified by `table`.
+    /// The `SELECT` list of every column, in order, qualified by `table`.
     package static func selectList(table: String) -> String {
         allCases.map { "\(table).\($0.name)" }.joined(separator: ", ")
     }
 
-    /// The generated (VIRTUAL) columns of `events`, with the expression each reads, in
-    /// table order after the stored ones: what people query, computed from `flags` and
-    /// `change_back` (see `EventFlags`).
-    package static let generated: [(name: String, expression: String)] = [
-        ("is_main", "flags & 1"),
-        ("is_prior", "(flags >> 1) & 1"),
-        ("main_queue", "CASE WHEN flags & 4 THEN (flags >> 3) & 1 END"),
-        ("depth", "flags >> 4"),
-        ("change_seq", "seq - change_back"),
+    /// The columns the view `event_log` decodes from `flags` and `change_back`, with the
+    /// SQL expression of each over `events e` (see `EventFlags`).
+    package static let decoded: [(name: String, expression: String)] = [
+        ("is_main", "e.flags & 1"),
+        ("depth", "e.flags >> 4"),
+        ("is_prior", "(e.flags >> 1) & 1"),
+        ("main_queue", "CASE WHEN e.flags & 4 THEN (e.flags >> 3) & 1 END"),
+        ("change_seq", "e.seq - e.change_back"),
     ]
 }
 
@@ -63,8 +62,8 @@ package enum EventDetailColumn: Int32, CaseIterable, Sendable {
 }
 
 /// `events.flags`: the yes/no facts of an event and its dispatch depth in one stored
-/// integer (one column's header byte instead of four), read by people through the
-/// generated columns `is_main`, `is_prior`, `main_queue` and `depth`.
+/// integer (one column's header byte and one bind instead of four), shown decoded by the
+/// view `event_log` as `is_main`, `is_prior`, `main_queue` and `depth`.
 package enum EventFlags {
     package static let mainThread: Int64 = 1
     package static let prior: Int64 = 2

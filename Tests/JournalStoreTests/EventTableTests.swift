@@ -24,12 +24,8 @@ import Testing
 
     @Test func theEventsTableHasTheDeclaredColumnsInOrder() throws {
         let found = try columns("events", in: try journal())
-        let stored = found.filter { $0.hidden == 0 }.map(\.name)
-        let generated = found.filter { $0.hidden == 2 }.map(\.name)
-        #expect(stored == EventColumn.allCases.map(\.name))
-        #expect(generated == EventColumn.generated.map(\.name))
-        #expect(found.count == stored.count + generated.count)
-        #expect(found.allSatisfy { $0.type == "INTEGER" || $0.type == "TEXT" })
+        #expect(found.map(\.name) == EventColumn.allCases.map(\.name))
+        #expect(found.allSatisfy { $0.hidden == 0 && ($0.type == "INTEGER" || $0.type == "TEXT") })
     }
 
     @Test func theDetailsTableHasTheDeclaredColumnsInOrder() throws {
@@ -38,22 +34,23 @@ import Testing
         #expect(found.allSatisfy { $0.hidden == 0 })
     }
 
-    /// The generated columns are defined by the expressions declared, and compute what
-    /// `EventFlags.decode` does (the reader's decoding) for every kind of flags value.
-    @Test func generatedColumnsAgreeWithTheFlagsDecoding() throws {
+    /// `event_log` decodes `flags` and `change_back` with the declared expressions, and
+    /// they compute what `EventFlags.decode` does (the reader's decoding), for every kind
+    /// of flags value.
+    @Test func theLogDecodesTheFlagsAsTheReaderDoes() throws {
         let database = try journal()
-        let schema = try database.prepare("SELECT sql FROM sqlite_schema WHERE name = 'events'")
+        let schema = try database.prepare("SELECT sql FROM sqlite_schema WHERE name = 'event_log'")
         #expect(try schema.step())
         let sql = schema.text(0)
-        for (name, expression) in EventColumn.generated {
-            #expect(sql.contains("\(name) ") && sql.contains("AS (\(expression)) VIRTUAL"), "\(name)")
+        for (name, expression) in EventColumn.decoded {
+            #expect(sql.contains("\(expression) AS \(name)"), "\(name)")
         }
         try database.execute("PRAGMA foreign_keys = OFF")
         let cases: [(isMain: Bool, isPrior: Bool, isMainQueue: Bool?, depth: Int64)] = [
             (false, false, nil, 0), (true, false, true, 0), (false, true, false, 3), (true, true, nil, 1 << 40),
         ]
         let insert = try database.prepare(EventColumn.insertSQL(rows: 1))
-        let read = try database.prepare("SELECT is_main, is_prior, main_queue, depth, change_seq FROM events WHERE seq = ?1")
+        let read = try database.prepare("SELECT is_main, is_prior, main_queue, depth, change_seq FROM event_log WHERE seq = ?1")
         for (index, facts) in cases.enumerated() {
             let flags = EventFlags.encode(isMain: facts.isMain, isPrior: facts.isPrior, isMainQueue: facts.isMainQueue, depth: facts.depth)
             let decoded = EventFlags.decode(flags)
@@ -94,7 +91,7 @@ import Testing
             }
             return names
         }
-        #expect(documented(after: "### `events`") == EventColumn.allCases.map(\.name) + EventColumn.generated.map(\.name))
+        #expect(documented(after: "### `events`") == EventColumn.allCases.map(\.name))
         #expect(documented(after: "### `event_details`") == EventDetailColumn.allCases.map(\.name))
     }
 

@@ -42,7 +42,7 @@ import TestSupport
         }
         var decoder = RecordDecoder()
         try writer.write(RecordBatch(firstSeq: 1, pending: pending, gap: nil, endsSession: true), decoder: &decoder)
-        #expect(try rows(path, "SELECT seq, COALESCE(change_seq, 'NULL') FROM events ORDER BY seq") == [
+        #expect(try rows(path, "SELECT seq, COALESCE(change_seq, 'NULL') FROM event_log ORDER BY seq") == [
             "1|NULL", "2|NULL", "3|NULL", "4|2", "5|3", "6|NULL", "7|NULL",
         ])
     }

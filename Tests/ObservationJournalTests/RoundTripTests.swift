@@ -57,8 +57,8 @@ import TestSupport
         #expect(recording.counters == RecordingCounters(accepted: 22, written: 22, dropped: 0, unwritten: 0))
         #expect(recording.lastError == nil)
         let columns = """
-            seq, (SELECT name FROM event_kinds WHERE code = kind), is_main, channel_id, registration_id, owner_id, other_registration_id, call_site_id,
-            scope_id, depth, live_count, duration_ns IS NOT NULL, is_prior, old_value, new_value, reason, detail
+            seq, (SELECT name FROM event_kinds WHERE code = kind), flags & 1, channel_id, registration_id, owner_id, other_registration_id, call_site_id,
+            scope_id, flags >> 4, live_count, duration_ns IS NOT NULL, (flags >> 1) & 1, old_value, new_value, reason, detail
             """
         let events = try rows(path, """
             SELECT \(columns) FROM events LEFT JOIN event_details USING (session_id, seq)
@@ -169,7 +169,7 @@ extension RoundTripTests {
         queue.sync {}
         recording.close()
         #expect(try rows(path, """
-            SELECT e.seq, k.name, e.registration_id, e.owner_id, COALESCE(e.reason, ''), COALESCE(e.change_seq, '')
+            SELECT e.seq, k.name, e.registration_id, e.owner_id, COALESCE(e.reason, ''), COALESCE(e.seq - e.change_back, '')
             FROM events e JOIN event_kinds k ON k.code = e.kind ORDER BY e.seq
             """) == [
             "1|registered|1|2||", "2|changed|NULL|NULL||", "3|removed|1|2|tokenCancelled|",

@@ -180,7 +180,7 @@ import TestSupport
             INSERT INTO events (session_id, seq, time_ns, kind, thread, flags, registration_id, reason, cpu_ns)
                 VALUES (1, 5, 50, 10, 1, 13, 1, 'ownerDeallocated', 25)
             """)
-        #expect(try database.scalarInt("SELECT main_queue FROM events WHERE seq = 5") == 1)
+        #expect(try database.scalarInt("SELECT main_queue FROM event_log WHERE seq = 5") == 1)
         #expect(try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'events'") == 2)
         #expect(try database.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name LIKE '%_v7'") == 0)
         #expect(try database.scalarInt("SELECT count(*) FROM pragma_foreign_key_check") == 0)

@@ -142,10 +142,11 @@ enum Shapes {
         ("old_value", .old), ("new_value", .new), ("cpu_ns", .cpu), ("waits", .waits), ("change_seq", .changeSeq),
     ]
 
-    /// Schema 7's `events` (`Migrations/0007_event_table.sql`): the stored columns of
-    /// `EventColumn`, flags in one column and the change as a distance, read through
-    /// generated columns; `wide` stores all 20 of them instead (no generated columns).
-    static func schema7(wide: Bool = false) -> [String] {
+    /// Schema 7's `events` (`Migrations/0007_event_table.sql`): the columns of
+    /// `EventColumn`, flags in one column and the change as a distance; `generated` adds
+    /// the decoded columns as VIRTUAL generated ones (not taken: SQLite computes them on
+    /// every insert); `wide` stores all 20 decoded columns instead.
+    static func schema7(wide: Bool = false, generated: Bool = false) -> [String] {
         if wide {
             return ["""
                 CREATE TABLE events (
@@ -162,10 +163,12 @@ enum Shapes {
                 session_id INTEGER NOT NULL, seq INTEGER NOT NULL, time_ns INTEGER NOT NULL, kind INTEGER NOT NULL,
                 thread INTEGER NOT NULL, flags INTEGER NOT NULL, channel_id INTEGER, registration_id INTEGER,
                 owner_id INTEGER, change_back INTEGER, duration_ns INTEGER, cpu_ns INTEGER, live_count INTEGER,
-                call_site_id INTEGER, old_value TEXT, new_value TEXT, reason TEXT,
+                call_site_id INTEGER, old_value TEXT, new_value TEXT, reason TEXT,\(generated ? """
+
                 is_main INTEGER AS (flags & 1) VIRTUAL, is_prior INTEGER AS ((flags >> 1) & 1) VIRTUAL,
                 main_queue INTEGER AS (CASE WHEN flags & 4 THEN (flags >> 3) & 1 END) VIRTUAL,
                 depth INTEGER AS (flags >> 4) VIRTUAL, change_seq INTEGER AS (seq - change_back) VIRTUAL,
+                """ : "")
                 PRIMARY KEY (session_id, seq)
             ) STRICT, WITHOUT ROWID
             """] + triggers
@@ -223,8 +226,14 @@ enum Shapes {
         list[0].readBack = readBackQuery("events")
         // Schema 7, as the writer inserts (64 rows per statement), and its wide variant.
         list.append(Shape(
-            name: "schema 7: 17 stored columns (flags, change_back) + 5 generated, STRICT, WITHOUT ROWID, 64 rows per statement",
-            schema: schema7(), columns: schema7Columns, rowsPerStatement: 64, readBack: readBackQuery("events")
+            name: "schema 7: 17 columns (flags, change_back), STRICT, WITHOUT ROWID, 64 rows per statement",
+            schema: schema7(), columns: schema7Columns, rowsPerStatement: 64,
+            readBack: "SELECT count(*), sum(seq), sum(time_ns), sum(kind), sum(registration_id), sum(duration_ns), "
+                + "sum(seq - change_back), sum(length(old_value)), sum(length(new_value)), sum(flags & 8) FROM events"
+        ))
+        list.append(Shape(
+            name: "  the same + 5 generated columns (is_main, is_prior, main_queue, depth, change_seq)",
+            schema: schema7(generated: true), columns: schema7Columns, rowsPerStatement: 64, readBack: readBackQuery("events")
         ))
         list.append(Shape(
             name: "schema 7 wide: the same 20 columns all stored, 64 rows per statement",
