@@ -72,9 +72,9 @@ public struct ValueRecording: Sendable, Equatable {
     }
 
     /// `String(describing:)` of a value (`EventValue.description`), without its dynamic casts
-    /// for the common types: for an `Int`, `String(describing:)` asks the runtime whether it
-    /// is text-output-streamable, then custom-string-convertible, about 2,000 instructions
-    /// of a change's row on the writer thread. The text is the same.
+    /// for the common types (for an `Int`, `String(describing:)` asks the runtime whether it
+    /// is text-output-streamable, then custom-string-convertible, for every change the writer
+    /// thread writes). The text must stay exactly `String(describing:)`'s.
     static func describing(_ value: any Sendable) -> String {
         func known<Value>(_ value: Value) -> String? {
             // Comparing the type is a pointer comparison; the load is then of the right type.

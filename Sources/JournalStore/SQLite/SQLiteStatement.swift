@@ -23,7 +23,6 @@ package final class SQLiteStatement {
     }
 
     /// Checks the connection's fault plan before a call at `site` (debug builds only).
-    @inline(__always)
     func checkFault(_ site: SQLiteFaultPlan.Site) throws(SQLiteError) {
         #if DEBUG
         if let plan = database.faults, let code = plan.failure(at: site, sql: sql) {

@@ -1,25 +1,25 @@
-"""README section 5, run: every documented SQL view of a journal the recorder wrote gives
-the same rows in the sqlite3 shell and in Datasette, and they agree with obsreplay.
+"""README section 5 and docs/SQL.md, run with the user's tools: every documented table and
+view of a journal the recorder wrote gives the same rows in the sqlite3 shell and in
+Datasette, and they agree with obsreplay; on a large journal, Datasette's default limits
+(1 s per query, 1,000 rows) browse `events` and `event_log`; pandas reads a session with
+typed columns, and DuckDB queries that frame with the same types.
 
-From schema 5 on the recorder packs events into blocks of JSON text (schema 6: `event_packs`,
-schema 5's `event_blocks` still read) and `events` is a view unpacking them, so this is where a
-view that only works on one SQLite build, or not with Datasette's connection settings, would
-show up. The demo journal is checked as the recorder wrote it (packs), and again after
-schema 5's blocks are added to it for a session of its own: a copy of its first session
-written in the old body.
-
-Usage: views_check.py OBSREPLAY WORKDIR REPO_ROOT
+Usage: views_check.py OBSREPLAY WORKDIR REPO_ROOT [REPORT_SAMPLE EVENTS]
 """
 import asyncio
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 
+import duckdb
+import pandas
+import sqlite3
 from datasette.app import Datasette
 
 obsreplay, work = sys.argv[1:3]
+report_sample = sys.argv[4] if len(sys.argv) > 4 else None
+large_events = int(sys.argv[5]) if len(sys.argv) > 5 else 0
 journal = os.path.join(work, "demo.sqlite")
 subprocess.run([obsreplay, "demo", "--journal", journal], check=True, stdout=subprocess.DEVNULL)
 
@@ -35,14 +35,9 @@ def require(condition, message):
         sys.exit(f"views_check: {message}")
 
 
-# The check is about the packed path: the recorder must have written packs and no rows.
-packs, blocks, rows = shell("SELECT (SELECT count(*) FROM event_packs), (SELECT count(*) FROM event_blocks), "
-                            "(SELECT count(*) FROM event_rows)")[0]
-require(packs > 0 and blocks == 0 and rows == 0,
-        f"expected events in packs only, found {packs} packs, {blocks} blocks and {rows} rows")
-
 queries = {
     "events": "SELECT * FROM events ORDER BY session_id, seq",
+    "event_details": "SELECT * FROM event_details ORDER BY session_id, seq",
     "event_log": "SELECT * FROM event_log ORDER BY session_id, seq",
     "registration_log": "SELECT * FROM registration_log ORDER BY session_id, id",
     "session_summary": "SELECT * FROM session_summary ORDER BY id",
@@ -52,13 +47,16 @@ queries = {
 }
 
 
+def database_name(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
 async def datasette_rows(journal):
     datasette = Datasette([journal], settings={"max_returned_rows": 1_000_000, "sql_time_limit_ms": 60_000})
     await datasette.invoke_startup()
     result = {}
     for name, sql in queries.items():
-        name_in_url = os.path.splitext(os.path.basename(journal))[0]
-        response = await datasette.client.get(f"/{name_in_url}.json", params={"sql": sql, "_shape": "arrays"})
+        response = await datasette.client.get(f"/{database_name(journal)}.json", params={"sql": sql, "_shape": "arrays"})
         require(response.status_code == 200, f"Datasette answered {response.status_code} for {name}: {response.text[:300]}")
         body = response.json()
         require(not body.get("truncated"), f"Datasette truncated {name}")
@@ -66,8 +64,8 @@ async def datasette_rows(journal):
     return result
 
 
-def check(journal, what):
-    """The views of `journal` in the sqlite3 shell, in Datasette and by obsreplay agree."""
+def check(journal):
+    """The tables and views of `journal` in the sqlite3 shell, in Datasette and by obsreplay agree."""
     seen = asyncio.run(datasette_rows(journal))
     for name, sql in queries.items():
         expected = shell(sql, journal)
@@ -89,36 +87,51 @@ def check(journal, what):
         event = json.loads(line)
         mine = (event["session_id"], event["seq"], event["kind"], event["old_value"], event["new_value"])
         require(mine == row, f"event_log row {row} differs from obsreplay's {line[:200]}")
-    print(f"views_check: {what}: {len(queries)} views, {len(log)} events: "
+    print(f"views_check: {len(queries)} tables and views, {len(log)} events: "
           "the sqlite3 shell, Datasette and obsreplay agree")
 
 
-check(journal, f"as recorded, {packs} packs")
+def typed_columns(journal):
+    """pandas reads one session of `events` with typed columns; DuckDB over that frame too."""
+    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as connection:
+        session = connection.execute("SELECT max(session_id) FROM events").fetchone()[0]
+        frame = pandas.read_sql("SELECT * FROM events WHERE session_id = ?", connection, params=(session,),
+                                dtype_backend="numpy_nullable")
+    integers = ["session_id", "seq", "time_ns", "kind", "thread", "flags", "channel_id", "registration_id",
+                "owner_id", "change_back", "duration_ns", "cpu_ns", "live_count", "call_site_id"]
+    texts = ["old_value", "new_value", "reason"]
+    require(list(frame.columns) == integers[:10] + ["duration_ns", "cpu_ns", "live_count", "call_site_id"] + texts,
+            f"events' columns in pandas: {list(frame.columns)}")
+    for column in integers:
+        require(str(frame[column].dtype) == "Int64", f"pandas reads events.{column} as {frame[column].dtype}")
+    for column in texts:
+        require(str(frame[column].dtype) == "string", f"pandas reads events.{column} as {frame[column].dtype}")
+    types = dict(duckdb.sql("DESCRIBE SELECT * FROM frame").fetchall()[i][:2] for i in range(len(frame.columns)))
+    for column in integers:
+        require(types[column] == "BIGINT", f"DuckDB reads events.{column} as {types[column]}")
+    by_kind = duckdb.sql("SELECT kind, count(*) AS n FROM frame GROUP BY kind ORDER BY kind").fetchall()
+    expected = shell(f"SELECT kind, count(*) FROM events WHERE session_id = {session} GROUP BY kind ORDER BY kind", journal)
+    require([list(row) for row in by_kind] == expected, f"DuckDB's count by kind {by_kind} differs from SQLite's {expected}")
+    print(f"views_check: pandas and DuckDB read session {session} ({len(frame)} events) with typed columns")
 
-# Schema 5's blocks next to schema 6's packs: session 1's packs rewritten as event_blocks
-# rows in the old body (built by SQLite's json_array from the view), the triggers put back.
-mixed = os.path.join(work, "mixed.sqlite")
-with sqlite3.connect(journal) as source, sqlite3.connect(mixed) as target:
-    source.backup(target)
-database = sqlite3.connect(mixed)
-triggers = [sql for (sql,) in database.execute("SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'event_packs'")]
-database.executescript("DROP TRIGGER event_packs_no_update; DROP TRIGGER event_packs_no_delete;")
-columns = ", ".join(["seq", "time_ns", "kind", "thread", "is_main", "channel_id", "registration_id", "owner_id",
-                     "other_registration_id", "call_site_id", "scope_id", "depth", "live_count", "duration_ns",
-                     "is_prior", "old_value", "new_value", "reason", "detail", "main_queue", "cpu_ns", "waits",
-                     "change_seq"])
-database.execute(f"""
-    INSERT INTO event_blocks (session_id, first_seq, last_seq, event_count, body)
-    SELECT p.session_id, p.first_seq, p.first_seq + p.event_count - 1, p.event_count,
-           (SELECT json_group_array(json_array({columns})) FROM (
-              SELECT * FROM events e WHERE e.session_id = p.session_id
-              AND e.seq BETWEEN p.first_seq AND p.first_seq + p.event_count - 1 ORDER BY e.seq))
-    FROM event_packs p WHERE p.session_id = 1""")
-database.execute("DELETE FROM event_packs WHERE session_id = 1")
-for trigger in triggers:
-    database.execute(trigger)
-database.commit()
-database.close()
-blocks, packs = shell("SELECT (SELECT count(*) FROM event_blocks), (SELECT count(*) FROM event_packs)", mixed)[0]
-require(blocks > 0 and packs > 0, f"expected blocks and packs, found {blocks} blocks and {packs} packs")
-check(mixed, f"{blocks} schema-5 blocks and {packs} packs")
+
+async def browse_with_defaults(journal):
+    """Datasette's default settings (1 s per query) browse the big tables' pages."""
+    datasette = Datasette([journal])
+    await datasette.invoke_startup()
+    name = database_name(journal)
+    for path in [f"/{name}/events", f"/{name}/events.json", f"/{name}/event_log", f"/{name}/event_log.json",
+                 f"/{name}/event_details"]:
+        response = await datasette.client.get(path)
+        require(response.status_code == 200, f"Datasette answered {response.status_code} for {path}: {response.text[:300]}")
+        require("SQL Interrupted" not in response.text, f"{path}: a query ran past Datasette's time limit")
+    print(f"views_check: Datasette's default limits browse events, event_log and event_details of {journal}")
+
+
+check(journal)
+typed_columns(journal)
+if report_sample and large_events:
+    large = os.path.join(work, "large.sqlite")
+    subprocess.run([report_sample, "synthetic", large, str(large_events)], check=True, stdout=subprocess.DEVNULL)
+    typed_columns(large)
+    asyncio.run(browse_with_defaults(large))
