@@ -108,6 +108,7 @@ private func runReadme(sqlite: Bool, in directory: URL) throws -> [String] {
     let binary = try obsreplayBinary().path
     var ran: [String] = []
     var lastOutput: String?
+    var everything = ""
     for block in try blocks() {
         switch block.language {
         case "sh":
@@ -122,10 +123,18 @@ private func runReadme(sqlite: Bool, in directory: URL) throws -> [String] {
                 #expect(result.status == command.expectedStatus, "\(command.line)\n\(result)")
                 if result.status == 0 { #expect(result.stderr == "", "\(command.line)") }
                 lastOutput? += result.stdout
+                everything += result.stdout
                 ran.append(command.line)
             }
         case "text":
             if let lastOutput { expectExcerpt(block, in: lastOutput) }
+            // Excerpts are compared without fingerprints (they hash call sites' lines), but a
+            // fingerprint the README shows must be one the build computes, character for character.
+            for line in block.lines {
+                for match in line.matches(of: /fingerprint ([0-9a-f]{32})/) where lastOutput != nil {
+                    #expect(everything.contains(String(match.output.1)), "README fingerprint \(match.output.1) is not what the build computes")
+                }
+            }
         case let language where language.hasPrefix("json "):
             // ```json .obsreplay.json: a file the commands after it find in their directory.
             let name = String(language.dropFirst("json ".count))
