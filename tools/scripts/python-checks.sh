@@ -8,12 +8,13 @@
 #                         shell commands, the DuckDB queries in DuckDB, the ClickHouse ones in
 #                         chDB, their rows equal to what obsreplay computes
 #   junit_check.py        diagnose --format junit read by junitparser, failures as --fail-on says
+#   datasette_settings_check.py  README's Datasette command: every table and view page answers
 #   views_check.py        every documented SQL view gives the same rows in the sqlite3 shell and
 #                         Datasette, and they agree with obsreplay (events packed in JSON blocks)
 # Usage: tools/scripts/python-checks.sh [--help]
 set -euo pipefail
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
 fi
 cd "$(dirname "$0")/../.."
@@ -24,7 +25,7 @@ swift build --product obsreplay 2>&1 | tail -1
 bin="$(swift build --show-bin-path)/obsreplay"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-for check in sarif_check csv_types_check fleet_recipes_check junit_check views_check; do
+for check in sarif_check csv_types_check fleet_recipes_check junit_check datasette_settings_check views_check; do
     mkdir -p "$work/$check"
     "$venv/bin/python" "tools/scripts/python-checks/$check.py" "$bin" "$work/$check" "$PWD"
 done
