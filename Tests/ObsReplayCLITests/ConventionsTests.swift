@@ -168,6 +168,13 @@ private func withJournal<T>(_ body: (URL, String) throws -> T) throws -> T {
             stdout: "", stderr: "note: \(baseline): 1 stale entry that no finding matched any more (remove with --write-baseline): "
                 + "00000000000000000000000000000000\n", status: 0
         ))
+        // Grouped by fingerprint, the same lines follow the groups' summary.
+        #expect(try obsreplay(["diagnose", path, "--baseline", baseline, "--group-by", "fingerprint"]).stdout.hasSuffix("""
+            \(baseline): 2 findings baselined, 0 new
+            \(baseline): 1 stale entry that no finding matched any more (fixed? remove with --write-baseline):
+              stale: 00000000000000000000000000000000 OJ003 remove-unregistered: fixed long ago
+
+            """))
         // One session is not the whole journal: entries of the others are not stale.
         #expect(!(try obsreplay(["diagnose", path, "--baseline", baseline, "--session", "2"])).stdout.contains("stale"))
     }

@@ -161,6 +161,7 @@ final class DiagnoseOutput {
             context.out.write("]\n")
         case .grouped:
             printGroups()
+            if !quiet { printStale(stale) }
         case .groupedJSON:
             printGroupsJSON()
         }
