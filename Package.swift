@@ -20,6 +20,8 @@ let package = Package(
         // For an app's tests: fail a recorded UI test on the findings of its journal.
         .library(name: "ObservationJournalTesting", targets: ["ObservationJournalTesting"]),
         .executable(name: "obsreplay", targets: ["obsreplay"]),
+        // `swift package obsreplay diagnose …` from an app's package.
+        .plugin(name: "ObsReplayPlugin", targets: ["ObsReplayPlugin"]),
     ],
     targets: [
         .systemLibrary(
@@ -85,6 +87,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
+        // A command plugin (it runs only when asked, never during a build) that runs obsreplay.
+        .plugin(
+            name: "ObsReplayPlugin",
+            capability: .command(intent: .custom(verb: "obsreplay", description: "Run obsreplay: diagnose, export, report… journals.")),
+            dependencies: ["obsreplay"]
+        ),
         // Writes fixture journals row by row (tests, benchmarks); not a product.
         .target(name: "JournalFixtures", dependencies: ["JournalStore"], swiftSettings: strict),
         .executableTarget(

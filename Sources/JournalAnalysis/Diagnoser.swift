@@ -13,10 +13,11 @@ package enum Diagnoser {
 
     /// Adds the findings of `session` to `spool` as the next group: `spool.drain` hands
     /// them out ordered by first sequence number, then rule code, without holding them in
-    /// memory (a long session has tens of thousands).
+    /// memory (a long session has tens of thousands). The events read are added to
+    /// `progress` as the pass goes.
     package static func diagnose(
         _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions = DiagnosisOptions(),
-        into spool: FindingSpool
+        into spool: FindingSpool, progress: ReadProgress? = nil
     ) throws(AnalysisError) {
         spool.nextGroup()
         // A session with no rows has no names and no events to read: a journal may hold
@@ -35,6 +36,7 @@ package enum Diagnoser {
             try reader.forEachEvent(session: session.id) { event in
                 events += 1
                 if events % FreedMemory.eventsBetweenReleases == 0 { FreedMemory.release() }
+                if events % ReadProgress.batch == 0 { progress?.add(ReadProgress.batch) }
                 do throws(AnalysisError) {
                     for done in tracker.feed(event) {
                         for checker in checkers { checker.completed(done, context) }
@@ -49,6 +51,7 @@ package enum Diagnoser {
             }
         }
         if let failure { throw failure }
+        progress?.add(events % ReadProgress.batch)
         // The findings are made from here on, from what the pass kept, not from what it
         // freed (a short session, of which `--all` may read thousands, has freed little).
         if events >= FreedMemory.eventsBetweenReleases { FreedMemory.release() }

@@ -14,17 +14,18 @@ package enum HTMLReport {
     /// written. See `OutputFile` for what each kind of path gets: a regular file is
     /// replaced atomically (a failed report leaves no partial file), a new one is created
     /// `0600`, a FIFO or device is written in place, and the journal and its side files
-    /// are refused. The journal is opened read-only and never written.
+    /// are refused. The journal is opened read-only and never written. `progress` counts the
+    /// events read by the diagnosis and the drawing passes (`passes` per event).
     @discardableResult
     package static func write(
         journalPath: String, sessions: ReportSelection = .latest, to outputPath: String? = nil,
-        options: DiagnosisOptions = DiagnosisOptions(), window: ReportWindow? = nil
+        options: DiagnosisOptions = DiagnosisOptions(), window: ReportWindow? = nil, progress: ReadProgress? = nil
     ) throws(AnalysisError) -> String {
         let reader = try JournalReader(path: journalPath)
         let path = outputPath ?? defaultPath(forJournal: journalPath)
         // Opened before rendering so a refused path fails fast, and never with a partial file.
         let file = try OutputFile.open(path, protecting: [journalPath], what: "report")
-        let reports = try build(reader, sessions: sessions, options: options, window: window)
+        let reports = try build(reader, sessions: sessions, options: options, window: window, progress: progress)
         // Written as it is made, in pieces of about `writeSize`: the page is never one string.
         var pending = ""
         try ReportPage.write(reports, journalPath: reader.path, nonce: nonce()) { (piece: String) throws(AnalysisError) -> Void in
@@ -55,21 +56,33 @@ package enum HTMLReport {
     /// The reports of the selected sessions (everything the page shows, before any of it is written).
     static func build(
         _ reader: JournalReader, sessions: ReportSelection, options: DiagnosisOptions, window: ReportWindow?,
-        detailLimit: Int64 = SessionReport.detailLimit
+        detailLimit: Int64 = SessionReport.detailLimit, progress: ReadProgress? = nil
     ) throws(AnalysisError) -> [SessionReport] {
-        let summaries: [SessionSummary]
-        switch sessions {
-        case .latest: summaries = [try reader.session(nil)]
-        case let .session(id): summaries = [try reader.session(id)]
-        case .all:
-            summaries = try reader.sessions()
-            if summaries.isEmpty { throw .noSessions(path: reader.path) }
-        }
+        let summaries = try self.sessions(reader, sessions)
         var reports: [SessionReport] = []
         for summary in summaries {
-            reports.append(try SessionReportBuilder.build(reader, session: summary, options: options, window: window, detailLimit: detailLimit))
+            reports.append(try SessionReportBuilder.build(
+                reader, session: summary, options: options, window: window, detailLimit: detailLimit, progress: progress
+            ))
         }
         return reports
+    }
+
+    /// How many times `write` reads each event of a session (the diagnosis, then the
+    /// drawing): a progress display's total is this times the sessions' events.
+    package static let passes: Int64 = 2
+
+    /// The summaries of the sessions `selection` names.
+    /// - Throws: `AnalysisError` for an unknown session, or a journal with none.
+    package static func sessions(_ reader: JournalReader, _ selection: ReportSelection) throws(AnalysisError) -> [SessionSummary] {
+        switch selection {
+        case .latest: return [try reader.session(nil)]
+        case let .session(id): return [try reader.session(id)]
+        case .all:
+            let summaries = try reader.sessions()
+            if summaries.isEmpty { throw .noSessions(path: reader.path) }
+            return summaries
+        }
     }
 
     /// The report's path beside a journal: its extension replaced by `.html`.

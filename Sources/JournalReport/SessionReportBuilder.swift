@@ -38,11 +38,11 @@ struct SessionReportBuilder {
     /// changes) still come from the whole session.
     static func build(
         _ reader: JournalReader, session: SessionSummary, options: DiagnosisOptions, window: ReportWindow? = nil,
-        detailLimit: Int64 = SessionReport.detailLimit
+        detailLimit: Int64 = SessionReport.detailLimit, progress: ReadProgress? = nil
     ) throws(AnalysisError) -> SessionReport {
         // Streamed out of the spool: only the findings the page lists are kept, the rest counted.
         let spool = FindingSpool()
-        try Diagnoser.diagnose(reader, session: session, options: options, into: spool)
+        try Diagnoser.diagnose(reader, session: session, options: options, into: spool, progress: progress)
         var tally = FindingTally()
         var findings: [Finding] = []
         try spool.drain { finding in
@@ -81,10 +81,17 @@ struct SessionReportBuilder {
         }
         missed.sort()
         let filter = window.map { EventFilter(from: $0.from, to: $0.to) } ?? EventFilter()
+        var drawn = 0
         try reader.forEachEvent(session: session.id, filter: filter) { event in
             builder.add(event)
+            drawn += 1
+            if drawn % ReadProgress.batch == 0 { progress?.add(ReadProgress.batch) }
             return builder.failure == nil
         }
+        // A window draws fewer events than the session has: the pass counts as whole.
+        progress?.add(
+            window == nil ? drawn % ReadProgress.batch : max(0, Int(session.eventCount) - (drawn - drawn % ReadProgress.batch))
+        )
         if let failure = builder.failure { throw failure }
         for change in builder.tracker.finish() { builder.noteCompleted(change) }
         builder.report.unheard.sort()

@@ -2,7 +2,8 @@ import JournalAnalysis
 
 /// `--color auto|always|never`, accepted anywhere on the command line by every command.
 ///
-/// `auto` (the default) colours only a terminal and never with `NO_COLOR` set; `always`
+/// `auto` (the default) colours only a terminal and never with `NO_COLOR` set or on a
+/// `TERM=dumb` terminal; `always`
 /// and `never` are what they say (an explicit flag wins over `NO_COLOR`).
 enum ColourChoice: String, CaseIterable {
     case auto, always, never

@@ -12,6 +12,9 @@ package enum CommandLineReader {
     /// The program name used in usage lines.
     package static let program = "obsreplay"
 
+    /// `--format json` on a command with a `--json` flag is read as `--json`.
+    static let formatOption = "format", jsonFlag = "json"
+
     /// `-h, --help`, which every command accepts (its row ends every OPTIONS list).
     package static let help = CommandSpec.Option("help", short: "h", help: "Show help information.")
 
@@ -57,8 +60,20 @@ package enum CommandLineReader {
                 name = String(letters)
                 option = letters.count == 1 ? spec.options.first { $0.short == letters.first } : nil
             }
+            // `--format json` where the command prints JSON with `--json`: what it means is clear.
+            let printsJSON = spec.options.contains { $0.name == jsonFlag && $0.valueName == nil }
+            if name == formatOption, printsJSON, option?.choices.contains("json") != true {
+                let value = inlineValue ?? (index < arguments.count ? arguments[index] : nil)
+                if value == "json" {
+                    if inlineValue == nil { index += 1 }
+                    parsed.flags.insert(jsonFlag)
+                    continue
+                }
+                if option == nil { throw fail("unknown option '\(argument)'; did you mean '--\(jsonFlag)'?") }
+            }
             guard let option else {
-                let names = (spec.options + [help]).map { "--\($0.name)" }
+                // `--color` is read before the command's options, but a misspelling of it lands here.
+                let names = (spec.options + [help, ColourChoice.option.spec]).map { "--\($0.name)" }
                 throw fail("unknown option '\(argument)'" + DidYouMean.hint(for: "--" + name, among: names))
             }
             guard let valueName = option.valueName else {
@@ -123,6 +138,8 @@ package enum CommandLineReader {
         }
         text += "\nOPTIONS:\n"
         for option in spec.options { text += row(option.label, option.help) }
+        // Every command takes `--color` (read before its own options): listed where people look.
+        text += row(ColourChoice.option.spec.label, ColourChoice.option.spec.help)
         text += row(help.label, help.help)
         if !subcommands.isEmpty {
             text += "\nSUBCOMMANDS:\n"

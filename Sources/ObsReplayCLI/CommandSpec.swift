@@ -8,12 +8,18 @@ package struct CommandSpec: Sendable {
         package var requiredUnless: String?
         /// The last argument may take several values (`diagnose a.sqlite runs/`).
         package var variadic: Bool
+        /// The values the argument takes, when they are a fixed set (`completions bash`):
+        /// what shell completion offers instead of file names.
+        package var choices: [String]
 
-        package init(_ name: String, help: String, requiredUnless: String? = nil, variadic: Bool = false) {
+        package init(
+            _ name: String, help: String, requiredUnless: String? = nil, variadic: Bool = false, choices: [String] = []
+        ) {
             self.name = name
             self.help = help
             self.requiredUnless = requiredUnless
             self.variadic = variadic
+            self.choices = choices
         }
     }
 
@@ -64,7 +70,7 @@ package struct CommandSpec: Sendable {
     package var discussion: String?
     package var arguments: [Argument]
     package var options: [Option]
-    /// Extra usage lines for alternative forms (`diagnose --explain <code>`).
+    /// Extra usage lines for alternative forms, after the command's path (`--explain <code>`).
     package var alternativeUsages: [String]
 
     /// - Parameter options: the declarations the command reads its options with, in the

@@ -100,7 +100,9 @@ package enum ObsReplay {
         guard let command = all.first(where: { $0.spec.name == first }) else {
             let names = all.map(\.spec.name)
             let what = first.hasPrefix("-")
-                ? "unknown option '\(first)'" + DidYouMean.hint(for: first, among: CompletionsCommand.rootOptions.map { "--\($0.name)" })
+                ? "unknown option '\(first)'" + DidYouMean.hint(
+                    for: first, among: (CompletionsCommand.rootOptions + [ColourChoice.option.spec]).map { "--\($0.name)" }
+                )
                 : "unknown subcommand '\(first)'" + DidYouMean.hint(for: first, among: names)
             return usageFailure(UsageError(message: what, usage: "\(program) <subcommand>", command: program), err: err)
         }

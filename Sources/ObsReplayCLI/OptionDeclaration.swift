@@ -22,8 +22,8 @@ struct InvalidValue: Error {
 struct FlagOption: OptionDeclaration {
     let spec: CommandSpec.Option
 
-    init(_ name: String, help: String) {
-        spec = CommandSpec.Option(name, help: help)
+    init(_ name: String, short: Character? = nil, help: String) {
+        spec = CommandSpec.Option(name, short: short, help: help)
     }
 }
 

@@ -59,6 +59,20 @@ final class CommandOutput {
         text = isTerminal ? TerminalSafeOutput(buffer) : buffer
     }
 
+    /// Whether the data goes to a file (`-o FILE`), not standard output.
+    var isFile: Bool { file != nil }
+
+    /// The context `context` writing its data here (`diagnose -o`): messages stay on
+    /// standard error; a file is coloured only when it is a terminal (`auto`).
+    func context(from context: CommandContext) -> CommandContext {
+        guard buffer !== context.out else { return context }
+        return CommandContext(
+            out: buffer, err: context.err, environment: context.environment,
+            style: Style(descriptor: buffer.descriptor, environment: context.environment), path: context.path,
+            spec: context.spec
+        )
+    }
+
     /// Flushes the text and, for a file, puts it in place.
     func commit() throws(AnalysisError) {
         try buffer.flush()
@@ -81,7 +95,7 @@ extension CommandContext {
     }
 }
 
-/// How human output looks: colour only on a terminal and never with `NO_COLOR`.
+/// How human output looks: colour only on a terminal, never with `NO_COLOR` or `TERM=dumb`.
 struct Style {
     let colour: Bool
 
@@ -89,9 +103,10 @@ struct Style {
         self.colour = colour
     }
 
-    /// Colour when `descriptor` is a terminal and `NO_COLOR` is unset or empty.
+    /// Colour when `descriptor` is a terminal that can show it (`TERM` is not `dumb`) and
+    /// `NO_COLOR` is unset or empty.
     init(descriptor: Int32, environment: [String: String]) {
-        let noColour = !(environment["NO_COLOR"] ?? "").isEmpty
+        let noColour = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
         colour = !noColour && isatty(descriptor) == 1
     }
 

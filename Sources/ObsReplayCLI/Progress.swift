@@ -1,46 +1,123 @@
 import SystemShim
+import Dispatch
 import Foundation
+import JournalAnalysis
 import Synchronization
 
-/// `diagnosing: 12/200 journals` on standard error, redrawn in place: only on a terminal,
-/// only once the work has taken over a second, never in machine-readable output (the
-/// caller decides `enabled`). Thread-safe: workers report as they finish.
+/// `diagnosing: 340,000/1,000,000 events (34%)` or `diagnosing: 12/200 journals` on
+/// standard error, redrawn in place at most every `interval`: only when enabled (the caller
+/// checks that standard output and standard error are terminals and that the output is
+/// for a person: never in a pipe, `--json` or `--quiet`), and only once the work has taken
+/// over a second, so quick commands never flicker.
+///
+/// Thread-safe. The work reports through `counter` (any thread); a background loop draws.
+/// Everything else the command writes to the terminal while it runs goes through
+/// `quietly`, which erases the line first and keeps it from being redrawn meanwhile.
 final class Progress: Sendable {
-    private let total: Int
-    private let enabled: Bool
-    private let delay: Double
-    private let start = Date()
-    private let shown = Mutex(false)
+    /// What is counted.
+    enum Unit: String {
+        case journals, events
+    }
 
-    /// `delay`: seconds of work before anything is drawn (`OBSREPLAY_PROGRESS_DELAY_MS`
-    /// changes it, so a test can see the line without a slow run).
-    init(total: Int, enabled: Bool, environment: [String: String] = [:]) {
+    /// The work's count so far; the reading code adds to it.
+    let counter = ReadProgress()
+    private let verb: String
+    private let unit: Unit
+    private let total: Int64
+    private let enabled: Bool
+    private let delay: Duration
+    private let interval: Duration
+    private let start = ContinuousClock.now
+    /// Whether the line is on the screen (it must be erased before other output).
+    private let shown = Mutex(false)
+    private let stop = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let finished = Atomic(false)
+
+    /// `environment`: `OBSREPLAY_PROGRESS_DELAY_MS` changes the one-second delay (0 draws
+    /// at once: how a test sees the line without a slow run).
+    init(_ verb: String, total: Int64, unit: Unit, enabled: Bool, environment: [String: String] = [:]) {
+        self.verb = verb
+        self.unit = unit
         self.total = total
         self.enabled = enabled
-        delay = environment["OBSREPLAY_PROGRESS_DELAY_MS"].flatMap(Double.init).map { $0 / 1000 } ?? 1
+        delay = .milliseconds(environment["OBSREPLAY_PROGRESS_DELAY_MS"].flatMap(Int.init) ?? 1000)
+        interval = .milliseconds(200)
+        guard enabled else { return }
+        // Drawn here, before any work, when there is no delay: what a test can rely on.
+        if delay == .zero { draw() }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            while stop.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
+                if ContinuousClock.now - start >= delay { draw() }
+            }
+            stopped.signal()
+        }
     }
 
-    /// Whether it may draw at all (a terminal, human output).
+    /// Whether it may draw at all.
     var isEnabled: Bool { enabled }
 
-    func update(_ done: Int) {
-        guard enabled, Date().timeIntervalSince(start) >= delay else { return }
-        shown.withLock { $0 = true }
-        Self.write("\r\u{1B}[Kdiagnosing: \(done)/\(total) journals")
+    /// Runs `body` (which writes to the terminal) with the line erased and not redrawn.
+    func quietly(_ body: () -> Void) {
+        shown.withLock { shown in
+            if shown { Self.write("\r\u{1B}[K") }
+            shown = false
+            body()
+        }
     }
 
-    /// Clears the line if anything was drawn (before a notice, and at the end).
-    func clear() {
-        if shown.withLock({ $0 }) { Self.write("\r\u{1B}[K") }
-    }
-
-    /// Clears the line if anything was drawn.
+    /// Stops drawing and erases the line. Call it once the work is done, before the result.
     func finish() {
-        if shown.withLock({ $0 }) { Self.write("\r\u{1B}[K") }
+        guard enabled, !finished.exchange(true, ordering: .relaxed) else { return }
+        stop.signal()
+        stopped.wait()
+        quietly {}
     }
 
-    private static func write(_ text: String) {
+    private func draw() {
+        let done = min(counter.count, total)
+        var text = "\(verb): \(Self.grouped(done))/\(Self.grouped(total)) \(unit.rawValue)"
+        if unit == .events && total > 0 { text += " (\(done * 100 / total)%)" }
+        shown.withLock { shown in
+            Self.write("\r\u{1B}[K" + text)
+            shown = true
+        }
+    }
+
+    /// The events of `sessions`, `passes` times: counts from a hostile journal (negative,
+    /// or summing past `Int64.max`) saturate instead of trapping.
+    static func events(of sessions: [SessionSummary], passes: Int64 = 1) -> Int64 {
+        var total: Int64 = 0
+        for session in sessions {
+            let (sum, overflow) = total.addingReportingOverflow(max(0, session.eventCount))
+            total = overflow ? .max : sum
+        }
+        let (product, overflow) = total.multipliedReportingOverflow(by: passes)
+        return overflow ? .max : product
+    }
+
+    /// `1,000,000`.
+    static func grouped(_ value: Int64) -> String {
+        let digits = Array(String(value))
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out += "," }
+            out.append(digit)
+        }
+        return out
+    }
+
+    fileprivate static func write(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { systemWrite(2, $0.baseAddress!, $0.count) }
+        _ = bytes.withUnsafeBytes { OutputFile.writeAll(2, $0) }
+    }
+}
+
+extension CommandContext {
+    /// A progress line for `total` units of work, drawn only when `allowed` (output for a
+    /// person, no `--quiet`) and both standard output and standard error are terminals:
+    /// never into a pipe, a file or a CI log.
+    func progress(_ verb: String, total: Int64, unit: Progress.Unit, allowed: Bool) -> Progress {
+        Progress(verb, total: total, unit: unit, enabled: allowed && isTerminal(1) && isTerminal(2), environment: environment)
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// Thread-safe.
 public final class Journal: Sendable {
     /// The version of this library, stored in every session it records.
-    public static let libraryVersion = "0.1.0"
+    public static let libraryVersion = "0.2.0"
 
     /// The journal's file.
     public let path: String

@@ -1,86 +1,119 @@
+import Foundation
 import JournalAnalysis
+public import Testing
 
 /// The diagnosis of recorded sessions, for an app's own tests: record a UI flow into a
-/// journal, then fail the test on the observer bugs `obsreplay diagnose` would report.
+/// journal, then fail the test on the observer bugs `obsreplay diagnose` would report, each
+/// where it was made.
 ///
 /// ```swift
-/// let findings = try JournalDiagnosis.findings(inJournalAt: path, session: recording.sessionID)
-/// #expect(findings.isEmpty, "\(findings)")
+/// JournalDiagnosis.expectNoFindings(inJournalAt: recording.path, session: recording.sessionID)
 /// ```
 ///
-/// Reads the journal read-only (call it after the session's `close()`). Thread-safe.
+/// A test and the CI gate agree: like `obsreplay diagnose`, the diagnosis reads
+/// `.obsreplay.json` from the current directory or above (`swift test` runs in the
+/// package's root), or the file `configuration` names, and leaves out the findings of a
+/// `baseline` file. Reads the journal read-only (call it after the session's `close()`).
+/// Thread-safe.
 public enum JournalDiagnosis {
     /// The findings of one session at or above `minimum`, in the order `obsreplay diagnose`
-    /// prints them.
+    /// prints them, after the configuration and the baseline.
     /// - Parameters:
     ///   - path: the journal's file.
     ///   - session: the session's id (`RecordingSession.sessionID`).
     ///   - minimum: the least severity to report; `.warning` by default (infos are often
     ///     intended, such as registrations meant to live to the end).
-    /// - Throws: `JournalDiagnosisError` when the journal or the session cannot be read.
+    ///   - configuration: an `.obsreplay.json` file; `nil` looks for one from the current
+    ///     directory upward, as `obsreplay diagnose` does.
+    ///   - baseline: a file `obsreplay diagnose --write-baseline` (or `--json`) wrote; its
+    ///     fingerprints are left out.
+    ///   - budgetMs: the slow-callback budget, overriding the configuration's `budget-ms`
+    ///     (as `--budget-ms` does); 16 ms when neither says.
+    /// - Throws: `JournalDiagnosisError` when the journal, the session, the configuration or
+    ///   the baseline cannot be used.
     public static func findings(
-        inJournalAt path: String, session: Int64, minimum: FindingSeverity = .warning
+        inJournalAt path: String, session: Int64, minimum: FindingSeverity = .warning, configuration: String? = nil,
+        baseline: String? = nil, budgetMs: Int64? = nil
     ) throws(JournalDiagnosisError) -> [ObserverFinding] {
+        let settings: DiagnosisConfiguration
+        let accepted: Baseline?
+        do {
+            let found = configuration ?? DiagnosisConfiguration.find(from: FileManager.default.currentDirectoryPath)
+            settings = try found.map { (file) throws(ConfigurationError) in try DiagnosisConfiguration.load(path: file) }
+                ?? DiagnosisConfiguration()
+            accepted = try baseline.map { (file) throws(BaselineError) in try Baseline.load(path: file) }
+        } catch {
+            throw JournalDiagnosisError(description: "\(error)")
+        }
+        var options = DiagnosisOptions()
+        if let budget = budgetMs ?? settings.budgetMs {
+            let (nanoseconds, overflow) = budget.multipliedReportingOverflow(by: 1_000_000)
+            guard budget >= 0, !overflow else {
+                throw JournalDiagnosisError(description: "invalid slow-callback budget \(budget) ms")
+            }
+            options.slowCallbackBudgetNs = nanoseconds
+        }
         do {
             let reader = try JournalReader(path: path)
-            return try Diagnoser.diagnose(reader, session: try reader.session(session))
-                .filter { $0.severity >= minimum.severity }
+            return try settings.apply(Diagnoser.diagnose(reader, session: try reader.session(session), options: options))
+                .filter { $0.severity >= minimum.severity && !(accepted?.fingerprints.contains($0.fingerprint) ?? false) }
                 .map(ObserverFinding.init)
         } catch {
             throw JournalDiagnosisError(description: error.description)
         }
     }
-}
 
-/// How serious a finding is: `info < warning < error`.
-public enum FindingSeverity: String, Sendable, Hashable, CaseIterable, Comparable {
-    /// Worth knowing; often intended.
-    case info
-    /// Probably a bug, or a habit that leads to one.
-    case warning
-    /// A bug: a callback missed, ran for a dead owner, or ran on the wrong thread.
-    case error
-
-    var severity: Severity {
-        switch self {
-        case .info: return .info
-        case .warning: return .warning
-        case .error: return .error
+    /// Records a Swift Testing issue for each finding of `findings(…)` with the same
+    /// arguments, at the finding's call site in the app's source (found under the package
+    /// of the calling test), so the failure shows on the line that registered or removed
+    /// the observer, not on the test's. A finding with no call site in the package, or a
+    /// journal that cannot be read, is recorded at the caller.
+    /// - Returns: the findings, so a test may check more.
+    @discardableResult
+    public static func expectNoFindings(
+        inJournalAt path: String, session: Int64, minimum: FindingSeverity = .warning, configuration: String? = nil,
+        baseline: String? = nil, budgetMs: Int64? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [ObserverFinding] {
+        let found: [ObserverFinding]
+        do {
+            found = try findings(
+                inJournalAt: path, session: session, minimum: minimum, configuration: configuration, baseline: baseline,
+                budgetMs: budgetMs
+            )
+        } catch {
+            Issue.record(Comment(rawValue: "observer journal: \(error.description)"), sourceLocation: sourceLocation)
+            return []
         }
+        guard !found.isEmpty else { return [] }
+        let root = packageRoot(of: sourceLocation.filePath)
+        let locator = root.map { SourceLocator(root: $0) }
+        for finding in found {
+            let place = finding.callSites.lazy.compactMap { site in
+                locator.flatMap { locator in location(of: site, in: locator) }
+            }.first
+            Issue.record(Comment(rawValue: finding.report), sourceLocation: place ?? sourceLocation)
+        }
+        return found
     }
 
-    /// Orders by seriousness.
-    public static func < (lhs: FindingSeverity, rhs: FindingSeverity) -> Bool { lhs.severity < rhs.severity }
-}
-
-/// One finding of the diagnosis, as `obsreplay diagnose` prints its first line.
-public struct ObserverFinding: Sendable, Hashable, CustomStringConvertible {
-    /// The rule's stable code (`OJ001`).
-    public var code: String
-    /// The rule's name (`last-callback-wins`).
-    public var rule: String
-    /// How serious it is.
-    public var severity: FindingSeverity
-    /// What happened, with the decisive facts (owners, channel, call sites).
-    public var message: String
-    /// The call sites involved (`File.swift:42`).
-    public var callSites: [String]
-
-    init(_ finding: Finding) {
-        code = finding.rule.code
-        rule = finding.rule.name
-        severity = FindingSeverity(rawValue: finding.severity.rawValue) ?? .error
-        message = finding.message
-        callSites = finding.callSites
+    /// The test's package: the nearest directory above `file` holding a `Package.swift`.
+    static func packageRoot(of file: String) -> String? {
+        var url = URL(fileURLWithPath: file).deletingLastPathComponent()
+        while url.path != "/" {
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+            url.deleteLastPathComponent()
+        }
+        return nil
     }
 
-    /// `warning[OJ002] duplicate-registration: …`
-    public var description: String { "\(severity.rawValue)[\(code)] \(rule): \(message)" }
-}
-
-/// Why a journal could not be diagnosed: one line a person can act on (no such file, not a
-/// journal, no such session, …).
-public struct JournalDiagnosisError: Error, CustomStringConvertible, Equatable {
-    /// The reason, naming the file.
-    public var description: String
+    /// Where a call site (`Module/File.swift:42`) is in the package, if it is there.
+    static func location(of callSite: String, in locator: SourceLocator) -> SourceLocation? {
+        guard let found = locator.locate(callSite), found.line > 0 else { return nil }
+        let path = URL(fileURLWithPath: locator.root).appendingPathComponent(found.path).path
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        let module = callSite.split(separator: "/").dropLast().last.map(String.init)
+            ?? URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+        return SourceLocation(fileID: "\(module)/\(file)", filePath: path, line: found.line, column: 1)
+    }
 }

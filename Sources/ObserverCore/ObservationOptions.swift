@@ -1,5 +1,6 @@
 /// What a registration wants to be told, as users know it from key-value observing.
 public struct ObservationOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The options' bits, one per option (stable: they are stored in journals).
     public let rawValue: UInt8
     /// Creates options from their raw bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }

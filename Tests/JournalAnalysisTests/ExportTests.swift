@@ -94,6 +94,13 @@ func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
     try Exporter.export(.findings, from: reader, session: nil, format: .jsonl, raw: false, to: output)
     let lines = output.text.split(separator: "\n").map(String.init)
     #expect(lines.count == 3)
-    #expect(lines[0].hasPrefix("{\"session_id\":1,\"code\":\"OJ001\",\"name\":\"last-callback-wins\",\"severity\":\"error\",\"message\":\"3 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 17 while alive and missed 12 changes.\",\"channel\":\"Player#1.isPlayingChanged\",\"owners\":\"FloatingWindow#2; VideoScreen#3\",\"call_sites\":\"App/FloatingWindow.swift:31; App/VideoScreen.swift:20\",\"seqs\":\"1 17\",\"count\":12,"))
+    #expect(lines[0].hasPrefix("{\"session_id\":1,\"code\":\"OJ001\",\"name\":\"last-callback-wins\",\"severity\":\"error\",\"message\":\"3 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 17 while alive and missed 12 changes.\",\"channel\":\"Player#1.isPlayingChanged\",\"owners\":[\"FloatingWindow#2\",\"VideoScreen#3\"],\"call_sites\":[\"App/FloatingWindow.swift:31\",\"App/VideoScreen.swift:20\"],\"seqs\":[1,17],\"count\":12,\"evidence\":[\"seq 1: "))
     #expect(lines[2].contains("\"code\":\"OJ004\""))
+    // JSON Lines lists are JSON arrays (DuckDB and ClickHouse read them as lists); CSV
+    // keeps each list in one cell.
+    let csv = StringOutput()
+    try Exporter.export(.findings, from: reader, session: nil, format: .csv, raw: false, to: csv)
+    #expect(csv.text.components(separatedBy: "\r\n")[1].contains(
+        ",Player#1.isPlayingChanged,FloatingWindow#2; VideoScreen#3,App/FloatingWindow.swift:31; App/VideoScreen.swift:20,1 17,12,\"seq 1: "
+    ))
 }

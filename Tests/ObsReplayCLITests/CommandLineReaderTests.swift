@@ -74,6 +74,7 @@ func rejectsWhatDoesNotFit(arguments: [String], message: String) {
           --at <seq>              Where.
           -o, --output <file>     Output file.
           --json                  JSON.
+          --color <when>          Colour: auto, always or never.
           -h, --help              Show help information.
 
         """)
@@ -89,6 +90,7 @@ func rejectsWhatDoesNotFit(arguments: [String], message: String) {
 
         OPTIONS:
           --version               Show the version.
+          --color <when>          Colour: auto, always or never.
           -h, --help              Show help information.
 
         SUBCOMMANDS:

@@ -9,7 +9,7 @@ import TestSupport
 // status exactly.
 
 @Test(.tags(.childProcess)) func versionAndHelp() throws {
-    #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.1.0 (journal schema 7)\n", stderr: "", status: 0))
+    #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.2.0 (journal schema 7)\n", stderr: "", status: 0))
     let help = try obsreplay(["--help"])
     #expect(help.status == 0 && help.stderr.isEmpty)
     #expect(help.stdout.hasPrefix("OVERVIEW: Read observation journals: sessions, timelines, replay, diagnosis and export.\n"))
@@ -50,6 +50,7 @@ import TestSupport
           --to <seq>              Stop after this sequence number.
           --limit <n>             Print at most n events.
           --json                  Print JSON instead of text (field names are stable).
+          --color <when>          Colour: auto, always or never.
           -h, --help              Show help information.
 
         """)
@@ -64,9 +65,9 @@ import TestSupport
     (["replay", "j.sqlite"], "error: missing option '--at <seq>'\nUsage: obsreplay replay <journal> [--session <n>] --at <seq> [--what-if <mode>] [--json]\n  See 'obsreplay replay --help' for more information.\n"),
     (["replay", "j.sqlite", "--at", "0"], "error: invalid value '0' for '--at': expected a whole number of at least 1\nUsage: obsreplay replay <journal> [--session <n>] --at <seq> [--what-if <mode>] [--json]\n  See 'obsreplay replay --help' for more information.\n"),
     (["replay", "j.sqlite", "--at", "1", "--what-if", "broadcast"], "error: invalid value 'broadcast' for '--what-if': expected one of multicast\nUsage: obsreplay replay <journal> [--session <n>] --at <seq> [--what-if <mode>] [--json]\n  See 'obsreplay replay --help' for more information.\n"),
-    (["diagnose", "j.sqlite", "--fail-on", "fatal"], "error: invalid value 'fatal' for '--fail-on': expected one of error, warning, info, never\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
-    (["diagnose", "j.sqlite", "--all", "--session", "1"], "error: '--all' and '--session' cannot be used together\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
-    (["diagnose", "--explain", "OJ999"], "error: unknown rule 'OJ999': expected one of OJ001, OJ002, OJ003, OJ004, OJ005, OJ006, OJ007, OJ008, OJ009, OJ010, OJ011, OJ012, OJ013; did you mean 'OJ009'?\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
+    (["diagnose", "j.sqlite", "--fail-on", "fatal"], "error: invalid value 'fatal' for '--fail-on': expected one of error, warning, info, never\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--output <file>] [--quiet] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
+    (["diagnose", "j.sqlite", "--all", "--session", "1"], "error: '--all' and '--session' cannot be used together\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--output <file>] [--quiet] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
+    (["diagnose", "--explain", "OJ999"], "error: unknown rule 'OJ999': expected one of OJ001, OJ002, OJ003, OJ004, OJ005, OJ006, OJ007, OJ008, OJ009, OJ010, OJ011, OJ012, OJ013; did you mean 'OJ009'?\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--output <file>] [--quiet] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
     (["export", "j.sqlite", "--what", "events"], "error: missing option '--format <format>'\nUsage: obsreplay export <journal> ... --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n"),
     (["export", "j.sqlite", "--what", "everything", "--format", "csv"], "error: invalid value 'everything' for '--what': expected one of events, registrations, deliveries, findings\nUsage: obsreplay export <journal> ... --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n"),
     (["timeline", "j.sqlite", "--kind", "changed,bogus"], "error: invalid value 'bogus' for '--kind': expected one of registered, replaced, removed, removeUnregistered, changed, delivered, skipped, scopeBegan, scopeEnded, gap, cancelAfterAutoRemoval, ownerGone\nUsage: obsreplay timeline <journal> [--session <n>] [--key <key>] [--owner <type>] [--kind <kind> ...] [--from <seq>] [--to <seq>] [--limit <n>] [--json]\n  See 'obsreplay timeline --help' for more information.\n"),

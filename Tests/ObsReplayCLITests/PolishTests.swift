@@ -37,6 +37,8 @@ import TestSupport
         t obsreplay export j.sqlite --what d
         t obsreplay timeline --color n
         t obsreplay help com
+        t obsreplay completions ""
+        t obsreplay completions z
         """
     let result = try run(URL(fileURLWithPath: "/bin/bash"), ["-c", probe], in: directory)
     #expect(result == RunResult(stdout: """
@@ -47,13 +49,19 @@ import TestSupport
         [deliveries]
         [never]
         [completions]
+        [bash zsh fish]
+        [zsh]
 
         """, stderr: "", status: 0))
     for shell in ["zsh", "fish"] {
         let other = try obsreplay(["completions", shell])
         #expect(other.status == 0)
         #expect(other.stdout.contains("diagnose"))
-        #expect(other.stdout.contains(shell == "zsh" ? "'--format[" : "-l format -x -a 'text short github sarif'"))
+        #expect(other.stdout.contains(shell == "zsh" ? "'--format[" : "-l format -x -a 'text short github sarif junit json'"))
+        // `obsreplay completions <TAB>` offers the shells.
+        #expect(other.stdout.contains(shell == "zsh"
+            ? "    completions)\n      _arguments \\\n" : "__fish_seen_subcommand_from completions' -a 'bash zsh fish'"))
+        #expect(!(shell == "zsh") || other.stdout.contains("        '1:shell:(bash zsh fish)'\n"))
     }
     #expect(try obsreplay(["completions", "tcsh"]).stderr.hasPrefix("error: invalid value 'tcsh' for <shell>: expected one of bash, zsh, fish"))
 }
@@ -117,29 +125,5 @@ import TestSupport
         }
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
-    #expect(checked.count == 20, "\(checked)")
-}
-
-/// Progress goes to a terminal only, and never into machine-readable output: run under
-/// `script` (util-linux) for a pseudo-terminal, with the one-second delay set to zero.
-@Test(.tags(.childProcess)) func progressOnlyOnATerminalAndNeverWithJSON() throws {
-    let directory = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let fleet = directory.appendingPathComponent("fleet")
-    try FileManager.default.createDirectory(at: fleet, withIntermediateDirectories: true)
-    _ = try demoJournal(in: fleet)
-    try FileManager.default.copyItem(at: fleet.appendingPathComponent("demo.sqlite"), to: fleet.appendingPathComponent("copy.sqlite"))
-    let binary = try obsreplayBinary().path
-    let environment = ["OBSREPLAY_PROGRESS_DELAY_MS": "0"]
-    func underTerminal(_ arguments: String) throws -> String {
-        try run(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "'\(binary)' \(arguments)", "/dev/null"],
-                environment: environment, in: directory).stdout
-    }
-    let text = try underTerminal("diagnose fleet --group-by fingerprint --fail-on never")
-    #expect(text.hasPrefix("\r\u{1B}[Kdiagnosing: 1/2 journals\r\u{1B}[K\r\u{1B}[Kdiagnosing: 2/2 journals\r\u{1B}[K"), "\(text)")
-    #expect(!(try underTerminal("diagnose fleet --json --fail-on never")).contains("diagnosing"))
-    #expect(!(try underTerminal("diagnose fleet --format sarif --fail-on never")).contains("diagnosing"))
-    // Not a terminal: nothing but the findings.
-    let piped = try obsreplay(["diagnose", "fleet", "--group-by", "fingerprint", "--fail-on", "never"], environment: environment, in: directory)
-    #expect(piped.stderr == "" && !piped.stdout.contains("diagnosing"))
+    #expect(checked.count == 21, "\(checked)")
 }

@@ -108,6 +108,7 @@ private func runReadme(sqlite: Bool, in directory: URL) throws -> [String] {
     let binary = try obsreplayBinary().path
     var ran: [String] = []
     var lastOutput: String?
+    var everything = ""
     for block in try blocks() {
         switch block.language {
         case "sh":
@@ -122,10 +123,18 @@ private func runReadme(sqlite: Bool, in directory: URL) throws -> [String] {
                 #expect(result.status == command.expectedStatus, "\(command.line)\n\(result)")
                 if result.status == 0 { #expect(result.stderr == "", "\(command.line)") }
                 lastOutput? += result.stdout
+                everything += result.stdout
                 ran.append(command.line)
             }
         case "text":
             if let lastOutput { expectExcerpt(block, in: lastOutput) }
+            // Excerpts are compared without fingerprints (they hash call sites' lines), but a
+            // fingerprint the README shows must be one the build computes, character for character.
+            for line in block.lines {
+                for match in line.matches(of: /fingerprint ([0-9a-f]{32})/) where lastOutput != nil {
+                    #expect(everything.contains(String(match.output.1)), "README fingerprint \(match.output.1) is not what the build computes")
+                }
+            }
         case let language where language.hasPrefix("json "):
             // ```json .obsreplay.json: a file the commands after it find in their directory.
             let name = String(language.dropFirst("json ".count))
@@ -217,4 +226,49 @@ func readmeSQLiteQueriesRunAgainstTheDemoJournal() throws {
     for section in ["--baseline", "--write-baseline", "--format sarif", "--format github", "--format short", ".obsreplay.json"] {
         #expect(try readme().contains(section), "README's CI section shows \(section)")
     }
+}
+
+/// issue 28 item 6: the DocC catalogs' articles are the README's sections, word for word
+/// (an article is `# Title`, a blank line, then the section's text; the README's heading
+/// may number it: `### 2. Add it to your app`). Landing pages (`# ``Module```) are not.
+@Test func docCArticlesAreTheReadmesSections() throws {
+    let lines = try readme().components(separatedBy: "\n")
+    /// The text under the heading titled `title`, up to the next heading of its level or above.
+    func section(_ title: String) -> String? {
+        for (index, line) in lines.enumerated() {
+            guard let heading = line.firstMatch(of: /^(#+) (?:[0-9]+\. )?(.*)$/), heading.output.2 == title else { continue }
+            var body: [String] = []
+            var fenced = false
+            for next in lines[(index + 1)...] {
+                if next.hasPrefix("```") { fenced.toggle() }
+                if !fenced, let other = next.firstMatch(of: #/^(#+) /#), other.output.1.count <= heading.output.1.count { break }
+                body.append(next)
+            }
+            return body.joined(separator: "\n").trimmingCharacters(in: .newlines)
+        }
+        return nil
+    }
+    let sources = packageRoot.appendingPathComponent("Sources")
+    var articles: [String] = []
+    for module in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() {
+        let catalog = sources.appendingPathComponent("\(module)/Documentation.docc")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: catalog.path) else { continue }
+        for name in names.sorted() where name.hasSuffix(".md") {
+            let text = try String(contentsOf: catalog.appendingPathComponent(name), encoding: .utf8)
+            guard !text.hasPrefix("# ``") else { continue }
+            let title = String(text.prefix { $0 != "\n" }.dropFirst(2))
+            let body = text.drops(prefix: "# \(title)\n\n").trimmingCharacters(in: .newlines)
+            #expect(body == section(title), "\(module)/\(name) is not the README's section '\(title)'")
+            articles.append("\(module)/\(name)")
+        }
+    }
+    #expect(articles == [
+        "ObservationJournal/AddItToYourApp.md", "ObservationJournal/QueryTheJournal.md",
+        "ObservationJournalTesting/DiagnoseInCI.md", "ObservationJournalTesting/TheRuleCatalog.md",
+    ])
+}
+
+private extension String {
+    /// The text after `prefix`, or all of it when it does not start so.
+    func drops(prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
 }

@@ -4,14 +4,27 @@ import Foundation
 /// findings whose fingerprint is not in it.
 ///
 /// Read from a file `diagnose --write-baseline FILE` wrote (`{"version": 1,
-/// "fingerprints": [...]}`) or from a previous `diagnose --json` (an array of findings,
+/// "fingerprints": [...]}`, pretty-printed and sorted: it is committed and reviewed) or from a previous `diagnose --json` (an array of findings,
 /// or of `--group-by fingerprint` groups, each with a `fingerprint`).
 package struct Baseline: Sendable, Equatable {
     /// The accepted fingerprints.
     package var fingerprints: Set<String>
+    /// What the file says of each fingerprint (`OJ004 leaked-registration: …`), when it says
+    /// it: how a stale entry is named to the person who has to delete it.
+    package var descriptions: [String: String]
 
-    package init(fingerprints: Set<String>) {
+    package init(fingerprints: Set<String>, descriptions: [String: String] = [:]) {
         self.fingerprints = fingerprints
+        self.descriptions = descriptions
+    }
+
+    /// The entries no finding of this run matched (`seen`: every fingerprint found, new or
+    /// baselined), sorted: fixed bugs whose entries would hide their return.
+    package func stale(seen: Set<String>) -> [String] { fingerprints.subtracting(seen).sorted() }
+
+    /// `877433c9… OJ004 leaked-registration: VideoScreen#3's registration …`.
+    package func describe(_ fingerprint: String) -> String {
+        descriptions[fingerprint].map { "\(fingerprint) \($0)" } ?? fingerprint
     }
 
     /// The baseline in `path`.
@@ -38,16 +51,23 @@ package struct Baseline: Sendable, Equatable {
             throw BaselineError(path: path, detail: "expected a JSON array of findings or an object with \"fingerprints\"")
         }
         var fingerprints = Set<String>()
+        var descriptions: [String: String] = [:]
         for (index, entry) in entries.enumerated() {
             if let text = entry as? String {
                 fingerprints.insert(text)
             } else if let finding = entry as? [String: Any], let text = finding["fingerprint"] as? String {
                 fingerprints.insert(text)
+                // A finding (`--json`), or a group whose example is one.
+                let described = (finding["example"] as? [String: Any]) ?? finding
+                if let code = described["code"] as? String, let name = described["name"] as? String {
+                    let message = (described["message"] as? String).map { ": " + $0 } ?? ""
+                    descriptions[text] = TerminalText.value("\(code) \(name)\(message)")
+                }
             } else {
                 throw BaselineError(path: path, detail: "entry \(index + 1) has no \"fingerprint\" (a baseline from before fingerprints? write it again)")
             }
         }
-        return Baseline(fingerprints: fingerprints)
+        return Baseline(fingerprints: fingerprints, descriptions: descriptions)
     }
 
     /// The file `--write-baseline` writes: the distinct fingerprints of `findings`, sorted,
@@ -72,7 +92,7 @@ package struct Baseline: Sendable, Equatable {
     /// - Throws: `AnalysisError.output` with the system's reason.
     package static func write(_ document: JSONValue, to file: OutputFile) throws(AnalysisError) {
         do {
-            try file.write(document.rendered + "\n")
+            try file.write(document.pretty)
             try file.commit()
         } catch {
             file.discard()
@@ -80,7 +100,8 @@ package struct Baseline: Sendable, Equatable {
         }
     }
 
-    /// The baseline file for the first finding of each fingerprint.
+    /// The baseline file for the first finding of each fingerprint: entries sorted by
+    /// fingerprint, so rewriting it after a run changes only the lines of what changed.
     package static func document(firsts: [String: Finding]) -> JSONValue {
         let entries = firsts.sorted { $0.key < $1.key }.map { fingerprint, finding in
             JSONValue.object([

@@ -26,6 +26,12 @@ package struct CSVWriter {
             case let .text(value): line += field(value.map { raw ? $0 : neutralised($0) } ?? "")
             case let .int(value): line += value.map(String.init) ?? ""
             case let .bool(value): line += value ? "true" : "false"
+            case let .texts(values, separator):
+                let joined = values.joined(separator: separator)
+                line += field(raw ? joined : neutralised(joined))
+            case let .ints(values):
+                let joined = values.map(String.init).joined(separator: " ")
+                line += field(raw ? joined : neutralised(joined))
             }
         }
         return line + "\r\n"

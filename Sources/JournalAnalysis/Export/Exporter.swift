@@ -35,10 +35,12 @@ package enum Exporter {
     /// Writes `subject` of `session` (all sessions when `nil`) to `output`. The
     /// `chromeTrace` format writes events only (`subject` must be `.events`). With
     /// `journal`, rows start with a `journal` column of that value, and `header: false`
-    /// leaves out the CSV header (the second and later journals of one export).
+    /// leaves out the CSV header (the second and later journals of one export). Events
+    /// read are added to `progress` (events, deliveries and findings exports).
     package static func export(
         _ subject: ExportSubject, from reader: JournalReader, session: Int64?, format: ExportFormat, raw: Bool,
-        options: DiagnosisOptions = DiagnosisOptions(), to output: any TextOutput, journal: String? = nil, header: Bool = true
+        options: DiagnosisOptions = DiagnosisOptions(), to output: any TextOutput, journal: String? = nil, header: Bool = true,
+        progress: ReadProgress? = nil
     ) throws(AnalysisError) {
         if format == .chromeTrace {
             precondition(subject == .events, "chrome-trace exports events only; the caller checks --what")
@@ -55,7 +57,9 @@ package enum Exporter {
         if subject != .findings { sessions.removeAll { $0.eventCount == 0 && $0.registrationCount == 0 } }
         switch subject {
         case .events:
-            for session in sessions where !output.isClosedByReader { try exportEvents(reader, session: session.id, table: table) }
+            for session in sessions where !output.isClosedByReader {
+                try exportEvents(reader, session: session.id, table: table, progress: progress)
+            }
         case .registrations:
             for session in sessions {
                 let catalog = try reader.catalog(session: session.id)
@@ -64,20 +68,28 @@ package enum Exporter {
                 }
             }
         case .deliveries:
-            for session in sessions where !output.isClosedByReader { try exportDeliveries(reader, session: session.id, table: table) }
+            for session in sessions where !output.isClosedByReader {
+                try exportDeliveries(reader, session: session.id, table: table, progress: progress)
+            }
         case .findings:
             // Spooled, not held: a long session's findings grow with its history.
             let spool = FindingSpool()
-            for session in sessions { try Diagnoser.diagnose(reader, session: session, options: options, into: spool) }
+            for session in sessions { try Diagnoser.diagnose(reader, session: session, options: options, into: spool, progress: progress) }
             try spool.drain { table.row(findingCells($0)) }
         }
         try output.flush()
     }
 
-    static func exportEvents(_ reader: JournalReader, session: Int64, table: TableWriter) throws(AnalysisError) {
+    static func exportEvents(
+        _ reader: JournalReader, session: Int64, table: TableWriter, progress: ReadProgress? = nil
+    ) throws(AnalysisError) {
         let catalog = try reader.catalog(session: session)
+        var events = 0
+        defer { progress?.add(events % ReadProgress.batch) }
         try reader.forEachEvent(session: session) { event in
             table.row(eventCells(event, catalog))
+            events += 1
+            if events % ReadProgress.batch == 0 { progress?.add(ReadProgress.batch) }
             // `export | head`: the rest would be computed for nothing (with a journal's
             // megabyte channel name in every row, for minutes).
             return !table.output.isClosedByReader
@@ -107,7 +119,11 @@ package enum Exporter {
         ]
     }
 
-    static func exportDeliveries(_ reader: JournalReader, session: Int64, table: TableWriter) throws(AnalysisError) {
+    static func exportDeliveries(
+        _ reader: JournalReader, session: Int64, table: TableWriter, progress: ReadProgress? = nil
+    ) throws(AnalysisError) {
+        var events = 0
+        defer { progress?.add(events % ReadProgress.batch) }
         let catalog = try reader.catalog(session: session)
         var live = LiveRegistry()
         var tracker = DispatchTracker()
@@ -116,6 +132,8 @@ package enum Exporter {
             try reader.registration(session: session, id: id)
         }
         try reader.forEachEvent(session: session) { event in
+            events += 1
+            if events % ReadProgress.batch == 0 { progress?.add(ReadProgress.batch) }
             do throws(AnalysisError) {
                 if event.kind == .delivered || event.kind == .skipped {
                     var row = event.registrationID.flatMap { live.registrations[$0] }
@@ -144,9 +162,9 @@ package enum Exporter {
     static func findingCells(_ finding: Finding) -> [ExportCell] {
         [
             .int(finding.sessionID), .text(finding.rule.code), .text(finding.rule.name), .text(finding.severity.rawValue),
-            .text(finding.message), .text(finding.channel), .text(finding.owners.joined(separator: "; ")),
-            .text(finding.callSites.joined(separator: "; ")), .text(finding.seqs.map(String.init).joined(separator: " ")),
-            .int(Int64(finding.count)), .text(finding.evidence.joined(separator: "\n")), .text(finding.fix),
+            .text(finding.message), .text(finding.channel), .texts(finding.owners, separator: "; "),
+            .texts(finding.callSites, separator: "; "), .ints(finding.seqs),
+            .int(Int64(finding.count)), .texts(finding.evidence, separator: "\n"), .text(finding.fix),
             .text(finding.fingerprint),
         ]
     }

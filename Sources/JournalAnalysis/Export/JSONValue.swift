@@ -22,6 +22,41 @@ package enum JSONValue: Sendable, Equatable {
         return out
     }
 
+    /// JSON over several lines, two spaces per level, keys in the order given, ending in a
+    /// newline: for files that are committed and reviewed (baselines), so a change is a
+    /// readable diff. Empty arrays and objects stay on one line.
+    package var pretty: String {
+        var out = ""
+        renderPretty(into: &out, indent: "")
+        return out + "\n"
+    }
+
+    private func renderPretty(into out: inout String, indent: String) {
+        let inner = indent + "  "
+        switch self {
+        case let .array(values) where !values.isEmpty:
+            out += "[\n"
+            for (index, value) in values.enumerated() {
+                out += inner
+                value.renderPretty(into: &out, indent: inner)
+                out += index == values.count - 1 ? "\n" : ",\n"
+            }
+            out += indent + "]"
+        case let .object(members) where !members.isEmpty:
+            out += "{\n"
+            for (index, (key, value)) in members.enumerated() {
+                out += inner
+                Self.renderString(key, into: &out)
+                out += ": "
+                value.renderPretty(into: &out, indent: inner)
+                out += index == members.count - 1 ? "\n" : ",\n"
+            }
+            out += indent + "}"
+        default:
+            render(into: &out)
+        }
+    }
+
     package func render(into out: inout String) {
         switch self {
         case .null: out += "null"

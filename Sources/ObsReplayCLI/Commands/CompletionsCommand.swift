@@ -18,11 +18,14 @@ enum CompletionsCommand {
         run: run
     )
 
-    static let shell = CommandSpec.Argument("shell", help: "bash, zsh or fish.")
+    static let shell = CommandSpec.Argument("shell", help: "bash, zsh or fish.", choices: Shell.allCases.map(\.rawValue))
 
     enum Shell: String, CaseIterable {
         case bash, zsh, fish
     }
+
+    /// The fixed values of a command's first argument (`completions <TAB>`), if it has them.
+    static func argumentChoices(_ spec: CommandSpec) -> [String] { spec.arguments.first?.choices ?? [] }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let text = arguments.argument(Self.shell)
@@ -86,7 +89,10 @@ enum CompletionsCommand {
             text += "            esac\n"
             let flags = options.map { "--\($0.name)" }.joined(separator: " ")
             text += "            if [[ \"$cur\" == -* ]]; then COMPREPLY=($(compgen -W \(quoted(flags)) -- \"$cur\")); "
-            text += "else COMPREPLY=($(compgen -f -- \"$cur\")); fi\n"
+            let choices = argumentChoices(spec)
+            text += choices.isEmpty
+                ? "else COMPREPLY=($(compgen -f -- \"$cur\")); fi\n"
+                : "else COMPREPLY=($(compgen -W \(quoted(choices.joined(separator: " "))) -- \"$cur\")); fi\n"
             text += "            ;;\n"
         }
         text += """
@@ -142,7 +148,10 @@ enum CompletionsCommand {
                 }
                 text += "        '\(entry)' \\\n"
             }
-            text += "        '*:file:_files'\n      ;;\n"
+            let choices = argumentChoices(spec)
+            text += choices.isEmpty
+                ? "        '*:file:_files'\n      ;;\n"
+                : "        '1:\(zshText(spec.arguments[0].name)):(\(choices.joined(separator: " ")))'\n      ;;\n"
         }
         text += """
               esac
@@ -164,6 +173,11 @@ enum CompletionsCommand {
             text += "complete -c obsreplay -f -n '__fish_use_subcommand' -a \(spec.name) -d \(quotedFish(spec.abstract))\n"
         }
         for spec in specs {
+            let choices = argumentChoices(spec)
+            if !choices.isEmpty {
+                text += "complete -c obsreplay -f -n '__fish_seen_subcommand_from \(spec.name)' -a "
+                    + "\(quotedFish(choices.joined(separator: " "))) -d \(quotedFish(spec.arguments[0].help))\n"
+            }
             for option in spec.options + globalOptions {
                 var line = "complete -c obsreplay -n '__fish_seen_subcommand_from \(spec.name)' -l \(option.name)"
                 if let short = option.short { line += " -s \(short)" }

@@ -24,13 +24,18 @@ enum DiagnoseCommand {
                 JSON (--json): an array of objects with session_id, code, name, severity, message,
                 channel, owners, call_sites, seqs, count, evidence, fix, fingerprint, journal
                 (and baselined with --baseline); with --group-by fingerprint, an array of groups.
+                --format junit writes JUnit XML for CI systems that show test results: a test
+                suite per session, a test case per rule, failed by findings that fail the gate.
+                With --baseline and every session diagnosed, baseline entries that no finding
+                matched any more are reported as stale (remove them with --write-baseline).
+                --quiet prints only the findings that fail the gate, no summary and no notes.
                 """,
             arguments: [journals],
             options: [
                 session, all, failOn, budget, explain, format, groupBy, baseline, writeBaseline, config, sourceRoot,
-                CommonOptions.json,
+                output, quiet, CommonOptions.json,
             ],
-            alternativeUsages: ["diagnose --explain <code>"]
+            alternativeUsages: ["--explain <code>"]
         ),
         run: run
     )
@@ -58,8 +63,13 @@ enum DiagnoseCommand {
     }
     static let format = ValueOption<Format>.choice(
         "format", value: "format",
-        help: "text (default), short (File.swift:LINE: severity: [CODE] message), github (workflow commands) or sarif (SARIF 2.1.0)."
+        help: "text (default), short (File.swift:LINE: severity: [CODE] message), github (workflow commands), sarif (SARIF 2.1.0), "
+            + "junit (JUnit XML) or json (the same as --json)."
     )
+    static let output = ValueOption.text(
+        "output", short: "o", value: "file", help: "Write to this file instead of standard output (- for standard output)."
+    )
+    static let quiet = FlagOption("quiet", short: "q", help: "Print only the findings that fail the gate: no summary, no notes, no progress.")
     static let groupBy = ValueOption<GroupBy>.choice(
         "group-by", value: "key",
         help: "fingerprint: print each distinct finding once, with in how many sessions and journals it occurred."
@@ -84,7 +94,7 @@ enum DiagnoseCommand {
     }
 
     enum Format: String, CaseIterable {
-        case text, short, github, sarif
+        case text, short, github, sarif, junit, json
     }
 
     enum GroupBy: String, CaseIterable {
@@ -101,14 +111,15 @@ enum DiagnoseCommand {
         let format = givenFormat ?? .text
         let groupBy = try arguments.value(Self.groupBy)
         let sessionID = try arguments.value(session)
-        let json = arguments.flag(CommonOptions.json)
+        let json = arguments.flag(CommonOptions.json) || givenFormat == .json
+        let quiet = arguments.flag(Self.quiet)
         if arguments.flag(all) && sessionID != nil {
             throw context.usageError("'--all' and '--session' cannot be used together")
         }
-        if json && givenFormat != nil {
+        if arguments.flag(CommonOptions.json) && givenFormat != nil {
             throw context.usageError("'--json' and '--format' cannot be used together")
         }
-        if groupBy != nil && format != .text {
+        if groupBy != nil && format != .text && format != .json {
             throw context.usageError("'--group-by' prints text or --json only")
         }
         let paths = arguments.arguments(journals)
@@ -138,6 +149,10 @@ enum DiagnoseCommand {
             }
         }
 
+        let destination = try context.output(
+            try arguments.value(output), journals: JournalInputs.expand(paths), what: "diagnosis"
+        )
+        let context = destination.context(from: context)
         let mode: DiagnoseOutput.Mode
         if json {
             mode = groupBy != nil ? .groupedJSON : .json
@@ -149,21 +164,25 @@ enum DiagnoseCommand {
             case .short: mode = .short
             case .github: mode = .github
             case .sarif: mode = .sarif
+            case .junit: mode = .junit
+            case .json: mode = .json
             }
         }
         let output = DiagnoseOutput(
             mode: mode, context: context, baseline: baseline, baselinePath: baselinePath,
             keepBaseline: writeBaselinePath != nil, threshold: failOn.threshold,
             sourceRoot: try arguments.value(sourceRoot) ?? FileManager.default.currentDirectoryPath,
-            configuration: configuration, manyJournals: !isSingleFile(paths)
+            configuration: configuration, manyJournals: !isSingleFile(paths), quiet: quiet,
+            coversEverySession: sessionID == nil
         )
         try diagnose(paths, sessionID: sessionID, options: options, configuration: configuration, context: context,
-                     quiet: mode != .text && mode != .grouped, into: output)
+                     quiet: quiet || json || (mode != .text && mode != .grouped && !destination.isFile), into: output)
         if output.journals == 0 && !output.failed {
             // A gate that read nothing must not pass.
             throw .input("no journal found in \(paths.joined(separator: ", "))")
         }
         output.finish()
+        try analysing { () throws(AnalysisError) in try destination.commit() }
         if let baselineFile {
             try analysing { () throws(AnalysisError) in try Baseline.write(output.baselineDocument(), to: baselineFile) }
         }
@@ -209,11 +228,16 @@ enum DiagnoseCommand {
             // Spooled, then printed in order: a long session's findings are never all in
             // memory, and a journal that fails half-way prints nothing.
             let spool = FindingSpool()
+            let progress = context.progress(
+                "diagnosing", total: Progress.events(of: sessions), unit: .events, allowed: !quiet
+            )
+            defer { progress.finish() }
             for session in sessions {
                 try analysing { () throws(AnalysisError) in
-                    try Diagnoser.diagnose(reader, session: session, options: options, into: spool)
+                    try Diagnoser.diagnose(reader, session: session, options: options, into: spool, progress: progress.counter)
                 }
             }
+            progress.finish()
             output.begin(journal: paths[0], sessions: sessions.map(\.id))
             try analysing { () throws(AnalysisError) in
                 try spool.drain { finding in
@@ -223,17 +247,13 @@ enum DiagnoseCommand {
             return
         }
         let journals = JournalInputs.expand(paths)
-        let progress = Progress(total: journals.count, enabled: !quiet && journals.count > 1 && context.isTerminal(1) && context.isTerminal(2),
-                                environment: context.environment)
-        var done = 0
-        FleetDiagnosis.forEachJournal(journals, options: options, configuration: configuration) { result in
-            // The progress line is erased before anything else reaches the terminal.
-            progress.clear()
+        let progress = context.progress("diagnosing", total: Int64(journals.count), unit: .journals, allowed: !quiet && journals.count > 1)
+        func report(_ result: FleetDiagnosis.JournalResult) {
             switch result.outcome {
             case let .diagnosed(sessions, findings):
                 output.add(journal: result.path, sessions: sessions, findings: findings)
             case let .skipped(error):
-                context.message("note: skipped \(error.description)")
+                if !output.quiet { context.message("note: skipped \(error.description)") }
             case let .failed(error):
                 context.message("error: \(error.description)")
                 output.failed = true
@@ -242,8 +262,11 @@ enum DiagnoseCommand {
                 try? context.out.flush()
                 try? context.err.flush()
             }
-            done += 1
-            progress.update(done)
+        }
+        FleetDiagnosis.forEachJournal(journals, options: options, configuration: configuration) { result in
+            // The progress line is erased before anything else reaches the terminal.
+            progress.quietly { report(result) }
+            progress.counter.add(1)
         }
         progress.finish()
     }

@@ -7,7 +7,7 @@ import JournalAnalysis
 /// nothing else, so memory does not grow with the number of journals.
 final class DiagnoseOutput {
     enum Mode: Equatable {
-        case text, short, github, sarif, json, grouped, groupedJSON
+        case text, short, github, sarif, junit, json, grouped, groupedJSON
     }
 
     let mode: Mode
@@ -17,6 +17,11 @@ final class DiagnoseOutput {
     let threshold: Severity?
     let configuration: DiagnosisConfiguration
     let manyJournals: Bool
+    /// `--quiet`: only the findings that fail the gate, no summary, no notes.
+    let quiet: Bool
+    /// Every session of every journal is diagnosed (no `--session`): only then can a
+    /// baseline entry that nothing matched be called stale.
+    private let coversEverySession: Bool
     private let keepBaseline: Bool
     private let sourceRoot: String
     private lazy var locator = SourceLocator(root: sourceRoot)
@@ -38,11 +43,19 @@ final class DiagnoseOutput {
     private var written = 0
     private var sarifSuffix = ""
     private var started = false
+    /// Every fingerprint found, baselined or not (for stale baseline entries).
+    private var seen = Set<String>()
+    /// The journal being written as JUnit: its sessions and their findings.
+    private var junitSessions: [Int64] = []
+    private var junitFindings: [Int64: [(JournalFinding, JUnitReport.Verdict)]] = [:]
 
     init(
         mode: Mode, context: CommandContext, baseline: Baseline?, baselinePath: String?, keepBaseline: Bool,
-        threshold: Severity?, sourceRoot: String, configuration: DiagnosisConfiguration, manyJournals: Bool
+        threshold: Severity?, sourceRoot: String, configuration: DiagnosisConfiguration, manyJournals: Bool, quiet: Bool,
+        coversEverySession: Bool
     ) {
+        self.quiet = quiet
+        self.coversEverySession = coversEverySession
         self.mode = mode
         self.context = context
         self.baseline = baseline
@@ -65,6 +78,7 @@ final class DiagnoseOutput {
         started = true
         switch mode {
         case .json: context.out.write("[")
+        case .junit: context.out.write(JUnitReport.head)
         case .sarif:
             // The log with an empty results array, split around it: results stream in between.
             let empty = SARIFLog.document([], locator: locator, toolVersion: ObsReplay.version, severities: configuration.severities)
@@ -86,6 +100,8 @@ final class DiagnoseOutput {
     /// A journal whose findings (`add(_:journal:)`) follow, streamed.
     func begin(journal: String, sessions: [Int64]) {
         start()
+        writeJUnitJournal()
+        junitSessions = sessions
         journals += 1
         lastJournal = journal
         sessionCount += sessions.count
@@ -98,16 +114,21 @@ final class DiagnoseOutput {
         total += 1
         if keepBaseline, firsts[finding.fingerprint] == nil { firsts[finding.fingerprint] = finding }
         let new = isNew(finding)
+        if baseline != nil { seen.insert(finding.fingerprint) }
+        let fails = new && threshold.map { finding.severity >= $0 } == true
         switch mode {
         case .grouped: if new { grouper.add(item) }
         case .groupedJSON: grouper.add(item)
         case .json: writeJSON(item)
+        case .junit:
+            junitFindings[finding.sessionID, default: []].append((item, JUnitReport.Verdict(fails: fails, baselined: !new)))
         default: break
         }
         guard new else { return }
         fresh += 1
         counts[finding.severity, default: 0] += 1
-        if let threshold, finding.severity >= threshold { failing = true }
+        if fails { failing = true }
+        if quiet && !fails { return }
         switch mode {
         case .text: printText(item)
         case .short: context.line(ShortFormat.lines([item], locator: locator)[0])
@@ -119,24 +140,62 @@ final class DiagnoseOutput {
 
     func finish() {
         start()
+        let stale = coversEverySession && !failed ? baseline?.stale(seen: seen) ?? [] : []
         switch mode {
-        case .text:
+        case .text where !quiet:
             context.line(summary(noun: "finding", count: fresh, counts: counts))
             if let baselineLine { context.line(baselineLine) }
+            printStale(stale)
+        case .github where quiet, .short, .text:
+            break
         case .github:
             // Workflow commands are escaped by GitHub's own rules, for the runner, not a terminal.
             let text = summary(noun: "finding", count: fresh, counts: counts) + (baselineLine.map { "; " + $0 } ?? "")
             context.out.write("::notice title=obsreplay::\(GitHubAnnotations.data(text))\n")
         case .sarif:
             context.out.write(sarifSuffix + "\n")
+        case .junit:
+            writeJUnitJournal()
+            context.out.write(JUnitReport.tail)
         case .json:
             context.out.write("]\n")
         case .grouped:
             printGroups()
+            if !quiet { printStale(stale) }
         case .groupedJSON:
             printGroupsJSON()
-        case .short:
-            break
+        }
+        if mode != .text && mode != .grouped && !quiet, !stale.isEmpty, let baselinePath {
+            // Data on standard output stays data: the note goes to standard error.
+            context.message("note: \(baselinePath): \(staleCount(stale)) that no finding matched any more "
+                + "(remove with --write-baseline): " + stale.joined(separator: ", "))
+        }
+    }
+
+    /// `2 stale entries`.
+    private func staleCount(_ stale: [String]) -> String {
+        "\(stale.count) stale entr\(stale.count == 1 ? "y" : "ies")"
+    }
+
+    /// The baseline's entries no finding matched: each named, for the person who deletes it.
+    private func printStale(_ stale: [String]) {
+        guard !stale.isEmpty, let baseline, let baselinePath else { return }
+        context.line("\(baselinePath): \(staleCount(stale)) that no finding matched any more (fixed? remove with --write-baseline):")
+        for fingerprint in stale { context.line("  stale: " + baseline.describe(fingerprint)) }
+    }
+
+    /// The JUnit suites of the journal begun last, one per session.
+    private func writeJUnitJournal() {
+        guard mode == .junit else { return }
+        defer {
+            junitSessions = []
+            junitFindings = [:]
+        }
+        let rules = Rule.allCases.filter { !configuration.disabled.contains($0) }
+        for session in junitSessions {
+            context.out.write(JUnitReport.suite(
+                journal: lastJournal, session: session, rules: rules, findings: junitFindings[session] ?? [], locator: locator
+            ))
         }
     }
 

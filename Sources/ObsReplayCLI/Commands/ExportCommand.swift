@@ -53,13 +53,26 @@ enum ExportCommand {
             _ = try analysing { () throws(AnalysisError) in try reader.session(sessionID) }
         }
         let output = try context.output(try arguments.value(Self.output), journals: readers.map(\.path), what: "export")
+        // Only while the rows go to a file: rows on the terminal would tear the line.
+        let total = try analysing { () throws(AnalysisError) -> Int64 in
+            guard output.isFile, subject != .registrations, format != .chromeTrace else { return 0 }
+            var sessions: [SessionSummary] = []
+            for reader in readers {
+                if let sessionID { sessions.append(try reader.session(sessionID)) } else { sessions += try reader.sessions() }
+            }
+            return Progress.events(of: sessions)
+        }
+        let progress = context.progress("exporting", total: total, unit: .events, allowed: total > 0)
+        defer { progress.finish() }
         try analysing { () throws(AnalysisError) in
             for (index, reader) in readers.enumerated() {
                 try Exporter.export(
                     subject, from: reader, session: sessionID, format: format, raw: arguments.flag(raw),
-                    options: options, to: output.text, journal: many ? reader.path : nil, header: index == 0
+                    options: options, to: output.text, journal: many ? reader.path : nil, header: index == 0,
+                    progress: progress.counter
                 )
             }
+            progress.finish()
             try output.commit()
         }
         return ExitCode.success

@@ -52,9 +52,17 @@ enum ReportCommand {
             return ExitCode.success
         }
         let target = output ?? HTMLReport.defaultPath(forJournal: journal)
+        let sessions = try analysing { () throws(AnalysisError) in try HTMLReport.sessions(try JournalReader(path: journal), selection) }
+        let progress = context.progress(
+            "reporting", total: Progress.events(of: sessions, passes: HTMLReport.passes), unit: .events, allowed: true
+        )
+        defer { progress.finish() }
         let path = try analysing { () throws(AnalysisError) in
-            try HTMLReport.write(journalPath: journal, sessions: selection, to: target, options: options, window: window)
+            try HTMLReport.write(
+                journalPath: journal, sessions: selection, to: target, options: options, window: window, progress: progress.counter
+            )
         }
+        progress.finish()
         context.line(path)
         return ExitCode.success
     }
