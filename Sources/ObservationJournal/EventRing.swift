@@ -89,6 +89,11 @@ struct EventRing: ~Copyable {
 
     /// Claims the next place while there is room and the ring takes lock-free claims;
     /// `nil` otherwise.
+    ///
+    /// This and the producers' writes below (`initialize`, `mark`) are forced inline into
+    /// `EventBuffer`'s producers: the optimiser leaves them out of line otherwise, which
+    /// `callgrind-per-event.sh RegistryBenchmark recording` shows on every recorded post
+    /// (BENCHMARKS.md, "Recording on the app's thread").
     @inline(__always)
     func claim() -> Int? {
         var current = claims.load(ordering: .relaxed)
@@ -140,7 +145,6 @@ struct EventRing: ~Copyable {
     /// and the hardware's own prefetching does not hide that (see BENCHMARKS.md,
     /// "Recording on the app's thread"). A hint: the place may still be the writer's;
     /// nothing is read or written there.
-    @inline(__always)
     func prefetch(after place: Int, detail: Bool) {
         let ahead = (place &+ Self.prefetchDistance) & mask
         oj_prefetch(records + ahead)
@@ -180,7 +184,6 @@ struct EventRing: ~Copyable {
     /// The mark of place `place` once its entry is written: p + 1, times four, plus
     /// `detailMark` and `callSiteMark` for what was written beside the record (wrapping:
     /// the writer compares, never decodes).
-    @inline(__always)
     private static func mark(place: Int, detail: Bool, callSite: Bool) -> Int {
         (place &+ 1) &<< 2 | (detail ? detailMark : 0) | (callSite ? callSiteMark : 0)
     }
