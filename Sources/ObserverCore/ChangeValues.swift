@@ -2,8 +2,8 @@
 /// common ones.
 ///
 /// Why not two `EventValue`s: each is an `any Sendable` existential, and making, copying
-/// and destroying them through the runtime's value witnesses on the app's thread was a
-/// quarter of what recording a change cost there. A value of a plain type of at most 16
+/// and destroying them goes through the runtime's value witnesses, on the app's thread,
+/// for every recorded change. A value of a plain type of at most 16
 /// bytes (`Int`, `Double`, `Bool`, a small struct of numbers: no references) is kept as
 /// its bits beside the type that reads them back, so handing it over is a copy of a few
 /// words; `EventValue`s are made only when someone reads `old` or `new` (the journal's
@@ -62,7 +62,7 @@ package struct ChangeValues: Sendable {
     /// `plainOld` and `plainNew` of the values at `values`, read where they are: a reader in
     /// another module that calls the accessors on memory it was lent copies the values
     /// (retaining their box) for each call and destroys the copy (the journal's writer
-    /// thread, about 130 instructions per change).
+    /// thread, for every change).
     package static func plainValues(at values: UnsafePointer<ChangeValues>) -> (old: PlainValue, new: PlainValue) {
         guard let inline = values.pointee.inline else { return (.other, .other) }
         return (inline.plain(inline.old), inline.plain(inline.new))
@@ -158,8 +158,8 @@ enum InlineValueType<Value: Sendable>: InlineValueReader {
     @usableFromInline
     static func eventValue(_ bits: InlineBits) -> EventValue? {
         // The closure returns the concrete `EventValue?`: returning `Value?` made it a generic
-        // argument of `withUnsafeBytes`, whose metadata the runtime then looked up on every
-        // read, unspecialised here (~550 of the writer thread's instructions per value read).
+        // argument of `withUnsafeBytes`, whose metadata the runtime then looks up on every
+        // read, unspecialised here (on the writer thread, for every value read).
         withUnsafeBytes(of: bits) { raw -> EventValue? in
             guard let value = raw.load(as: Value?.self) else { return nil }
             return EventValue(value)

@@ -25,7 +25,7 @@ final class Channel: @unchecked Sendable {
     /// Live entries in registration order; `nil` where one was removed.
     ///
     /// `@exclusivity(unchecked)` as in `Protected`: the locks already make every access
-    /// exclusive, and the run-time check cost a recorded post two calls into the runtime.
+    /// exclusive, and the run-time check would add calls into the runtime to every recorded post.
     @exclusivity(unchecked) private(set) var entries: ContiguousArray<RegistrationEntry?> = []
     @exclusivity(unchecked) private(set) var liveCount = 0
     private var emptySlots = 0
@@ -68,7 +68,6 @@ final class Channel: @unchecked Sendable {
 
     /// Runs `body` under the channel's lock: taken after the registry's lock when both
     /// are needed, never the other way round; `body` must not call the registry.
-    @inline(__always)
     func exclusive<Result>(_ body: () throws -> Result) rethrows -> Result {
         // lock()/unlock(), not withLock: an inout access to the zero-sized `Void` value sits
         // at the mutex pointer's address, and ThreadSanitizer reports it as a race with the

@@ -1,9 +1,9 @@
 /// One frequent registry action — a change, a delivery, a skip — as a fixed-size record of
 /// ids and numbers, for a sink that takes records (`RecordSink`: the journal's buffer).
 ///
-/// Why not an `ObserverEvent`: building one (608 bytes, with the channel's and the
-/// registration's strings and references copied in) and copying it into a buffer was
-/// about three quarters of what recording cost the app's thread per event. A record is
+/// Why not an `ObserverEvent`: building one (large, with the channel's and the
+/// registration's strings and references copied in) and copying it into a buffer would
+/// be most of what recording costs the app's thread per event. A record is
 /// plain data (no references: copying it is a `memcpy`); what its ids name — channels and
 /// registrations — the sink was told once, when they were made (`RecordSink.define`).
 package struct EventRecord: Sendable {

@@ -16,7 +16,6 @@ struct KeptAlive {
     private var others: [AnyObject] = []
 
     /// Whether `object`, one read of a weak reference, found it gone; if not, it is kept.
-    @inline(__always)
     mutating func isGone(_ object: AnyObject?) -> Bool {
         guard let object else { return true }
         if first == nil {

@@ -1,9 +1,5 @@
+import CThreadContext
 import Dispatch
-#if canImport(CDispatch)
-// libdispatch's C interface (Linux): `dispatch_get_specific` without the Swift overlay's
-// generic boxing. The overlay marks the C function unavailable under its own name.
-import CDispatch
-#endif
 
 /// Recognises the main queue.
 ///
@@ -17,40 +13,30 @@ enum MainQueue {
         return key
     }()
 
-    #if canImport(CDispatch)
-    /// `key` as libdispatch sees it: the overlay stores a value under the key object's
-    /// address, and only the main queue has one (always `true`), so "a value is set" is
-    /// "on the main queue". Never written after its initialisation (hence `unsafe`: a raw
-    /// pointer is not `Sendable`, though only its address is ever used).
-    nonisolated(unsafe) private static let rawKey = UnsafeRawPointer(Unmanaged.passUnretained(key).toOpaque())
-    #endif
+    /// What `oj_on_main_queue` compares with: `key` as libdispatch sees it (the overlay
+    /// stores a value under the key object's address, and only the main queue has one, so
+    /// "a value is set" is "on the main queue") and the main queue's label. Never written
+    /// after its initialisation (hence `unsafe`: raw pointers are not `Sendable`, though
+    /// only their addresses are ever used); one value, so one initialisation check per use.
+    nonisolated(unsafe) private static let main = (
+        key: UnsafeRawPointer(Unmanaged.passUnretained(key).toOpaque()), label: oj_main_queue_label()
+    )
 
     /// Whether `queue` is the main queue.
     static func isMain(_ queue: DispatchQueue) -> Bool {
         queue.getSpecific(key: key) == true
     }
 
-    /// Whether the calling code runs on the main queue (a block the main queue is
-    /// draining, whichever thread drains it: `dispatchMain()` on Linux uses another).
+    /// Whether the calling code runs on the main queue: a block the main queue is draining,
+    /// whichever thread drains it (`dispatchMain()` on Linux uses another), a block of a
+    /// queue that targets it, or the main thread outside any other queue.
     ///
-    /// Asked for every recorded post (and for deliveries outside a post's loop): on Linux
-    /// through the C functions, about 20 instructions on the main queue and 100 elsewhere;
-    /// the overlay's generic `DispatchQueue.getSpecific(key:)` took about 220, with a
-    /// retain and a release of the key and of the boxed value each time.
-    /// (`dispatch_get_current_queue` is marked deprecated in libdispatch's header, as
-    /// unreliable for telling where code runs; here it only confirms the main queue, and
-    /// specifics still decide every other case.)
+    /// Asked for every recorded post, so it goes through libdispatch's C interface
+    /// (`CThreadContext`'s `oj_on_main_queue`: the current queue's label, then
+    /// `dispatch_get_specific`) rather than the overlay's `DispatchQueue.getSpecific(key:)`,
+    /// which boxes the value and retains the key on every call. `MainQueueTests` and the
+    /// `MainLoopProbe` tests pin its answers under both Linux main loops.
     static var isCurrent: Bool {
-        #if canImport(CDispatch)
-        // The main queue's own blocks (and the main thread outside any other queue, which
-        // libdispatch runs as the main queue) answer from the thread's current queue, a
-        // thread-local read; `dispatch_get_specific` locks each queue it searches (about
-        // 70 instructions). Equality proves it: the key is set on that very queue. Any
-        // other current queue may target the main queue, so specifics decide.
-        if CDispatch.dispatch_get_current_queue() == CDispatch.dispatch_get_main_queue() { return true }
-        return CDispatch.dispatch_get_specific(rawKey) != nil
-        #else
-        DispatchQueue.getSpecific(key: key) == true
-        #endif
+        oj_on_main_queue(main.key, main.label)
     }
 }

@@ -16,7 +16,7 @@ struct ObjectIdentityTable {
     private var slots: [ObjectIdentifier: Slot] = [:]
     private var nextID: UInt64 = 1
     /// Type names by type: `String(describing:)` of a type goes through runtime casts and
-    /// reflection, and was most of the cost of registering an observer with a new owner.
+    /// reflection: made once per type, not for every registration with a new owner.
     private var typeNames: [ObjectIdentifier: String] = [:]
 
     /// The object's reference, assigning a new id if the object is new.
@@ -54,8 +54,7 @@ struct ObjectIdentityTable {
     /// Forgets slots whose objects are gone; the living ones read are put in `kept`, for
     /// the caller to release after the registry's lock.
     mutating func prune(keeping kept: inout KeptAlive) {
-        // Removing in place keeps the table's storage; rebuilding it on every sweep cost
-        // more than the sweep itself.
+        // Removing in place keeps the table's storage: a sweep must not rebuild it.
         var gone: [ObjectIdentifier] = []
         for (key, slot) in slots where kept.isGone(slot.object) { gone.append(key) }
         for key in gone { slots[key] = nil }

@@ -18,7 +18,9 @@ extension ObserverRegistry {
     ) -> [RegistrationEntry] {
         var dead: [RegistrationEntry] = []
         // The snapshot keeps every entry alive for the whole loop, so entries are read
-        // unretained: a retain and a release per delivery is a tenth of its cost.
+        // unretained: no retain and release per delivery. Kept for what it saves in
+        // `callgrind-per-event.sh RegistryBenchmark post` (BENCHMARKS.md, "Instructions per
+        // post, and threads").
         snapshot.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: Unmanaged<RegistrationEntry>?.self) { entries in
                 for slot in entries {
@@ -36,7 +38,6 @@ extension ObserverRegistry {
     }
 
     /// One step of the delivery loop.
-    @inline(__always)
     func deliver(
         to entry: RegistrationEntry, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool, sender: AnyObject?,
         depth: Int, change: UInt64, context: ThreadContext?, dead: inout [RegistrationEntry],

@@ -58,8 +58,8 @@ extension ObserverRegistry {
         // The thread's context, with a sink: looked up once per post (a thread-specific
         // lookup and a lazy-global check each time).
         let context: ThreadContext?
-        // `hasSink`, not `if let sink`: copying the optional existential costs ~250
-        // instructions per post, paid even without a sink.
+        // `hasSink`, not `if let sink`: copying the optional existential would be paid
+        // on every post, even without a sink.
         if hasSink {
             (snapshot, unchanged, depth, change, context) = recordChange(
                 on: channel, isPrior: isPrior, callSite: callSite, produce: produce, values: values
@@ -101,8 +101,8 @@ extension ObserverRegistry {
         on channel: Channel, isPrior: Bool, callSite: CallSite?,
         produce: () -> Bool, values: () -> ChangeValues
     ) -> (ContiguousArray<RegistrationEntry?>, Bool, Int, UInt64, ThreadContext) {
-        // The record sink first: binding `sink` copies an optional `any EventSink` (about
-        // 1,000 instructions through its value witnesses), a class reference is a retain.
+        // The record sink first: binding `sink` copies an optional `any EventSink` (through
+        // its value witnesses), a class reference is a retain.
         if hasRecordSink {
             return channel.exclusive {
                 let unchanged = produce()
@@ -152,7 +152,6 @@ extension ObserverRegistry {
 
     /// Calls one registration; with a sink, also times it and reports the delivery.
     /// `context`: the calling thread's, if the caller has it (`nil`: looked up).
-    @inline(__always)
     func invoke(
         _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64,
         context: ThreadContext? = nil
@@ -224,7 +223,6 @@ extension ObserverRegistry {
 
     /// Calls one registration, timed, one level deeper on this thread (whose context is
     /// `context`).
-    @inline(__always)
     func timedCall(
         _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64,
         context: ThreadContext

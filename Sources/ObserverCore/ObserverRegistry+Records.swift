@@ -7,7 +7,7 @@ extension ObserverRegistry {
     /// The record methods call `recordSink?` themselves rather than take the sink as an
     /// argument: binding it (`if let`) retained and released it around every record, two
     /// atomic operations per event, where optional chaining on the stored `let` borrows it.
-    @inline(__always) @discardableResult
+    @discardableResult
     func recordChanged(
         context: ThreadContext, channel: Channel, values: consuming ChangeValues,
         isPrior: Bool, callSite: CallSite?, change: UInt64
@@ -23,7 +23,7 @@ extension ObserverRegistry {
         if isPrior { flags.insert(.prior) }
         let depth = context.depth
         // The depth as it is: each level is a callback nested on this thread's stack, so it
-        // never nears Int32's range, and clamping it cost a compare-and-select per record.
+        // never nears Int32's range: no clamping per record.
         recordSink?.recordChange(
             EventRecord(
                 kind: .changed, flags: flags, time: time, thread: context.number,
@@ -36,7 +36,6 @@ extension ObserverRegistry {
     }
 
     /// Writes the `delivered` record of a callback that ran.
-    @inline(__always)
     func recordDelivered(
         context: ThreadContext, entry: RegistrationEntry, depth: Int, onMainQueue: Bool,
         end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?, change: UInt64

@@ -53,7 +53,6 @@ public final class ObserverRegistry: Sendable {
     // MARK: - Events
 
     /// Builds and hands over an event; only called when a sink is installed.
-    @inline(__always)
     func emit(_ sink: any EventSink, _ kind: ObserverEvent.Kind, _ fill: (inout ObserverEvent) -> Void) {
         let context = ThreadContext.current
         var event = ObserverEvent(

@@ -13,8 +13,8 @@ final class Protected<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Only between `lock()` and `unlock()`; everything else goes through `withLock`.
     /// The mutex already excludes other accesses: the runtime's dynamic exclusivity check
-    /// on a class property (a thread-local access set, ~100 instructions per access) would
-    /// only repeat it on the registry's hot path.
+    /// on a class property (a thread-local access set, per access) would only repeat it
+    /// on the registry's hot path.
     @exclusivity(unchecked) @usableFromInline var value: Value
 
     init(_ value: Value) {
@@ -38,7 +38,6 @@ final class Protected<Value>: @unchecked Sendable {
     @usableFromInline
     func unlock() { pthread_mutex_unlock(mutex) }
 
-    @inline(__always)
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -41,7 +41,7 @@ struct ThreadContext {
     /// The change (its number; 0: none) whose post is running its delivery loop on this
     /// thread, and whether that post is on the main queue (`onMainQueue`): its synchronous
     /// deliveries and skips run in the same place and reuse the answer instead of asking
-    /// dispatch again (about 190 instructions each). Set by the post's `changed` record,
+    /// dispatch again. Set by the post's `changed` record,
     /// cleared at the end of its loop, and cleared while a callback runs: a callback may
     /// run code on another queue (`DispatchQueue.main.sync`, a main queue it drains).
     var queueChange: UInt64 {
@@ -54,8 +54,8 @@ struct ThreadContext {
     }
     /// While change `queueChange`'s loop runs: the time of this thread's latest record in
     /// it (the `changed` record, then each delivery's end). The next callback of the loop
-    /// starts from it instead of reading the clock again (a clock reading is ~40 ns on the
-    /// project's machine): its duration then also holds the loop's few instructions
+    /// starts from it instead of reading the clock again (one reading per delivery saved):
+    /// its duration then also holds the loop's few instructions
     /// between the two, an upper bound, as a duration must be for the slow-callback rule.
     var loopTime: UInt64 {
         get { storage.pointee.loopTime }
@@ -64,7 +64,6 @@ struct ThreadContext {
 
     /// Whether change `change`'s delivery or skip runs on the main queue: the post's
     /// answer while its loop runs, else dispatch's.
-    @inline(__always)
     func isOnMainQueue(delivering change: UInt64) -> Bool {
         if change != 0 && storage.pointee.queueChange == change { return storage.pointee.onMainQueue }
         return MainQueue.isCurrent
@@ -72,7 +71,6 @@ struct ThreadContext {
 
     /// The time of the latest record of change `change`'s running loop on this thread,
     /// else a fresh clock reading (see `loopTime`).
-    @inline(__always)
     func time(delivering change: UInt64) -> UInt64 {
         if change != 0 && storage.pointee.queueChange == change { return storage.pointee.loopTime }
         return monotonicNanoseconds()
@@ -124,7 +122,6 @@ struct ThreadContext {
     }()
 
     /// The calling thread's context, created on first use.
-    @inline(__always)
     static var current: ThreadContext {
         if let pointer = oj_thread_context_get() {
             return ThreadContext(storage: pointer.assumingMemoryBound(to: Storage.self))
@@ -180,15 +177,15 @@ struct ThreadUsage {
 /// per callback.
 ///
 /// The thread CPU clock is a system call on Linux (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`,
-/// and `getrusage` for the waits: about 1 µs for the pair on the project's machine, against
-/// about 40 ns for the vDSO's monotonic clock): reading it before and after every callback
-/// cost more than all the rest of recording. So:
+/// and `getrusage` for the waits), where the monotonic clock is read in user space (the
+/// vDSO): reading them before and after every callback would cost more than all the rest
+/// of recording (figures in BENCHMARKS.md, "Recording on the app's thread"). So:
 /// - the thread's usage is read at the start of a callback unless the thread's last reading
 ///   (the reference) is still valid: taken at most `referenceNanoseconds` (200 µs) before
 ///   the start, and since then the thread never spent more than `awayNanoseconds` (20 µs)
 ///   at a stretch outside its timed callbacks (between the end of one and the start of the
 ///   next: the app's own code between posts, the registry's between records) nor in one
-///   fast callback. A busy thread reads at most once per 200 µs (under 1% of its time); a
+///   fast callback. A busy thread reads at most once per 200 µs; a
 ///   thread that was away, idle or in a longer callback reads afresh;
 /// - after the callback it is read again only if the callback ran `slowNanoseconds` (50 µs)
 ///   or longer: its CPU time and waits are then the differences from the reference;
@@ -213,7 +210,6 @@ struct CallbackClock {
     /// Starts at `start` (a clock reading taken before the callback: see
     /// `ThreadContext.loopTime`), reading the thread's usage if the context's reading is
     /// no longer a valid reference. Call right before the callback.
-    @inline(__always)
     init(_ context: ThreadContext, start: UInt64) {
         var start = start
         if start &- context.usageTime > Self.referenceNanoseconds
@@ -228,7 +224,6 @@ struct CallbackClock {
     }
 
     /// What the callback spent; call right after it. `waits` is `nil` when not counted.
-    @inline(__always)
     func finish(_ context: ThreadContext) -> (end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?) {
         let end = monotonicNanoseconds()
         let duration = end &- start
@@ -272,7 +267,6 @@ package func recordingThreadWaited() {
 
 /// The monotonic clock in nanoseconds (`CLOCK_MONOTONIC`, the same in every process of the
 /// machine): what `ObserverEvent.time` and the recorder's session start are read from.
-@inline(__always)
 package func monotonicNanoseconds() -> UInt64 {
     // Read in C (`CThreadContext`): see `oj_monotonic_nanoseconds`.
     oj_monotonic_nanoseconds()

@@ -46,7 +46,7 @@ private func probe(_ mode: String) throws -> (findings: [Finding], deliveries: [
     let offMain = run.findings.filter { $0.rule == .offMainDelivery }
     #expect(offMain.map(\.owners) == [["Logger#3"]])
     #expect(offMain.map(\.count) == [20])
-    #expect(offMain.first?.callSites == ["MainLoopProbe/MainLoopProbe.swift:94"])
+    #expect(offMain.first?.callSites == ["MainLoopProbe/MainLoopProbe.swift:102"])
 }
 
 // 20 runs of a correct program: tiny callbacks on background threads and on the main

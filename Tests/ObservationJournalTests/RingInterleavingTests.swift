@@ -14,8 +14,9 @@ import TestSupport
 /// driven directly by a writer thread that only keeps what each batch held, so the rounds
 /// are fast enough to repeat under ThreadSanitizer; every assertion is an exact count or
 /// list, whatever the interleaving was. The narrow windows (a producer between its claim
-/// and its copy) are also held open on purpose with `claimWithoutFilling()`, so those
-/// tests check one exact interleaving. A lost wake-up shows as a hang: the time limit
+/// and its copy) are also held open on purpose, by claiming a place as producers do
+/// (`claimPlace`) and writing it later (`write`), so those tests check one exact
+/// interleaving. A lost wake-up shows as a hang: the time limit
 /// turns it into a failure.
 @Suite(.timeLimit(.minutes(1))) struct RingInterleavingTests {
     /// What the writer saw of one record: who recorded it, its number on that thread, its
@@ -373,7 +374,7 @@ import TestSupport
         var spare = PendingEvents()
         buffer.record(Self.plain(1))
         buffer.record(Self.plain(2))
-        let stalled = try #require(buffer.claimWithoutFilling())
+        let stalled = try #require(claimPlace(buffer))
         #expect(stalled == 2)
         buffer.record(Self.plain(4))
         let first = try #require(buffer.takeBatch(swapping: &spare))
@@ -382,7 +383,7 @@ import TestSupport
         // Room for one again (two taken): claimed behind the gap, then full again.
         buffer.record(Self.plain(5))
         buffer.record(Self.plain(6))
-        buffer.fill(claimed: stalled, Self.plain(3))
+        buffer.write(stalled, Self.plain(3), .none)
         let second = try #require(buffer.takeBatch(swapping: &spare))
         #expect(second.firstSeq == 3 && second.pending.records.map(\.time) == [3])
         #expect(second.gap.map { [$0.seq, Int64($0.dropped), Int64($0.time)] } == [4, 1, 4])
@@ -400,14 +401,14 @@ import TestSupport
         let buffer = EventBuffer(capacity: 4, policy: .wait, gatherMilliseconds: 0)
         var spare = PendingEvents()
         buffer.record(Self.plain(1))
-        let stalled = try #require(buffer.claimWithoutFilling())
+        let stalled = try #require(claimPlace(buffer))
         buffer.record(Self.plain(3, channel: 7))
         buffer.channelEnded(7)
         let first = try #require(buffer.takeBatch(swapping: &spare))
         #expect(first.pending.records.map(\.time) == [1])
         #expect(first.pending.endedChannels == [])
         buffer.committed(first)
-        buffer.fill(claimed: stalled, Self.plain(2))
+        buffer.write(stalled, Self.plain(2), .none)
         let second = try #require(buffer.takeBatch(swapping: &spare))
         #expect(second.firstSeq == 2 && second.pending.records.map(\.time) == [2, 3])
         #expect(second.pending.endedChannels == [7])
@@ -419,7 +420,7 @@ import TestSupport
     @Test func flushWaitsForAPlaceClaimedBeforeIt() throws {
         let buffer = EventBuffer(capacity: 4, policy: .wait, gatherMilliseconds: 0)
         let writer = FakeWriter(buffer)
-        let stalled = try #require(buffer.claimWithoutFilling())
+        let stalled = try #require(claimPlace(buffer))
         let flushed = Atomic<Bool>(false)
         let done = DispatchSemaphore(value: 0)
         Thread {
@@ -431,7 +432,7 @@ import TestSupport
         // Returning now would be the bug; not having returned yet proves nothing more.
         let returnedEarly = flushed.load(ordering: .sequentiallyConsistent)
         #expect(!returnedEarly)
-        buffer.fill(claimed: stalled, Self.plain(1))
+        buffer.write(stalled, Self.plain(1), .none)
         done.wait()
         #expect(writer.allCommitted == [FakeWriter.key(thread: 1, time: 1)])
         buffer.close()
@@ -446,11 +447,11 @@ import TestSupport
         let buffer = EventBuffer(capacity: 4, policy: .wait, gatherMilliseconds: 0)
         let writer = FakeWriter(buffer)
         buffer.record(Self.plain(1))
-        let stalled = try #require(buffer.claimWithoutFilling())
+        let stalled = try #require(claimPlace(buffer))
         let closed = Self.startClosing(buffer)
         buffer.record(Self.plain(9))
-        #expect(buffer.claimWithoutFilling() == nil)
-        buffer.fill(claimed: stalled, Self.plain(2))
+        #expect(claimPlace(buffer) == nil)
+        buffer.write(stalled, Self.plain(2), .none)
         closed.wait()
         writer.join()
         let out = writer.collected
@@ -463,16 +464,13 @@ import TestSupport
 
     /// Fills `buffer` (capacity 1) with event 1, starts a producer of event 2 and waits
     /// until it waits for room, then starts `close()` and waits until the close has begun;
-    /// the two semaphores are signalled when the producer's `record` and `close()` return.
-    static func closeWhileAProducerWaitsForRoom(_ buffer: EventBuffer) -> (produced: DispatchSemaphore, closed: DispatchSemaphore) {
+    /// the producer's `join()` returns after its `record`, the semaphore is signalled when
+    /// `close()` returns.
+    static func closeWhileAProducerWaitsForRoom(_ buffer: EventBuffer) -> (producer: SleepingThread, closed: DispatchSemaphore) {
         buffer.record(plain(1))
-        let produced = DispatchSemaphore(value: 0)
-        Thread {
-            buffer.record(plain(2))
-            produced.signal()
-        }.start()
-        while buffer.roomWaiterCount == 0 { usleep(100) }
-        return (produced, startClosing(buffer))
+        let producer = SleepingThread { buffer.record(plain(2)) }
+        producer.waitUntilAsleep()
+        return (producer, startClosing(buffer))
     }
 
     /// Starts `close()` on a thread of its own and waits until the close has begun; the
@@ -494,7 +492,7 @@ import TestSupport
     @Test func aProducerWaitingForRoomWhenCloseBeginsIsWrittenBeforeTheEnd() throws {
         let buffer = EventBuffer(capacity: 1, policy: .wait, gatherMilliseconds: 0)
         var spare = PendingEvents()
-        let (produced, closed) = Self.closeWhileAProducerWaitsForRoom(buffer)
+        let (producer, closed) = Self.closeWhileAProducerWaitsForRoom(buffer)
         buffer.record(Self.plain(9))
         // The writer, on this thread: batches until the buffer says the session is over.
         var taken: [(seq: Int64, times: [UInt64], ends: Bool)] = []
@@ -503,7 +501,7 @@ import TestSupport
             buffer.committed(batch)
             spare = PendingEvents()
         }
-        produced.wait()
+        producer.join()
         closed.wait()
         #expect(taken.map(\.seq) == [1, 2])
         #expect(taken.map(\.times) == [[1], [2]])
@@ -518,12 +516,12 @@ import TestSupport
     @Test func aProducerWaitingForRoomWhenCloseBeginsIsCountedUnwrittenIfWritingFails() throws {
         let buffer = EventBuffer(capacity: 1, policy: .wait, gatherMilliseconds: 0)
         var spare = PendingEvents()
-        let (produced, closed) = Self.closeWhileAProducerWaitsForRoom(buffer)
+        let (producer, closed) = Self.closeWhileAProducerWaitsForRoom(buffer)
         let batch = try #require(buffer.takeBatch(swapping: &spare))
         #expect(batch.pending.records.map(\.time) == [1] && !batch.endsSession)
         buffer.failed(batch, error: .sqlite(path: "ring", detail: "injected failure"))
         buffer.announced()
-        produced.wait()
+        producer.join()
         closed.wait()
         #expect(buffer.takeBatch(swapping: &spare) == nil)
         #expect(buffer.counters == RecordingCounters(accepted: 2, unwritten: 2))

@@ -137,16 +137,16 @@ import Testing
             let first = Tracked(1)
             watched.append(Weak(first))
             Self.change(buffer, first, time: 1)
-            let stalled = try #require(buffer.claimWithoutFilling())
+            let stalled = try #require(claimPlace(buffer))
             let batch = try #require(buffer.takeBatch(swapping: &spare))
             #expect(batch.pending.records.map(\.time) == [1])
             buffer.failed(batch, error: .sqlite(path: "ring", detail: "injected failure"))
             buffer.announced()
             let late = Tracked(2)
             watched.append(Weak(late))
-            buffer.fill(
-                claimed: stalled, EventRecord(kind: .changed, flags: [], time: 2, thread: 1, channel: 0, depth: 0),
-                values: ChangeValues(old: nil, new: late)
+            buffer.write(
+                stalled, EventRecord(kind: .changed, flags: [], time: 2, thread: 1, channel: 0, depth: 0),
+                .change(ChangeValues(old: nil, new: late))
             )
             #expect(buffer.counters == RecordingCounters(accepted: 2, written: 0, unwritten: 2))
         }

@@ -26,19 +26,17 @@ import Testing
         // post goes through, and its second waits for room right after it, while the
         // reading its first callback was measured from is still a valid reference.
         let filler = EventRecord(kind: .skipped, flags: [], time: 1, thread: 1, channel: 0, depth: 0)
-        while let place = buffer.claimWithoutFilling() { buffer.fill(claimed: place, filler) }
+        while let place = claimPlace(buffer) { buffer.write(place, filler, .none) }
         if let batch = buffer.takeBatch(swapping: &spare) {
             buffer.committed(batch)
             spare = PendingEvents()
         }
-        buffer.fill(claimed: try #require(buffer.claimWithoutFilling()), filler)
-        let posted = DispatchSemaphore(value: 0)
-        Thread {
+        buffer.write(try #require(claimPlace(buffer)), filler, .none)
+        let poster = SleepingThread {
             volume.value = 1
             volume.value = 2
-            posted.signal()
-        }.start()
-        while buffer.roomWaiterCount == 0 { usleep(100) }
+        }
+        poster.waitUntilAsleep()
         usleep(useconds_t(Self.waitNanoseconds / 1_000))
         // The writer, on this thread, from now on: it takes every record as it comes.
         var closed = false
@@ -51,7 +49,7 @@ import Testing
                 DispatchQueue.global().async { buffer.close() }
             }
         }
-        posted.wait()
+        poster.join()
         let changed = try #require(records.last { $0.kind == .changed })
         let delivered = try #require(records.last { $0.kind == .delivered })
         // The change happened before the wait: its time is before it.

@@ -44,3 +44,11 @@ let migrationsFolder: String = {
     for _ in 0..<3 { url.deleteLastPathComponent() }
     return url.appendingPathComponent("Migrations").path
 }()
+
+/// Claims `buffer`'s next place lock-free as a producer does (`nil` when a producer would
+/// take the lock), leaving its entry unwritten until the test `write`s it: a producer
+/// preempted between its claim and its copy. A function, so that `#require` and `#expect`
+/// can take its result (they cannot capture the noncopyable ring).
+func claimPlace(_ buffer: EventBuffer) -> Int? {
+    buffer.ring.claim()
+}

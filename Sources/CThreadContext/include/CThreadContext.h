@@ -1,14 +1,19 @@
 // The calling thread's ObserverCore thread context, in C thread-local storage: Swift has
-// no thread-locals of its own, and `pthread_getspecific` (a call into libc per recorded
-// post) cost more than this whole read. The functions are `static inline` so that Swift
+// no thread-locals of its own, and `pthread_getspecific` would be a call into libc per
+// recorded post. The functions are `static inline` so that Swift
 // inlines them: a read is one load from the thread's TLS block.
 #ifndef OBSERVATION_JOURNAL_C_THREAD_CONTEXT_H
 #define OBSERVATION_JOURNAL_C_THREAD_CONTEXT_H
 
 // The target's module map names this header only (SwiftPM's rule for a header named after
-// the target): the clock read and the prefetch hint come in through it.
+// the target): the clock read, the prefetch hint and the main-queue check come in through it.
 #include "MonotonicClock.h"
 #include "Prefetch.h"
+// For Swift's importer, which finds the toolchain's dispatch headers; this target's own C
+// file does not need them (and its compiler does not search there).
+#if __has_include(<dispatch/dispatch.h>)
+#include "MainQueue.h"
+#endif
 
 // Initial-exec: the variable lives in the thread's static TLS block, read at a fixed
 // offset from the thread pointer, also when ObserverCore is linked into a shared library

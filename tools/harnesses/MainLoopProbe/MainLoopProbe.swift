@@ -17,14 +17,22 @@ import ObserverCore
 ///   expects the main thread but is delivered on the posting worker (a real bug).
 /// - `background-load`: many tiny callbacks on background threads, and tiny ones on the
 ///   main queue, while two other threads burn CPU: correct code under load.
+///
+/// `MainLoopProbe queues runloop|dispatchmain` prints the registry's main-queue answers
+/// instead (see `QueueAnswers`).
 @main
 enum MainLoopProbe {
     static func main() {
         let arguments = CommandLine.arguments
         if arguments.count == 2 && (arguments[1] == "--help" || arguments[1] == "-h") {
             print("usage: MainLoopProbe runloop|dispatchmain|dispatchmain-off-main|background-load JOURNAL")
-            print("Records a small program under RunLoop.main.run() or dispatchMain() into JOURNAL.")
+            print("       MainLoopProbe queues runloop|dispatchmain")
+            print("Records a small program under RunLoop.main.run() or dispatchMain() into JOURNAL;")
+            print("with `queues`, prints whether a change posted from each place was on the main queue.")
             return
+        }
+        if arguments.count == 3 && arguments[1] == "queues" && ["runloop", "dispatchmain"].contains(arguments[2]) {
+            QueueAnswers.run(loop: arguments[2])
         }
         guard arguments.count == 3, let mode = Mode(rawValue: arguments[1]) else {
             fail("usage: MainLoopProbe runloop|dispatchmain|dispatchmain-off-main|background-load JOURNAL")
