@@ -47,10 +47,17 @@ struct JournalMutator {
 
     // MARK: - SQL
 
+    /// The table SQL edits events in: the one place that knows where the rows of `events`
+    /// live. Schema 6 keeps a journal's events in `event_packs` bodies (read through the
+    /// `events` view, which no UPDATE reaches) and the ones a fixture finishes with
+    /// `packed: false` in `event_rows`; once `events` is a table of its own, this is it.
+    static let eventTable = "event_rows"
+
     private static let extremes: [Int64] = [.min, .max, -1, 0, 1 << 31, 1 << 53, -(1 << 40), 3]
     private static let columns = [
         "time_ns", "depth", "duration_ns", "live_count", "channel_id", "registration_id", "owner_id",
         "other_registration_id", "call_site_id", "scope_id", "thread", "is_main", "is_prior", "seq",
+        "main_queue", "cpu_ns", "waits", "change_seq",
     ]
     private static let droppable = [
         "TABLE event_rows", "TABLE event_blocks", "TABLE event_packs", "VIEW events", "TABLE sessions", "TABLE registrations", "TABLE channels", "TABLE objects", "TABLE strings",
@@ -80,7 +87,7 @@ struct JournalMutator {
         let huge = pick(Self.extremes)
         let newSeq = "(SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = \(s))"
         let newTime = "(SELECT coalesce(max(time_ns), 0) + 1 FROM events WHERE session_id = \(s))"
-        switch number(1...32) {
+        switch number(1...33) {
         case 1:
             return ("registration after its deliveries", """
                 UPDATE registrations SET registered_seq = registered_seq + \(number(1...5000))
@@ -88,44 +95,44 @@ struct JournalMutator {
                 """)
         case 2:
             return ("delivery before its registration", """
-                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, duration_ns)
+                INSERT INTO \(Self.eventTable) (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, duration_ns)
                 VALUES (\(s), \(newSeq), \(newTime), (SELECT code FROM event_kinds WHERE name = 'delivered'), 1, 1, 1, 900, 1, 5);
                 INSERT INTO registrations (session_id, id, channel_id, owner_id, call_site_id, options, expects_main, registered_seq)
                 VALUES (\(s), 900, 1, 1, 1, 'new', 0, \(newSeq) + 3)
                 """)
         case 3:
             return ("removal of an unknown registration", """
-                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, reason)
+                INSERT INTO \(Self.eventTable) (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id, reason)
                 VALUES (\(s), \(newSeq), \(newTime), (SELECT code FROM event_kinds WHERE name = 'removed'), 1, 1, \(pick([1, 77, -1])), \(pick([4242, 0, -5])), 1, 'explicit')
                 """)
         case 4:
             let gap = pick([Int64(2), 7, 10_000, Int64.max - 10, 1 << 40])
             return ("seq gap of \(gap)", """
-                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, live_count, new_value)
+                INSERT INTO \(Self.eventTable) (session_id, seq, time_ns, kind, thread, is_main, channel_id, live_count, new_value)
                 VALUES (\(s), (SELECT coalesce(max(seq), 0) FROM events WHERE session_id = \(s)) + \(gap), \(newTime), (SELECT code FROM event_kinds WHERE name = 'changed'), 1, 1, 1, 0, 'x')
                 """)
         case 5:
-            return ("holes in seq", Self.unlock + "DELETE FROM event_rows WHERE session_id = \(s) AND seq % \(number(2...9)) = \(number(0...1))")
+            return ("holes in seq", Self.unlock + "DELETE FROM \(Self.eventTable) WHERE session_id = \(s) AND seq % \(number(2...9)) = \(number(0...1))")
         case 6:
             return ("drop", "DROP \(pick(Self.droppable))")
         case 7:
             return ("bogus kind", Self.unlock + """
-                UPDATE event_rows SET kind = \(pick(["'bogus'", "99", "-1", "9", "0", "2", garbageText()]))
+                UPDATE \(Self.eventTable) SET kind = \(pick(["'bogus'", "99", "-1", "9", "0", "2", garbageText()]))
                 WHERE session_id = \(s) AND seq = \(r)
                 """)
         case 8:
             let column = pick(Self.columns)
             // Half the time on every event of a kind, so deliveries and changes get them too.
             let which = chance(50) ? "seq = \(r)" : "kind = (SELECT code FROM event_kinds WHERE name = '\(pick(["delivered", "changed", "registered", "removed"]))')"
-            return ("events.\(column) = \(huge) where \(which)", Self.unlock + "UPDATE OR IGNORE events SET \(column) = \(huge) WHERE session_id = \(s) AND \(which)")
+            return ("events.\(column) = \(huge) where \(which)", Self.unlock + "UPDATE OR IGNORE \(Self.eventTable) SET \(column) = \(huge) WHERE session_id = \(s) AND \(which)")
         case 9:
             return ("garbage text", Self.unlock + """
-                UPDATE event_rows SET \(pick(["old_value", "new_value", "reason", "detail"])) = \(garbageText())
+                UPDATE \(Self.eventTable) SET \(pick(["old_value", "new_value", "reason", "detail"])) = \(garbageText())
                 WHERE session_id = \(s) AND seq = \(r);
                 UPDATE strings SET value = \(garbageText()) WHERE id = \(number(1...40))
                 """)
         case 10:
-            return ("3 MB value", Self.unlock + "UPDATE event_rows SET new_value = printf('%.*c', 3000000, 'x') WHERE seq = \(r)")
+            return ("3 MB value", Self.unlock + "UPDATE \(Self.eventTable) SET new_value = printf('%.*c', 3000000, 'x') WHERE seq = \(r)")
         case 11:
             return ("sessions", pick([
                 "DELETE FROM sessions WHERE id = \(s)",
@@ -188,18 +195,31 @@ struct JournalMutator {
             ]))
         case 21:
             return ("events copied to another session", """
-                INSERT INTO event_rows (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
+                INSERT INTO \(Self.eventTable) (session_id, seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
                     other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior, old_value, new_value, reason, detail)
                 SELECT \(number(4...9)), seq, time_ns, kind, thread, is_main, channel_id, registration_id, owner_id,
                     other_registration_id, call_site_id, scope_id, depth, live_count, duration_ns, is_prior, old_value, new_value, reason, detail
                 FROM events WHERE session_id = \(s)
                 """)
         case 22:
-            return ("time reversed", Self.unlock + "UPDATE event_rows SET time_ns = \(number(0...1000)) - time_ns * \(number(1...1000)) WHERE session_id = \(s)")
+            return ("time reversed", Self.unlock + "UPDATE \(Self.eventTable) SET time_ns = \(number(0...1000)) - time_ns * \(number(1...1000)) WHERE session_id = \(s)")
         case 23:
-            return ("deep nesting", Self.unlock + "UPDATE event_rows SET depth = depth + \(pick([50, 100_000, Int(Int32.max)])) WHERE seq BETWEEN \(r) AND \(r + 50)")
+            return ("deep nesting", Self.unlock + "UPDATE \(Self.eventTable) SET depth = depth + \(pick([50, 100_000, Int(Int32.max)])) WHERE seq BETWEEN \(r) AND \(r + 50)")
+        case 25:
+            // ESC sequences (colour, window title), BEL, a C1 CSI, bidi override and isolate,
+            // a zero-width joiner, and a combining mark after `,` and `:`: in names (types,
+            // keys, call sites' files and functions, labels) and in values.
+            let hostile = pick([
+                "char(27) || '[31m' || char(7)", "char(27) || ']0;pwned' || char(7)", "char(155) || '2J'", "char(8238) || 'cba'",
+                "char(8294) || 'x' || char(8297)", "',' || char(769) || 'title=x:' || char(769) || '9'", "char(13) || char(8) || char(127) || char(8203)",
+            ])
+            return ("control characters", Self.unlock + """
+                UPDATE strings SET value = value || \(hostile) WHERE id % \(number(1...3)) = 0;
+                UPDATE sessions SET label = \(hostile) || label;
+                UPDATE \(Self.eventTable) SET \(pick(["old_value", "new_value", "reason", "detail"])) = \(hostile) WHERE session_id = \(s)
+                """)
         case 24:
-            return ("one channel", Self.unlock + "UPDATE event_rows SET channel_id = \(number(1...3)) WHERE session_id = \(s)")
+            return ("one channel", Self.unlock + "UPDATE \(Self.eventTable) SET channel_id = \(number(1...3)) WHERE session_id = \(s)")
         default:
             return blockMutation(session: s)
         }

@@ -14,7 +14,9 @@ import ObserverCore
 /// - `fixture`: written row by row with `JournalFixture`: evidence for every rule of the
 ///   catalog, in three sessions; written at schema 5 (its events in `event_blocks`) and
 ///   migrated to the latest, as a journal recorded before schema 6 is, while the others'
-///   events are in `event_packs`: both formats of block are mutated.
+///   events are in `event_packs`: both formats of block are mutated. Also at schema 4,
+///   and at the latest with its events left as rows, which the SQL mutations of single
+///   events (extreme integers in every column) reach.
 /// - `liveWAL`: a journal being written, copied with its `-wal` and `-shm` while the
 ///   writer has uncommitted and un-checkpointed rows.
 struct MutationBases {
@@ -31,6 +33,7 @@ struct MutationBases {
             try Self.recorded(in: directory.appendingPathComponent("recorded")),
             try Self.fixture(in: directory.appendingPathComponent("fixture")),
             try Self.fixture(in: directory.appendingPathComponent("fixture4"), schemaVersion: 4),
+            try Self.fixture(in: directory.appendingPathComponent("rows"), packed: false),
             try Self.liveWAL(in: directory.appendingPathComponent("live")),
         ]
     }
@@ -123,13 +126,15 @@ struct MutationBases {
 
     // MARK: - fixture
 
-    private static func fixture(in directory: URL, schemaVersion: Int = JournalSchema.latestVersion) throws -> Base {
+    /// `packed: false`: written at the latest schema with its events left as rows
+    /// (`JournalMutator.eventTable`), where SQL mutations of single events reach them.
+    private static func fixture(in directory: URL, schemaVersion: Int = JournalSchema.latestVersion, packed: Bool = true) throws -> Base {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("fixture.sqlite").path
         // The latest schema's base is written at schema 5 and migrated: its events are in
         // schema 5's blocks, which a journal of schema 6 keeps (the recorded base has packs).
         let latest = schemaVersion == JournalSchema.latestVersion
-        let fixture = try JournalFixture(path: path, schemaVersion: latest ? 5 : schemaVersion)
+        let fixture = try JournalFixture(path: path, schemaVersion: latest && packed ? 5 : schemaVersion)
         try evidence(try fixture.session(label: "every rule"))
         let quiet = try fixture.session(label: "quiet", startedAt: "2025-01-01T11:00:00Z")
         let rate = try quiet.channel(try quiet.object("Player"), "rate")
@@ -142,7 +147,8 @@ struct MutationBases {
         try crashed.post(tick, new: "1")
         try crashed.gap(dropped: 12)
         try crashed.post(tick, new: "2")
-        try fixture.finish()
+        try fixture.finish(packed: packed)
+        if !packed { return Base(name: "fixture with event rows", files: read(path)) }
         guard latest else { return Base(name: "fixture at schema \(schemaVersion)", files: read(path)) }
         // Migrated as `obsreplay migrate` would, at a fixed time: the bytes are the same in every run.
         try JournalMigrator.migrate(try SQLiteDatabase(path: path, mode: .readWrite), now: { "2025-01-01T00:00:00Z" })
@@ -150,7 +156,7 @@ struct MutationBases {
     }
 
     /// Something for every rule of the catalog to find.
-    private static func evidence(_ s: FixtureSession) throws {
+    static func evidence(_ s: FixtureSession) throws {
         let player = try s.object("Player")
         let floating = try s.object("FloatingWindow"), video = try s.object("VideoScreen"), list = try s.object("List")
         // last-callback-wins, then silent-change once the slot is cleared.

@@ -30,6 +30,9 @@ import TestSupport
         ["replay", journal, "--at", "5"], ["replay", journal, "--session", "1", "--at", "12", "--what-if", "multicast"],
         ["replay", journal, "--at", "9223372036854775807"],
         ["diagnose", journal, "--all"], ["diagnose", journal, "--all", "--json"],
+        ["diagnose", journal, "--all", "--format", "short"], ["diagnose", journal, "--all", "--format", "github"],
+        ["diagnose", journal, "--all", "--format", "sarif"],
+        ["export", journal, "--what", "findings", "--format", "csv"],
         ["export", journal, "--what", "events", "--format", "csv"],
         ["export", journal, "--what", "registrations", "--format", "jsonl"],
         ["export", journal, "--what", "deliveries", "--format", "csv"],
@@ -192,9 +195,11 @@ import TestSupport
             where run.stderr.contains(marker) {
             problems.append("stderr holds a trace (\(marker))")
         }
-        // Exports and reports are files: their bytes are the data, checked by their own tests.
-        let human = !command.contains("--json") && command[0] != "export" && command[0] != "report"
-        let streams = human ? [run.stdout, run.stderr] : [run.stderr]
+        // CSV files hold the exact bytes of the data (their own tests check it); every other
+        // output is for a person or a parser that must not meet a raw control: text, short,
+        // github (the CI log), JSON, SARIF and JSON Lines (escaped), the HTML report.
+        let exact = command.contains("csv") || command.contains("chrome-trace")
+        let streams = exact ? [run.stderr] : [run.stdout, run.stderr]
         for stream in streams where stream.unicodeScalars.contains(where: isUnsafeOnTerminal) {
             problems.append("raw control or bidi character in output")
         }
