@@ -183,12 +183,17 @@ func writeBadInputs(in directory: URL) throws {
 /// journal with no `-wal` file is now read as it is; one with a `-wal` but no `-shm`
 /// cannot be read there without missing what the `-wal` holds, and the error says so.
 /// Run as root, the commands run as `nobody` (through `setpriv`), for whom the directory
-/// is not writable, as it is not for the test's own user otherwise.
+/// is not writable, as it is not for the test's own user otherwise. `nobody` must be able
+/// to reach the directory: under a `TMPDIR` of mode 0700 (macOS's per-user one, many CI
+/// runners') it cannot, and the test is skipped with that reason instead of failing.
 @Test(.tags(.childProcess)) func aJournalInADirectoryTheReaderCannotWriteIsReadOrRefusedPrecisely() throws {
     let directory = try temporaryDirectory()
     defer {
         chmod(directory.path, 0o755)
         try? FileManager.default.removeItem(at: directory)
+    }
+    if getuid() == 0, !isSearchable(directory.path, byUID: 65534, gid: 65534) {
+        try Test.cancel("uid 65534 cannot reach \(directory.path) (a directory above it denies search); set TMPDIR to a directory others may traverse to run this test")
     }
     let closed = try demoJournal(in: directory, wal: true)
     let live = directory.appendingPathComponent("live.sqlite").path
@@ -225,6 +230,28 @@ func writeBadInputs(in directory: URL) throws {
         """, status: 2))
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     #expect(files == ["crashed.sqlite", "crashed.sqlite-wal", "demo.sqlite", "live.sqlite"], "\(files)")
+}
+
+/// The check that skips the test above: a 0700 directory on the way stops another user.
+@Test func searchPermissionIsJudgedForTheOtherUser() throws {
+    let directory = try temporaryDirectory()
+    defer {
+        chmod(directory.path, 0o755)
+        try? FileManager.default.removeItem(at: directory)
+    }
+    let inner = directory.appendingPathComponent("inner")
+    try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: false)
+    #expect(isSearchable("/", byUID: 65534, gid: 65534))
+    chmod(directory.path, 0o700)
+    #expect(!isSearchable(inner.path, byUID: 65534, gid: 65534))
+    // Its owner still may; so may a member of its group when the group has search.
+    #expect(isSearchable(inner.path, byUID: getuid(), gid: getgid()) == isSearchable(directory.deletingLastPathComponent().path, byUID: getuid(), gid: getgid()))
+    chmod(directory.path, 0o710)
+    #expect(!isSearchable(inner.path, byUID: 65534, gid: 65534))
+    #expect(isSearchable(inner.path, byUID: 65534, gid: getgid()) == isSearchable(directory.deletingLastPathComponent().path, byUID: 65534, gid: getgid()))
+    chmod(directory.path, 0o711)
+    #expect(isSearchable(inner.path, byUID: 65534, gid: 65534) == isSearchable(directory.deletingLastPathComponent().path, byUID: 65534, gid: 65534))
+    #expect(!isSearchable(directory.appendingPathComponent("missing").path, byUID: 65534, gid: 65534))
 }
 
 /// Human output shows at most 200 characters of a value; `export` gives it whole.
