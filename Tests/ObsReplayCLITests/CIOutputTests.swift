@@ -206,11 +206,21 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent(".obsreplay.json")
         try Data(#"{"rules": {"OJ004": {"enabled": false}, "last-callback-wins": {"severity": "warning"}}}"#.utf8).write(to: config)
-        // Found from the current directory upward.
+        // Found from the current directory upward, and named.
         #expect(try obsreplay(["diagnose", journal, "--format", "short"], in: nested) == RunResult(stdout: """
             App/FloatingWindow.swift:31: warning: [OJ001] 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
 
-            """, stderr: "", status: 0))
+            """, stderr: "note: configuration \(config.path) applied\n", status: 0))
+        // Not above the project's root: the gate is not silenced by a file planted there.
+        _ = FileManager.default.createFile(atPath: nested.appendingPathComponent("Package.swift").path, contents: Data())
+        let inProject = try obsreplay(["diagnose", journal, "--format", "short"], in: nested)
+        #expect(inProject.status == 1 && inProject.stderr.isEmpty && inProject.stdout.contains("error: [OJ001]"), "\(inProject)")
+        try FileManager.default.removeItem(at: nested.appendingPathComponent("Package.swift"))
+        // Writable by anyone: ignored, and said so.
+        chmod(config.path, 0o666)
+        let planted = try obsreplay(["diagnose", journal, "--format", "short"], in: nested)
+        #expect(planted.status == 1 && planted.stderr == "note: ignored configuration \(config.path): anyone may write it (mode 666)\n", "\(planted)")
+        chmod(config.path, 0o644)
         let ignoring = directory.appendingPathComponent("ignore.json").path
         try Data(#"{"ignore-call-sites": ["App/Video*"], "budget-ms": 5}"#.utf8).write(to: URL(fileURLWithPath: ignoring))
         let ignored = try obsreplay(["diagnose", journal, "--config", ignoring, "--format", "short", "--fail-on", "info"])
@@ -218,7 +228,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         #expect(ignored == RunResult(stdout: """
             App/FloatingWindow.swift:31: error: [OJ001] 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
 
-            """, stderr: "", status: 1), "\(ignored)")
+            """, stderr: "note: configuration \(ignoring) applied\n", status: 1), "\(ignored)")
         let usage = "Usage: " + (try obsreplay(["diagnose", "--fial-on"]).stderr.components(separatedBy: "\n")[1].dropFirst("Usage: ".count))
         for (text, message) in [
             (#"{"rule": {}}"#, "unknown key 'rule'; did you mean 'rules'?"),
