@@ -14,7 +14,9 @@ package enum HTMLReport {
     /// written. See `OutputFile` for what each kind of path gets: a regular file is
     /// replaced atomically (a failed report leaves no partial file), a new one is created
     /// `0600`, a FIFO or device is written in place, and the journal and its side files
-    /// are refused. The journal is opened read-only and never written.
+    /// are refused. The default path is one the user never chose (it may have come with
+    /// the journal): there only a regular file is replaced, and a symlink, FIFO or device
+    /// is refused. The journal is opened read-only and never written.
     @discardableResult
     package static func write(
         journalPath: String, sessions: ReportSelection = .latest, to outputPath: String? = nil,
@@ -22,8 +24,11 @@ package enum HTMLReport {
     ) throws(AnalysisError) -> String {
         let reader = try JournalReader(path: journalPath)
         let path = outputPath ?? defaultPath(forJournal: journalPath)
-        // Opened before rendering so a refused path fails fast, and never with a partial file.
-        let file = try OutputFile.open(path, protecting: [journalPath], what: "report")
+        // Opened before rendering so a refused path fails fast, and never with a partial
+        // file. A path made from the journal's name is one the user never chose.
+        let file = try OutputFile.open(
+            path, protecting: [journalPath], what: "report", origin: outputPath == nil ? .derived : .named
+        )
         let reports = try build(reader, sessions: sessions, options: options, window: window)
         // Written as it is made, in pieces of about `writeSize`: the page is never one string.
         var pending = ""

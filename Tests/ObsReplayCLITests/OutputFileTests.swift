@@ -194,6 +194,83 @@ private func permissions(_ path: String) -> mode_t {
         #expect(names == ["dangling.csv", "demo.sqlite", "fresh.csv", "fresh.html", "latest.csv", "shared.csv"])
     }
 
+    /// Issue 27 §5: `report JOURNAL` writes `JOURNAL.html`, a name the user never saw. A
+    /// symlink of that name that came with the journal replaced a file outside the
+    /// artifact's directory, and a FIFO blocked the command for ever. Only nothing or a
+    /// regular file is accepted there; `-o` still follows links and writes into FIFOs.
+    @Test(.tags(.childProcess)) func theReportsDefaultPathIsNeverALinkOrAFIFO() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let artifact = directory.appendingPathComponent("artifact")
+        try FileManager.default.createDirectory(at: artifact, withIntermediateDirectories: false)
+        let journal = try demoJournal(in: artifact)
+        let html = artifact.appendingPathComponent("demo.html").path
+        let victim = directory.appendingPathComponent("victim.txt").path
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: html, withDestinationPath: victim)
+        let refusal = { (how: String) in RunResult(stdout: "", stderr: """
+            error: \(html): refusing to write the report \(how) the journal's name led to (it may have come with the journal); name the output with -o
+
+            """, status: 2) }
+        let binary = try obsreplayBinary()
+        let viaLink = try ChildProcess.run(binary, ["report", journal], environment: ["PATH": "/usr/bin:/bin"], timeout: 30)
+        #expect(RunResult(stdout: viaLink.stdout, stderr: viaLink.stderr, status: viaLink.status) == refusal("through a symlink"))
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "mine")
+        try FileManager.default.removeItem(atPath: html)
+        #expect(mkfifo(html, 0o600) == 0)
+        let fifo = try ChildProcess.run(binary, ["report", journal], environment: ["PATH": "/usr/bin:/bin"], timeout: 30)
+        #expect(!fifo.timedOut)
+        #expect(RunResult(stdout: fifo.stdout, stderr: fifo.stderr, status: fifo.status) == refusal("into something that is not a regular file"))
+        #expect(fileType(html) == S_IFIFO)
+        // A regular file there is replaced, as always.
+        try FileManager.default.removeItem(atPath: html)
+        try Data("old report".utf8).write(to: URL(fileURLWithPath: html))
+        #expect(try obsreplay(["report", journal]) == RunResult(stdout: html + "\n", stderr: "", status: 0))
+        #expect(try String(contentsOfFile: html, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: artifact.path).sorted() == ["demo.html", "demo.sqlite"])
+    }
+
+    /// Issue 27 §6: in a directory anyone may write, a symlink another user planted under
+    /// the name given to `-o` made `export` overwrite the link's target, whatever the
+    /// machine's `protected_symlinks`. Refused for a link (or a FIFO) owned by neither the
+    /// user nor the directory's owner; the user's own link is still followed. Needs root
+    /// to give the planted link another owner.
+    @Test(.tags(.childProcess)) func aSymlinkAnotherUserPlantedInASharedDirectoryIsNotFollowed() throws {
+        guard geteuid() == 0 else {
+            try Test.cancel("needs root, to make a symlink owned by another user")
+        }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try demoJournal(in: directory)
+        let shared = directory.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+        #expect(chmod(shared.path, 0o1777) == 0)
+        let victim = directory.appendingPathComponent("victim.txt").path
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: victim))
+        let planted = shared.appendingPathComponent("out.csv").path
+        try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: victim)
+        #expect(lchown(planted, 65534, 65534) == 0)
+        #expect(try obsreplay(["export", journal, "--what", "events", "--format", "csv", "-o", planted]) == RunResult(
+            stdout: "", stderr: "error: \(planted): refusing to write the export through a symlink \(planted) owned by uid 65534 in \(shared.path), which anyone may write\n", status: 2
+        ))
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "mine")
+        // A chain: the user's own link to the planted one.
+        let mine = shared.appendingPathComponent("mine.csv").path
+        try FileManager.default.createSymbolicLink(atPath: mine, withDestinationPath: "out.csv")
+        #expect(try obsreplay(["export", journal, "--what", "events", "--format", "csv", "-o", mine]).status == 2)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "mine")
+        // A FIFO planted so is refused too (writing into it would feed another user's reader).
+        let fifo = shared.appendingPathComponent("fifo.csv").path
+        #expect(mkfifo(fifo, 0o666) == 0 && lchown(fifo, 65534, 65534) == 0)
+        #expect(try obsreplay(["report", journal, "-o", fifo]).stderr
+            == "error: \(fifo): refusing to write the report through a FIFO \(fifo) owned by uid 65534 in \(shared.path), which anyone may write\n")
+        // The user's own link in the shared directory is followed, as before.
+        try FileManager.default.removeItem(atPath: mine)
+        try FileManager.default.createSymbolicLink(atPath: mine, withDestinationPath: victim)
+        #expect(try obsreplay(["export", journal, "--what", "events", "--format", "csv", "-o", mine]).status == 0)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8).hasPrefix("session_id,seq"))
+    }
+
     @Test(.tags(.childProcess)) func csvAndJSONLinesToATerminalShowEscapesAndPipesGetExactBytes() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -51,9 +51,8 @@ enum ReportCommand {
             })
             return ExitCode.success
         }
-        let target = output ?? HTMLReport.defaultPath(forJournal: journal)
         let path = try analysing { () throws(AnalysisError) in
-            try HTMLReport.write(journalPath: journal, sessions: selection, to: target, options: options, window: window)
+            try HTMLReport.write(journalPath: journal, sessions: selection, to: output, options: options, window: window)
         }
         context.line(path)
         return ExitCode.success
