@@ -29,10 +29,10 @@ package enum HTMLReport {
         let file = try OutputFile.open(
             path, protecting: [journalPath], what: "report", origin: outputPath == nil ? .derived : .named
         )
-        let reports = try build(reader, sessions: sessions, options: options, window: window)
+        let (reports, leftOut) = try build(reader, sessions: sessions, options: options, window: window)
         // Written as it is made, in pieces of about `writeSize`: the page is never one string.
         var pending = ""
-        try ReportPage.write(reports, journalPath: reader.path, nonce: nonce()) { (piece: String) throws(AnalysisError) -> Void in
+        try ReportPage.write(reports, leftOut: leftOut, journalPath: reader.path, nonce: nonce()) { (piece: String) throws(AnalysisError) -> Void in
             pending += piece
             if pending.utf8.count >= writeSize {
                 try file.write(pending)
@@ -53,28 +53,31 @@ package enum HTMLReport {
         _ reader: JournalReader, sessions: ReportSelection = .latest, options: DiagnosisOptions = DiagnosisOptions(),
         window: ReportWindow? = nil, detailLimit: Int64 = SessionReport.detailLimit
     ) throws(AnalysisError) -> String {
-        let reports = try build(reader, sessions: sessions, options: options, window: window, detailLimit: detailLimit)
-        return ReportPage.render(reports, journalPath: reader.path, nonce: nonce())
+        let (reports, leftOut) = try build(reader, sessions: sessions, options: options, window: window, detailLimit: detailLimit)
+        return ReportPage.render(reports, leftOut: leftOut, journalPath: reader.path, nonce: nonce())
     }
 
-    /// The reports of the selected sessions (everything the page shows, before any of it is written).
+    /// The reports of the selected sessions (everything the page shows, before any of it
+    /// is written), and the sessions of `.all` left out (`SessionsLeftOut`).
     static func build(
         _ reader: JournalReader, sessions: ReportSelection, options: DiagnosisOptions, window: ReportWindow?,
         detailLimit: Int64 = SessionReport.detailLimit
-    ) throws(AnalysisError) -> [SessionReport] {
+    ) throws(AnalysisError) -> (reports: [SessionReport], leftOut: SessionsLeftOut) {
         let summaries: [SessionSummary]
+        var leftOut = SessionsLeftOut.none
         switch sessions {
         case .latest: summaries = [try reader.session(nil)]
         case let .session(id): summaries = [try reader.session(id)]
         case .all:
-            summaries = try reader.sessions()
-            if summaries.isEmpty { throw .noSessions(path: reader.path) }
+            let all = try reader.sessions()
+            if all.isEmpty { throw .noSessions(path: reader.path) }
+            (summaries, leftOut) = SessionsLeftOut.select(all)
         }
         var reports: [SessionReport] = []
         for summary in summaries {
             reports.append(try SessionReportBuilder.build(reader, session: summary, options: options, window: window, detailLimit: detailLimit))
         }
-        return reports
+        return (reports, leftOut)
     }
 
     /// The report's path beside a journal: its extension replaced by `.html`.

@@ -70,6 +70,17 @@ ci)
     grep -E '^(✔|✘) Test run' "$log"
     rm -f "$log"
 
+    step "200,000 empty sessions through every whole-journal command"
+    log="$(mktemp)"
+    if ! OBSREPLAY_MANY_SESSIONS=200000 swift test --skip-build --filter everyWholeJournalCommandIsBoundedOnManyEmptySessions >"$log" 2>&1; then
+        grep -E '^✘|↳' "$log" | head -n 60
+        rm -f "$log"
+        echo "reliability: the many-sessions test failed" >&2
+        exit 1
+    fi
+    grep -E '^(✔|✘) Test run' "$log"
+    rm -f "$log"
+
     step "soak, 5 seconds"
     swift build --product JournalStress
     "$(swift build --show-bin-path)/JournalStress" soak --seconds 5 --threads 8
