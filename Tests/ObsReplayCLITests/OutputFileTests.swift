@@ -1,5 +1,6 @@
 import Foundation
 import JournalFixtures
+import JournalAnalysis
 import SystemShim
 import Testing
 import TestSupport
@@ -269,6 +270,101 @@ private func permissions(_ path: String) -> mode_t {
         try FileManager.default.createSymbolicLink(atPath: mine, withDestinationPath: victim)
         #expect(try obsreplay(["export", journal, "--what", "events", "--format", "csv", "-o", mine]).status == 0)
         #expect(try String(contentsOfFile: victim, encoding: .utf8).hasPrefix("session_id,seq"))
+    }
+
+    /// Issue 27 §8: `report -o`/`export -o` stopped by SIGTERM or SIGHUP (a CI timeout, a
+    /// closed terminal) left `.NAME.tmp-PID-RANDOM`, megabytes each. Each signal now
+    /// removes it, and the process still ends by that signal. The command is caught while
+    /// its temporary file exists: an export of findings over many sessions takes seconds.
+    @Test(.tags(.childProcess, .slow)) func anOutputStoppedBySignalLeavesNoTemporaryFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try demoJournal(in: directory)
+        try JournalFixture.edit(journal, """
+            WITH RECURSIVE n(i) AS (SELECT 3 UNION ALL SELECT i + 1 FROM n WHERE i < 60000)
+            INSERT INTO sessions (id, label, process, pid, host, started_at, start_ns, ended_at, clean_end, library_version)
+            SELECT i, 'idle', 'App', 1, 'h', '2025-01-01T10:00:00Z', 0, NULL, 0, '0.1.0' FROM n
+            """)
+        let outputs = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: false)
+        for (signalNumber, arguments) in [
+            (SIGTERM, ["export", journal, "--what", "findings", "--format", "csv", "-o", outputs.appendingPathComponent("f.csv").path]),
+            (SIGHUP, ["export", journal, "--what", "findings", "--format", "jsonl", "-o", outputs.appendingPathComponent("f.jsonl").path]),
+            (SIGINT, ["report", journal, "--all", "-o", outputs.appendingPathComponent("r.html").path]),
+        ] {
+            let pid = try spawnWithDefaultSignals(try obsreplayBinary().path, arguments)
+            // Caught once its temporary file is there (or given up after 60 s).
+            let deadline = Date().addingTimeInterval(60)
+            var caught = false, status: Int32 = 0, ended = false
+            while !ended && Date() < deadline {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: outputs.path)) ?? []
+                if names.contains(where: { $0.contains(".tmp-\(pid)-") }) {
+                    kill(pid, signalNumber)
+                    caught = true
+                    break
+                }
+                ended = waitpid(pid, &status, WNOHANG) == pid
+                usleep(2_000)
+            }
+            if !ended { waitpid(pid, &status, 0) }
+            #expect(caught, "\(arguments[0]) ended before its temporary file was seen")
+            // Ended by the signal itself (WIFSIGNALED, WTERMSIG): a shell sees what it sent.
+            if caught { #expect(status & 0x7F == signalNumber, "status \(status)") }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.path) == [], "signal \(signalNumber)")
+        }
+    }
+
+    /// Starts `path` with `arguments`, SIGTERM, SIGHUP and SIGINT at their default actions
+    /// and unblocked (a test runner may ignore them, and children inherit that), output to
+    /// /dev/null; returns its PID.
+    private func spawnWithDefaultSignals(_ path: String, _ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t(), none = sigset_t()
+        sigemptyset(&defaults)
+        sigemptyset(&none)
+        for signalNumber in [SIGTERM, SIGHUP, SIGINT] { sigaddset(&defaults, signalNumber) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        guard result == 0 else { throw CocoaError(.executableLoad) }
+        return pid
+    }
+
+    /// Issue 27 §8, the other half: a writer that died without cleaning up (SIGKILL, a
+    /// crash) left its temporary file; the next output written in that directory removes
+    /// it, and only it: the name's PID must be gone, the file regular and the user's.
+    @Test(.tags(.childProcess)) func theNextOutputRemovesTheTemporaryFilesOfDeadWriters() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try demoJournal(in: directory)
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let dead = gone.processIdentifier
+        let litter = ".report.html.tmp-\(dead)-1a2b3c4d"
+        let kept = [".live.csv.tmp-\(getpid())-ff", ".odd.csv.tmp-\(dead)-xyz", "notes.tmp-\(dead)-1", ".link.csv.tmp-\(dead)-2"]
+        for name in [litter] + kept.dropLast() {
+            try Data("partial".utf8).write(to: directory.appendingPathComponent(name))
+        }
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(kept.last!).path, withDestinationPath: "demo.sqlite")
+        let out = directory.appendingPathComponent("out.csv").path
+        #expect(try obsreplay(["export", journal, "--what", "registrations", "--format", "csv", "-o", out]).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(!names.contains(litter))
+        #expect(Set(kept).isSubset(of: Set(names)))
+        #expect(OutputFile.temporaryFilePID(litter) == dead && OutputFile.temporaryFilePID(".a.tmp-12-123456789") == nil)
     }
 
     @Test(.tags(.childProcess)) func csvAndJSONLinesToATerminalShowEscapesAndPipesGetExactBytes() throws {

@@ -1,3 +1,4 @@
+import JournalStore
 import SystemShim
 
 /// A file named by `-o`, opened so that writing it can damage nothing.
@@ -37,12 +38,15 @@ package final class OutputFile {
     package let descriptor: Int32
     /// The temporary file and the path it will replace, for an atomic replacement.
     private let replacement: (temporary: String, target: String, mode: mode_t)?
+    /// The temporary file's slot in `PendingOutputs` (removed on SIGTERM, SIGHUP, SIGINT).
+    private let pendingSlot: Int?
     private var finished = false
 
     private init(path: String, descriptor: Int32, replacement: (temporary: String, target: String, mode: mode_t)?) {
         self.path = path
         self.descriptor = descriptor
         self.replacement = replacement
+        pendingSlot = replacement.flatMap { PendingOutputs.add($0.temporary) }
     }
 
     deinit { if !finished { discard() } }
@@ -158,6 +162,7 @@ package final class OutputFile {
         }
         finished = true
         close(descriptor)
+        defer { pendingSlot.map(PendingOutputs.remove) }
         if rename(replacement.temporary, replacement.target) != 0 {
             let detail = Self.errorText()
             unlink(replacement.temporary)
@@ -172,6 +177,7 @@ package final class OutputFile {
         finished = true
         close(descriptor)
         if let replacement { unlink(replacement.temporary) }
+        pendingSlot.map(PendingOutputs.remove)
     }
 
     // MARK: - Deciding
@@ -249,6 +255,8 @@ package final class OutputFile {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        // What a writer killed before it could clean up (SIGKILL, a crash) left here.
+        ProcessLitter.removeDead(in: directory.isEmpty ? "/" : directory, pid: temporaryFilePID)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<8 {
             let random = String((generator.next() as UInt64) & 0xFFFF_FFFF, radix: 16)
@@ -260,6 +268,17 @@ package final class OutputFile {
             if errno != EEXIST { throw .output(path: displayPath, detail: errorText()) }
         }
         throw .output(path: displayPath, detail: "no free temporary name in \(directory)")
+    }
+
+    /// The PID in a temporary file's name, `.NAME.tmp-PID-RANDOM` (RANDOM: 1 to 8 hex
+    /// digits), if `name` is exactly that.
+    package static func temporaryFilePID(_ name: String) -> Int32? {
+        guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { return nil }
+        let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...8).contains(parts[1].count), UInt32(parts[1], radix: 16) != nil,
+              !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
+        return pid_t(parts[0])
     }
 
     private static func identity(of path: String) -> [UInt64]? {
