@@ -273,10 +273,10 @@ final class InProcessCLI {
 
 /// The bytes of a journal and its `-wal`, and which files are beside it.
 ///
-/// A reader of a journal in WAL mode is allowed one thing: SQLite's read-only connection
-/// creates an empty `-wal` and a `-shm` (its shared-memory index) when they are missing,
-/// and leaves them. Anything else (a byte of the journal or of a non-empty `-wal`, a file
-/// removed, any other file) is a change.
+/// A reader changes nothing: not a byte of the journal or of its `-wal`, and no file
+/// removed or added beside it (a journal with no side file is read without creating
+/// any; issue 27 §7). A journal that has a `-wal` keeps it and gets its `-shm` back if
+/// that was missing (SQLite needs one to read the `-wal`).
 struct Snapshot: Equatable {
     var main: Data?
     var wal: Data?
@@ -297,7 +297,7 @@ struct Snapshot: Equatable {
         if main != after.main { changes.append("the journal's bytes changed") }
         if (wal ?? Data()) != (after.wal ?? Data()) { changes.append("the -wal's bytes changed") }
         let removed = files.subtracting(after.files)
-        let added = after.files.subtracting(files).subtracting([name + "-wal", name + "-shm"])
+        let added = after.files.subtracting(files).subtracting(wal == nil ? [] : [name + "-shm"])
         if !removed.isEmpty { changes.append("files removed: \(removed.sorted())") }
         if !added.isEmpty { changes.append("files added: \(added.sorted())") }
         return changes.isEmpty ? nil : changes.joined(separator: ", ")
