@@ -55,19 +55,33 @@ enum PendingOutputs {
 
     private static func install() {
         _ = slots
+        let handler: @convention(c) (Int32) -> Void = { signalNumber in
+            for slot in 0..<PendingOutputs.capacity {
+                if let path = PendingOutputs.slots[slot] { unlink(path) }
+            }
+            signal(signalNumber, SIG_DFL)
+            raise(signalNumber)
+        }
         for signalNumber in signals {
             var current = sigaction()
-            guard sigaction(signalNumber, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { continue }
+            guard sigaction(signalNumber, nil, &current) == 0, handlerIsDefault(current) else { continue }
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signalNumber in
-                for slot in 0..<PendingOutputs.capacity {
-                    if let path = PendingOutputs.slots[slot] { unlink(path) }
-                }
-                signal(signalNumber, SIG_DFL)
-                raise(signalNumber)
-            }
+            #if canImport(Darwin)
+            action.__sigaction_u.__sa_handler = handler
+            #else
+            action.__sigaction_handler.sa_handler = handler
+            #endif
             sigemptyset(&action.sa_mask)
             sigaction(signalNumber, &action, nil)
         }
+    }
+
+    /// Whether `action` is `SIG_DFL` (a null handler; `SIG_IGN` and a function are not).
+    private static func handlerIsDefault(_ action: sigaction) -> Bool {
+        #if canImport(Darwin)
+        action.__sigaction_u.__sa_handler == nil
+        #else
+        action.__sigaction_handler.sa_handler == nil
+        #endif
     }
 }
