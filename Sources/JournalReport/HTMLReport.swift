@@ -14,7 +14,9 @@ package enum HTMLReport {
     /// written. See `OutputFile` for what each kind of path gets: a regular file is
     /// replaced atomically (a failed report leaves no partial file), a new one is created
     /// `0600`, a FIFO or device is written in place, and the journal and its side files
-    /// are refused. The journal is opened read-only and never written. `progress` counts the
+    /// are refused. The default path is one the user never chose (it may have come with
+    /// the journal): there only a regular file is replaced, and a symlink, FIFO or device
+    /// is refused. The journal is opened read-only and never written. `progress` counts the
     /// events read by the diagnosis and the drawing passes (`passes` per event).
     @discardableResult
     package static func write(
@@ -23,12 +25,15 @@ package enum HTMLReport {
     ) throws(AnalysisError) -> String {
         let reader = try JournalReader(path: journalPath)
         let path = outputPath ?? defaultPath(forJournal: journalPath)
-        // Opened before rendering so a refused path fails fast, and never with a partial file.
-        let file = try OutputFile.open(path, protecting: [journalPath], what: "report")
-        let reports = try build(reader, sessions: sessions, options: options, window: window, progress: progress)
+        // Opened before rendering so a refused path fails fast, and never with a partial
+        // file. A path made from the journal's name is one the user never chose.
+        let file = try OutputFile.open(
+            path, protecting: [journalPath], what: "report", origin: outputPath == nil ? .derived : .named
+        )
+        let (reports, leftOut) = try build(reader, sessions: sessions, options: options, window: window, progress: progress)
         // Written as it is made, in pieces of about `writeSize`: the page is never one string.
         var pending = ""
-        try ReportPage.write(reports, journalPath: reader.path, nonce: nonce()) { (piece: String) throws(AnalysisError) -> Void in
+        try ReportPage.write(reports, leftOut: leftOut, journalPath: reader.path, nonce: nonce()) { (piece: String) throws(AnalysisError) -> Void in
             pending += piece
             if pending.utf8.count >= writeSize {
                 try file.write(pending)
@@ -49,39 +54,43 @@ package enum HTMLReport {
         _ reader: JournalReader, sessions: ReportSelection = .latest, options: DiagnosisOptions = DiagnosisOptions(),
         window: ReportWindow? = nil, detailLimit: Int64 = SessionReport.detailLimit
     ) throws(AnalysisError) -> String {
-        let reports = try build(reader, sessions: sessions, options: options, window: window, detailLimit: detailLimit)
-        return ReportPage.render(reports, journalPath: reader.path, nonce: nonce())
+        let (reports, leftOut) = try build(reader, sessions: sessions, options: options, window: window, detailLimit: detailLimit)
+        return ReportPage.render(reports, leftOut: leftOut, journalPath: reader.path, nonce: nonce())
     }
 
-    /// The reports of the selected sessions (everything the page shows, before any of it is written).
+    /// The reports of the selected sessions (everything the page shows, before any of it
+    /// is written), and the sessions of `.all` left out (`SessionsLeftOut`).
     static func build(
         _ reader: JournalReader, sessions: ReportSelection, options: DiagnosisOptions, window: ReportWindow?,
         detailLimit: Int64 = SessionReport.detailLimit, progress: ReadProgress? = nil
-    ) throws(AnalysisError) -> [SessionReport] {
-        let summaries = try self.sessions(reader, sessions)
+    ) throws(AnalysisError) -> (reports: [SessionReport], leftOut: SessionsLeftOut) {
+        let (summaries, leftOut) = try self.sessions(reader, sessions)
         var reports: [SessionReport] = []
         for summary in summaries {
             reports.append(try SessionReportBuilder.build(
                 reader, session: summary, options: options, window: window, detailLimit: detailLimit, progress: progress
             ))
         }
-        return reports
+        return (reports, leftOut)
     }
 
     /// How many times `write` reads each event of a session (the diagnosis, then the
     /// drawing): a progress display's total is this times the sessions' events.
     package static let passes: Int64 = 2
 
-    /// The summaries of the sessions `selection` names.
+    /// The summaries of the sessions `selection` names that the page draws, and those of
+    /// `.all` it leaves out (`SessionsLeftOut`).
     /// - Throws: `AnalysisError` for an unknown session, or a journal with none.
-    package static func sessions(_ reader: JournalReader, _ selection: ReportSelection) throws(AnalysisError) -> [SessionSummary] {
+    package static func sessions(
+        _ reader: JournalReader, _ selection: ReportSelection
+    ) throws(AnalysisError) -> (drawn: [SessionSummary], leftOut: SessionsLeftOut) {
         switch selection {
-        case .latest: return [try reader.session(nil)]
-        case let .session(id): return [try reader.session(id)]
+        case .latest: return ([try reader.session(nil)], .none)
+        case let .session(id): return ([try reader.session(id)], .none)
         case .all:
-            let summaries = try reader.sessions()
-            if summaries.isEmpty { throw .noSessions(path: reader.path) }
-            return summaries
+            let all = try reader.sessions()
+            if all.isEmpty { throw .noSessions(path: reader.path) }
+            return SessionsLeftOut.select(all)
         }
     }
 

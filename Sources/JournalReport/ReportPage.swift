@@ -7,16 +7,17 @@ import JournalAnalysis
 /// Server-rendered parts (session summaries, legend, findings) are HTML-escaped; the
 /// timeline is drawn by the script from the JSON data, made safe for its `<script>`.
 enum ReportPage {
-    static func render(_ reports: [SessionReport], journalPath: String, nonce: String) -> String {
+    static func render(_ reports: [SessionReport], leftOut: SessionsLeftOut = .none, journalPath: String, nonce: String) -> String {
         var html = ""
-        write(reports, journalPath: journalPath, nonce: nonce) { (piece: String) -> Void in html += piece }
+        write(reports, leftOut: leftOut, journalPath: journalPath, nonce: nonce) { (piece: String) -> Void in html += piece }
         return html
     }
 
     /// The page handed to `out` in pieces (each session's section, then its data in pieces
     /// of `SessionReport.jsonPieceSize`): written to a file, it is never held whole.
     static func write<Failure: Error>(
-        _ reports: [SessionReport], journalPath: String, nonce: String, to out: (String) throws(Failure) -> Void
+        _ reports: [SessionReport], leftOut: SessionsLeftOut = .none, journalPath: String, nonce: String,
+        to out: (String) throws(Failure) -> Void
     ) throws(Failure) {
         let file = journalPath.split(separator: "/").last.map(String.init) ?? journalPath
         var html = """
@@ -36,6 +37,7 @@ enum ReportPage {
             <p class="source">Journal <span class="mono">\(HTMLText.escaped(journalPath))</span>: \(plural(reports.count, "session")) shown. Hover the chart for details, drag across it to zoom, click a finding (or Tab to it and press Enter) to zoom to what it cites; Escape goes back.</p>
 
             """
+        html += leftOut.html
         if reports.count > 1 {
             html += "<nav class=\"sessions\">"
             for (index, report) in reports.enumerated() {

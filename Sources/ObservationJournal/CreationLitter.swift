@@ -1,3 +1,4 @@
+import JournalStore
 import SystemShim
 
 /// The files a journal's creation leaves if its process dies mid-way.
@@ -19,25 +20,9 @@ enum CreationLitter {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".new-"
-        guard let stream = opendir(directory) else { return [] }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix(prefix) { names.append(name) }
+        return ProcessLitter.removeDead(in: directory) { name in
+            name.hasPrefix(prefix) ? creatorPID(name.dropFirst(prefix.count)) : nil
         }
-        closedir(stream)
-        var removed: [String] = []
-        for name in names.sorted() {
-            guard let pid = creatorPID(name.dropFirst(prefix.count)), pid > 0 else { continue }
-            guard kill(pid, 0) == -1 && errno == ESRCH else { continue }
-            let file = (directory == "/" ? "" : directory) + "/" + name
-            var status = stat()
-            guard lstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
-                continue
-            }
-            if unlink(file) == 0 { removed.append(name) }
-        }
-        return removed
     }
 
     /// The PID in `PID-RANDOM` or `PID-RANDOM-wal` (`-shm`, `-journal`), if it is exactly that.

@@ -38,7 +38,12 @@ public enum JournalDiagnosis {
         let settings: DiagnosisConfiguration
         let accepted: Baseline?
         do {
-            let found = configuration ?? DiagnosisConfiguration.find(from: FileManager.default.currentDirectoryPath)
+            var found = configuration
+            // As `diagnose` looks it up: within the project, only the user's own file (one
+            // another user could have planted or changed is not applied).
+            if found == nil, case let .found(path) = DiagnosisConfiguration.find(from: FileManager.default.currentDirectoryPath) {
+                found = path
+            }
             settings = try found.map { (file) throws(ConfigurationError) in try DiagnosisConfiguration.load(path: file) }
                 ?? DiagnosisConfiguration()
             accepted = try baseline.map { (file) throws(BaselineError) in try Baseline.load(path: file) }

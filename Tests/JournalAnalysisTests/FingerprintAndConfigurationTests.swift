@@ -36,7 +36,7 @@ private func finding(sessionID: Int64 = 1, line: Int = 31, owner: String = "Floa
     let path = directory.appendingPathComponent(".obsreplay.json").path
     try Data(#"{"rules": {"OJ004": {"enabled": false}, "last-callback-wins": {"severity": "info"}}, "budget-ms": 33, "ignore-call-sites": ["Pods/*"]}"#.utf8)
         .write(to: URL(fileURLWithPath: path))
-    #expect(DiagnosisConfiguration.find(from: directory.appendingPathComponent("a/b").path) == path)
+    #expect(DiagnosisConfiguration.find(from: directory.appendingPathComponent("a/b").path) == .found(path))
     let configuration = try DiagnosisConfiguration.load(path: path)
     #expect(configuration.disabled == [.leakedRegistration])
     #expect(configuration.severities == [.lastCallbackWins: .info])
@@ -54,6 +54,54 @@ private func finding(sessionID: Int64 = 1, line: Int = 31, owner: String = "Floa
             #expect(try DiagnosisConfiguration.load(path: path).disabled == [rule])
         }
     }
+}
+
+/// Issue 27 §4: a configuration planted above the project, or by another user, or
+/// writable by others, is not applied.
+@Test func configurationIsLookedForOnlyUpToTheProjectAndOnlyInTheUsersOwnFiles() throws {
+    let scratch = try ScratchDirectory("config-lookup")
+    let shared = scratch.url
+    let project = shared.appendingPathComponent("project")
+    let nested = project.appendingPathComponent("ci/step")
+    try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+    let planted = shared.appendingPathComponent(".obsreplay.json").path
+    try Data(#"{"rules": {"OJ001": {"enabled": false}}}"#.utf8).write(to: URL(fileURLWithPath: planted))
+    // No project marker: found above, as before.
+    #expect(DiagnosisConfiguration.find(from: nested.path) == .found(planted))
+    // A Swift package or a git work tree (a directory, or a worktree's file) ends the search.
+    for marker in ["Package.swift", ".git"] {
+        let markerPath = project.appendingPathComponent(marker).path
+        _ = FileManager.default.createFile(atPath: markerPath, contents: Data())
+        #expect(DiagnosisConfiguration.find(from: nested.path) == .none, "\(marker)")
+        try FileManager.default.removeItem(atPath: markerPath)
+    }
+    try FileManager.default.createDirectory(at: project.appendingPathComponent(".git"), withIntermediateDirectories: false)
+    #expect(DiagnosisConfiguration.find(from: nested.path) == .none)
+    // Inside the project: found, at the project's root too.
+    let own = project.appendingPathComponent(".obsreplay.json").path
+    try Data("{}".utf8).write(to: URL(fileURLWithPath: own))
+    chmod(own, 0o644)
+    #expect(DiagnosisConfiguration.find(from: nested.path) == .found(own))
+    // Another user's file, or one others may write: ignored, with the reason.
+    let me = geteuid(), myGroup = getegid()
+    #expect(DiagnosisConfiguration.find(from: nested.path, user: me + 1, group: myGroup)
+        == .ignored(own, reason: "it is owned by uid \(me), not by you (uid \(me + 1))"))
+    chmod(own, 0o666)
+    #expect(DiagnosisConfiguration.find(from: nested.path) == .ignored(own, reason: "anyone may write it (mode 666)"))
+    chmod(own, 0o664)
+    #expect(DiagnosisConfiguration.find(from: nested.path) == .found(own))
+    #expect(DiagnosisConfiguration.find(from: nested.path, user: me, group: myGroup + 1)
+        == .ignored(own, reason: "group \(myGroup) may write it (mode 664)"))
+    // A symlink is judged as the link and its target.
+    try FileManager.default.removeItem(atPath: own)
+    chmod(planted, 0o644)
+    try FileManager.default.createSymbolicLink(atPath: own, withDestinationPath: planted)
+    #expect(DiagnosisConfiguration.find(from: nested.path) == .found(own))
+    #expect(DiagnosisConfiguration.find(from: nested.path, user: me + 1, group: myGroup)
+        == .ignored(own, reason: "it is a symbolic link owned by uid \(me), not by you (uid \(me + 1))"))
+    try FileManager.default.removeItem(atPath: own)
+    try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: false)
+    #expect(DiagnosisConfiguration.find(from: nested.path) == .ignored(own, reason: "it is not a regular file"))
 }
 
 @Test func didYouMeanSuggestsCloseWordsOnly() {

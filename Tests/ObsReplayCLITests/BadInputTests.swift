@@ -183,12 +183,17 @@ func writeBadInputs(in directory: URL) throws {
 /// journal with no `-wal` file is now read as it is; one with a `-wal` but no `-shm`
 /// cannot be read there without missing what the `-wal` holds, and the error says so.
 /// Run as root, the commands run as `nobody` (through `setpriv`), for whom the directory
-/// is not writable, as it is not for the test's own user otherwise.
+/// is not writable, as it is not for the test's own user otherwise. `nobody` must be able
+/// to reach the directory: under a `TMPDIR` of mode 0700 (macOS's per-user one, many CI
+/// runners') it cannot, and the test is skipped with that reason instead of failing.
 @Test(.tags(.childProcess)) func aJournalInADirectoryTheReaderCannotWriteIsReadOrRefusedPrecisely() throws {
     let directory = try temporaryDirectory()
     defer {
         chmod(directory.path, 0o755)
         try? FileManager.default.removeItem(at: directory)
+    }
+    if getuid() == 0, !isSearchable(directory.path, byUID: 65534, gid: 65534) {
+        try Test.cancel("uid 65534 cannot reach \(directory.path) (a directory above it denies search); set TMPDIR to a directory others may traverse to run this test")
     }
     let closed = try demoJournal(in: directory, wal: true)
     let live = directory.appendingPathComponent("live.sqlite").path
@@ -205,8 +210,6 @@ func writeBadInputs(in directory: URL) throws {
     for file in [closed, crashed, crashed + "-wal"] { chmod(file, 0o644) }
     let expected = try obsreplay(["sessions", closed])
     #expect(expected.status == 0)
-    // That read left an empty -wal and a -shm; a journal copied from elsewhere has none.
-    for suffix in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: closed + suffix) }
     chmod(directory.path, 0o555)
     func asReader(_ arguments: [String]) throws -> RunResult {
         guard getuid() == 0 else { return try obsreplay(arguments) }
@@ -225,6 +228,63 @@ func writeBadInputs(in directory: URL) throws {
         """, status: 2))
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     #expect(files == ["crashed.sqlite", "crashed.sqlite-wal", "demo.sqlite", "live.sqlite"], "\(files)")
+}
+
+/// Issue 27 §7: reading a WAL journal made SQLite create an empty `-wal` and a `-shm`
+/// beside it and leave them: diagnosing a tree of 10,000 journals left 20,000 files
+/// (320 MB). A journal with no side file is now read as it is, and every read command
+/// leaves its directory as it found it; one being written (its `-wal` there) is read
+/// through its `-wal` as before.
+@Test(.tags(.childProcess)) func readingAJournalLeavesItsDirectoryAsItFoundIt() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let closed = try demoJournal(in: directory, wal: true)
+    let tree = directory.appendingPathComponent("tree/a")
+    try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: closed, toPath: tree.appendingPathComponent("copy.sqlite").path)
+    let listing = { try FileManager.default.subpathsOfDirectory(atPath: directory.path).sorted() }
+    let before = try listing()
+    #expect(before == ["demo.sqlite", "tree", "tree/a", "tree/a/copy.sqlite"])
+    for arguments in [
+        ["sessions", closed], ["timeline", closed, "--session", "1"], ["replay", closed, "--at", "3"],
+        ["diagnose", closed, "--all"], ["diagnose", directory.path], ["stats", closed], ["check", closed],
+        ["export", closed, "--what", "events", "--format", "csv"], ["export", directory.path, "--what", "findings", "--format", "jsonl"],
+        ["report", closed, "--all", "-o", "-"],
+    ] {
+        let result = try obsreplay(arguments)
+        #expect([0, 1].contains(result.status), "\(arguments) \(result)")
+        #expect(try listing() == before, "\(arguments)")
+    }
+    // Being written: its -wal is read (the uncommitted-checkpoint rows are seen).
+    let live = directory.appendingPathComponent("live.sqlite").path
+    let fixture = try JournalFixture(path: live, wal: true)
+    _ = try fixture.session(label: "recording", clean: false)
+    try fixture.commit()
+    #expect(try obsreplay(["sessions", live, "--json"]).stdout.contains("\"label\":\"recording\""))
+    try fixture.finish()
+}
+
+/// The check that skips aJournalInADirectoryTheReaderCannotWriteIsReadOrRefusedPrecisely: a
+/// 0700 directory on the way stops another user.
+@Test func searchPermissionIsJudgedForTheOtherUser() throws {
+    let directory = try temporaryDirectory()
+    defer {
+        chmod(directory.path, 0o755)
+        try? FileManager.default.removeItem(at: directory)
+    }
+    let inner = directory.appendingPathComponent("inner")
+    try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: false)
+    #expect(isSearchable("/", byUID: 65534, gid: 65534))
+    chmod(directory.path, 0o700)
+    #expect(!isSearchable(inner.path, byUID: 65534, gid: 65534))
+    // Its owner still may; so may a member of its group when the group has search.
+    #expect(isSearchable(inner.path, byUID: getuid(), gid: getgid()) == isSearchable(directory.deletingLastPathComponent().path, byUID: getuid(), gid: getgid()))
+    chmod(directory.path, 0o710)
+    #expect(!isSearchable(inner.path, byUID: 65534, gid: 65534))
+    #expect(isSearchable(inner.path, byUID: 65534, gid: getgid()) == isSearchable(directory.deletingLastPathComponent().path, byUID: 65534, gid: getgid()))
+    chmod(directory.path, 0o711)
+    #expect(isSearchable(inner.path, byUID: 65534, gid: 65534) == isSearchable(directory.deletingLastPathComponent().path, byUID: 65534, gid: 65534))
+    #expect(!isSearchable(directory.appendingPathComponent("missing").path, byUID: 65534, gid: 65534))
 }
 
 /// Human output shows at most 200 characters of a value; `export` gives it whole.
@@ -247,42 +307,65 @@ func writeBadInputs(in directory: URL) throws {
     #expect(export.stdout.contains(long))
 }
 
-/// A journal of 20,000 sessions without events (and two with) is read set-based: each
-/// whole-journal command gives its exact output (200,000 such sessions once took
-/// `sessions` five minutes and `export` a minute and a half; RELIABILITY.md).
-@Test(.tags(.childProcess)) func manyEmptySessionsAreReadSetBased() throws {
+/// Issue 29: a journal from elsewhere decides how many sessions it has. With N empty
+/// sessions (`OBSREPLAY_MANY_SESSIONS`: 20,000 under `swift test`, 200,000 in
+/// tools/scripts/reliability.sh ci) around three with events, every whole-journal command
+/// ends (each within 300 s: that bound catches a hang or a quadratic, not a speed; the
+/// times are in RELIABILITY.md) with exact output whose size grows with the sessions only
+/// where it lists them (`sessions`), and `report --all` counts the empty ones instead of
+/// drawing them.
+@Test(.tags(.childProcess, .slow)) func everyWholeJournalCommandIsBoundedOnManyEmptySessions() throws {
+    let count = ProcessInfo.processInfo.environment["OBSREPLAY_MANY_SESSIONS"].flatMap(Int.init) ?? 20_000
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("empty.sqlite").path
+    let path = directory.appendingPathComponent("many.sqlite").path
     let fixture = try JournalFixture(path: path)
-    let first = try fixture.session(label: "first")
-    let rate = try first.channel(try first.object("Player"), "rate")
-    try first.register(rate, owner: try first.object("Screen"), at: "Screen.swift:5")
-    try first.post(rate, old: "1", new: "2")
-    for _ in 0..<20_000 { _ = try fixture.session(label: "idle") }
-    let last = try fixture.session(label: "last", clean: false)
-    let volume = try last.channel(try last.object("Player"), "volume")
-    try last.register(volume, owner: try last.object("Slider"), at: "Slider.swift:9")
+    for label in ["first", "second", "third"] {
+        let s = try fixture.session(label: label)
+        let rate = try s.channel(try s.object("Player"), "rate")
+        try s.register(rate, owner: try s.object("Screen"), at: "Screen.swift:5")
+        try s.post(rate, old: "1", new: "2")
+    }
     try fixture.finish()
-    let sessions = try obsreplay(["sessions", path, "--json"])
-    #expect(sessions.status == 0)
-    #expect(sessions.stdout.components(separatedBy: "\"label\":\"idle\"").count - 1 == 20_000)
-    #expect(sessions.stdout.hasSuffix("""
-        {"id":20002,"label":"last","process":"App","pid":4242,"host":"testhost","started_at":"2025-01-01T10:00:00Z",\
-        "ended_at":null,"duration_ns":1000000,"events":1,"registrations":1,"last_seq":1,"clean_end":false}]
-
-        """))
-    let csv = try obsreplay(["export", path, "--what", "events", "--format", "csv"])
-    #expect(csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(4).joined(separator: ",") } == [
-        "session_id,seq,time_ns,kind", "1,1,1000000,registered", "1,2,2000000,changed", "1,3,3000000,delivered",
-        "20002,1,1000000,registered",
-    ])
-    let diagnosis = try obsreplay(["diagnose", path, "--all", "--json"])
-    #expect(diagnosis.status == 0)
+    try JournalFixture.edit(path, """
+        WITH RECURSIVE n(i) AS (SELECT 4 UNION ALL SELECT i + 1 FROM n WHERE i < \(count + 3))
+        INSERT INTO sessions (id, label, process, pid, host, started_at, start_ns, ended_at, clean_end, library_version)
+        SELECT i, 'idle', 'App', 1, 'h', '2025-01-01T10:00:00Z', 0, '2025-01-01T10:00:01Z', 1, '0.1.0' FROM n
+        """)
+    let binary = try obsreplayBinary()
+    func run(_ arguments: [String]) throws -> RunResult {
+        let result = try ChildProcess.run(binary, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 300)
+        #expect(!result.timedOut, "\(arguments)")
+        return RunResult(stdout: result.stdout, stderr: result.stderr, status: result.status)
+    }
+    let sessions = try run(["sessions", path, "--json"])
+    #expect(sessions.status == 0 && sessions.stderr.isEmpty)
+    #expect(sessions.stdout.components(separatedBy: "\"label\":\"idle\"").count - 1 == count)
+    #expect(sessions.stdout.utf8.count < (count + 3) * 300)
+    let text = try run(["sessions", path])
+    #expect(text.status == 0 && text.stdout.split(separator: "\n").count == count + 4)
+    let diagnosis = try run(["diagnose", path, "--all", "--json"])
+    #expect(diagnosis.status == 0 && diagnosis.stderr.isEmpty)
     let codes = try JSONSerialization.jsonObject(with: Data(diagnosis.stdout.utf8)) as? [[String: Any]]
-    #expect(codes?.map { "\($0["session_id"]!) \($0["code"]!)" } == ["1 OJ004", "20002 OJ005", "20002 OJ011"])
-    let stats = try obsreplay(["stats", path])
-    #expect(stats.stdout.contains("sessions        20002\nevents          4\nregistrations   2\n"))
+    #expect(codes?.map { "\($0["session_id"]!) \($0["code"]!)" } == ["1 OJ004", "2 OJ004", "3 OJ004"])
+    let firstColumns = { (csv: String) in csv.split(separator: "\r\n").map { $0.split(separator: ",").prefix(2).joined(separator: ",") } }
+    let events = try run(["export", path, "--what", "events", "--format", "csv"])
+    #expect(firstColumns(events.stdout) == ["session_id,seq"] + (1...3).flatMap { s in (1...3).map { "\(s),\($0)" } })
+    let registrations = try run(["export", path, "--what", "registrations", "--format", "csv"])
+    #expect(firstColumns(registrations.stdout) == ["session_id,id", "1,1", "2,1", "3,1"])
+    let deliveries = try run(["export", path, "--what", "deliveries", "--format", "csv"])
+    #expect(firstColumns(deliveries.stdout).count == 4)
+    let findings = try run(["export", path, "--what", "findings", "--format", "jsonl"])
+    #expect(findings.status == 0 && findings.stdout.split(separator: "\n").count == 3)
+    let report = try run(["report", path, "--all", "-o", "-"])
+    #expect(report.status == 0 && report.stderr.isEmpty)
+    #expect(report.stdout.contains("<p class=\"left-out\">\(count) sessions without events are not drawn (ids 4–\(count + 3)); obsreplay sessions lists them.</p>"))
+    #expect(report.stdout.contains(": 3 sessions shown."))
+    #expect(report.stdout.utf8.count < 500_000)
+    let stats = try run(["stats", path])
+    #expect(stats.stdout.contains("sessions        \(count + 3)\nevents          9\nregistrations   3\n"))
+    let check = try run(["check", path])
+    #expect(check.status == 0 && check.stdout.hasSuffix("ok\n"))
 }
 
 /// `report` rounded a delivery's duration up to microseconds as `(ns + 999) / 1000`,

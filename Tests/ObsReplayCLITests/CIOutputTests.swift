@@ -125,6 +125,42 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
 @Test func githubEscapingFollowsTheRunnersRules() {
     #expect(GitHubAnnotations.data("50% done\r\nnext") == "50%25 done%0D%0Anext")
     #expect(GitHubAnnotations.property("a:b,c%\n") == "a%3Ab%2Cc%25%0A")
+    // The runner reads scalars, not grapheme clusters: a `,` or `:` with a combining mark
+    // after it is one Character to Swift and still a separator to the runner.
+    #expect(GitHubAnnotations.property(",\u{301}title=x:\u{301}") == "%2C\u{301}title=x%3A\u{301}")
+    #expect(GitHubAnnotations.property("%\u{301}") == "%25\u{301}")
+    // Terminal controls reach the job's log: shown, not obeyed.
+    #expect(GitHubAnnotations.data("a\u{1B}]0;t\u{07}b\u{9B}2J\u{202E}c\u{0}") == "a\\u{1B}]0;t\\u{7}b\\u{9B}2J\\u{202E}c\\u{0}")
+    #expect(GitHubAnnotations.property("\u{2066}:") == "\\u{2066}%3A")
+}
+
+/// A call site and a type name from a hostile journal: neither may add or replace a
+/// property of the annotation, nor reach the CI log as a terminal control.
+@Test(.tags(.childProcess)) func githubAnnotationsOfAHostileJournalKeepTheirProperties() throws {
+    try withDirectory { directory in
+        let journal = directory.appendingPathComponent("app.sqlite").path
+        let fixture = try JournalFixture(path: journal)
+        let s = try fixture.session(label: "app", startedAt: "2025-01-01T10:00:00Z", endedAt: "2025-01-01T10:00:02Z")
+        let player = try s.object("Player")
+        let floating = try s.object("Floating\u{1B}]0;pwned\u{07}\u{9B}31m\u{202E}Window")
+        let video = try s.object("VideoScreen")
+        let slot = try s.channel(player, "isPlayingChanged", singleSlot: true)
+        try s.register(slot, owner: floating, at: "Float,\u{301}title=pwned:\u{301}ing.swift:31")
+        try s.register(slot, owner: video, at: "VideoScreen.swift:20")
+        try s.post(slot, old: "false", new: "true", at: "Player.swift:40")
+        try fixture.finish()
+        let github = try obsreplay(["diagnose", journal, "--format", "github"])
+        #expect(github.status == 1 && github.stderr.isEmpty)
+        let lines = github.stdout.components(separatedBy: "\n")
+        #expect(lines[0].hasPrefix(
+            "::error file=App/Float%2C\u{301}title=pwned%3A\u{301}ing.swift,line=31,title=OJ001 last-callback-wins::2 owners assigned Player#1.isPlayingChanged; Floating\\u{1B}]0;pwned\\u{7}\\u{9B}31m\\u{202E}Window#2 ("
+        ))
+        // Exactly three properties, as the runner splits them (by scalar).
+        let properties = lines[0].unicodeScalars.split(separator: " ", maxSplits: 1)[1]
+        let head = String(String.UnicodeScalarView(properties)).components(separatedBy: "::")[0]
+        #expect(head.unicodeScalars.split(separator: ",").count == 3)
+        #expect(!github.stdout.unicodeScalars.contains(where: MutationTests.isUnsafeOnTerminal))
+    }
 }
 
 @Test(.tags(.childProcess)) func baselineFailsOnlyOnNewFindings() throws {
@@ -193,11 +229,21 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent(".obsreplay.json")
         try Data(#"{"rules": {"OJ004": {"enabled": false}, "last-callback-wins": {"severity": "warning"}}}"#.utf8).write(to: config)
-        // Found from the current directory upward.
+        // Found from the current directory upward, and named.
         #expect(try obsreplay(["diagnose", journal, "--format", "short"], in: nested) == RunResult(stdout: """
             App/FloatingWindow.swift:31: warning: [OJ001] 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
 
-            """, stderr: "", status: 0))
+            """, stderr: "note: configuration \(config.path) applied\n", status: 0))
+        // Not above the project's root: the gate is not silenced by a file planted there.
+        _ = FileManager.default.createFile(atPath: nested.appendingPathComponent("Package.swift").path, contents: Data())
+        let inProject = try obsreplay(["diagnose", journal, "--format", "short"], in: nested)
+        #expect(inProject.status == 1 && inProject.stderr.isEmpty && inProject.stdout.contains("error: [OJ001]"), "\(inProject)")
+        try FileManager.default.removeItem(at: nested.appendingPathComponent("Package.swift"))
+        // Writable by anyone: ignored, and said so.
+        chmod(config.path, 0o666)
+        let planted = try obsreplay(["diagnose", journal, "--format", "short"], in: nested)
+        #expect(planted.status == 1 && planted.stderr == "note: ignored configuration \(config.path): anyone may write it (mode 666)\n", "\(planted)")
+        chmod(config.path, 0o644)
         let ignoring = directory.appendingPathComponent("ignore.json").path
         try Data(#"{"ignore-call-sites": ["App/Video*"], "budget-ms": 5}"#.utf8).write(to: URL(fileURLWithPath: ignoring))
         let ignored = try obsreplay(["diagnose", journal, "--config", ignoring, "--format", "short", "--fail-on", "info"])
@@ -205,7 +251,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         #expect(ignored == RunResult(stdout: """
             App/FloatingWindow.swift:31: error: [OJ001] 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
 
-            """, stderr: "", status: 1), "\(ignored)")
+            """, stderr: "note: configuration \(ignoring) applied\n", status: 1), "\(ignored)")
         let usage = "Usage: " + (try obsreplay(["diagnose", "--fial-on"]).stderr.components(separatedBy: "\n")[1].dropFirst("Usage: ".count))
         for (text, message) in [
             (#"{"rule": {}}"#, "unknown key 'rule'; did you mean 'rules'?"),

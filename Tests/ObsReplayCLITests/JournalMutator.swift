@@ -79,7 +79,7 @@ struct JournalMutator {
         let huge = pick(Self.extremes)
         let newSeq = "(SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = \(s))"
         let newTime = "(SELECT coalesce(max(time_ns), 0) + 1 FROM events WHERE session_id = \(s))"
-        switch number(1...26) {
+        switch number(1...27) {
         case 1:
             return ("registration after its deliveries", """
                 UPDATE registrations SET registered_seq = registered_seq + \(number(1...5000))
@@ -210,6 +210,20 @@ struct JournalMutator {
         case 25:
             return ("change_back past the session", Self.unlock + """
                 UPDATE events SET change_back = \(pick([Int64.min, .max, -1, 1 << 40, -(1 << 40)])) WHERE session_id = \(s) AND change_back IS NOT NULL
+                """)
+        case 26:
+            // ESC sequences (colour, window title), BEL, a C1 CSI, bidi override and isolate,
+            // a zero-width joiner, and a combining mark after `,` and `:`: in names (types,
+            // keys, call sites' files and functions, labels) and in values.
+            let hostile = pick([
+                "char(27) || '[31m' || char(7)", "char(27) || ']0;pwned' || char(7)", "char(155) || '2J'", "char(8238) || 'cba'",
+                "char(8294) || 'x' || char(8297)", "',' || char(769) || 'title=x:' || char(769) || '9'", "char(13) || char(8) || char(127) || char(8203)",
+            ])
+            return ("control characters", Self.unlock + """
+                UPDATE strings SET value = value || \(hostile) WHERE id % \(number(1...3)) = 0;
+                UPDATE sessions SET label = \(hostile) || label;
+                UPDATE events SET \(pick(["old_value", "new_value", "reason"])) = \(hostile) WHERE session_id = \(s);
+                UPDATE event_details SET detail = \(hostile) WHERE session_id = \(s)
                 """)
         default:
             return ("details of no event", """

@@ -145,7 +145,7 @@ struct MutationBases {
     }
 
     /// Something for every rule of the catalog to find.
-    private static func evidence(_ s: FixtureSession) throws {
+    static func evidence(_ s: FixtureSession) throws {
         let player = try s.object("Player")
         let floating = try s.object("FloatingWindow"), video = try s.object("VideoScreen"), list = try s.object("List")
         // last-callback-wins, then silent-change once the slot is cleared.

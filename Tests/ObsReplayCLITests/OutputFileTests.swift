@@ -1,5 +1,6 @@
 import Foundation
 import JournalFixtures
+import JournalAnalysis
 import SystemShim
 import Testing
 import TestSupport
@@ -192,6 +193,178 @@ private func permissions(_ path: String) -> mode_t {
         // No temporary file is left beside the outputs.
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names == ["dangling.csv", "demo.sqlite", "fresh.csv", "fresh.html", "latest.csv", "shared.csv"])
+    }
+
+    /// Issue 27 §5: `report JOURNAL` writes `JOURNAL.html`, a name the user never saw. A
+    /// symlink of that name that came with the journal replaced a file outside the
+    /// artifact's directory, and a FIFO blocked the command for ever. Only nothing or a
+    /// regular file is accepted there; `-o` still follows links and writes into FIFOs.
+    @Test(.tags(.childProcess)) func theReportsDefaultPathIsNeverALinkOrAFIFO() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let artifact = directory.appendingPathComponent("artifact")
+        try FileManager.default.createDirectory(at: artifact, withIntermediateDirectories: false)
+        let journal = try demoJournal(in: artifact)
+        let html = artifact.appendingPathComponent("demo.html").path
+        let victim = directory.appendingPathComponent("victim.txt").path
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: html, withDestinationPath: victim)
+        let refusal = { (how: String) in RunResult(stdout: "", stderr: """
+            error: \(html): refusing to write the report \(how) the journal's name led to (it may have come with the journal); name the output with -o
+
+            """, status: 2) }
+        let binary = try obsreplayBinary()
+        let viaLink = try ChildProcess.run(binary, ["report", journal], environment: ["PATH": "/usr/bin:/bin"], timeout: 30)
+        #expect(RunResult(stdout: viaLink.stdout, stderr: viaLink.stderr, status: viaLink.status) == refusal("through a symlink"))
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "mine")
+        try FileManager.default.removeItem(atPath: html)
+        #expect(mkfifo(html, 0o600) == 0)
+        let fifo = try ChildProcess.run(binary, ["report", journal], environment: ["PATH": "/usr/bin:/bin"], timeout: 30)
+        #expect(!fifo.timedOut)
+        #expect(RunResult(stdout: fifo.stdout, stderr: fifo.stderr, status: fifo.status) == refusal("into something that is not a regular file"))
+        #expect(fileType(html) == S_IFIFO)
+        // A regular file there is replaced, as always.
+        try FileManager.default.removeItem(atPath: html)
+        try Data("old report".utf8).write(to: URL(fileURLWithPath: html))
+        #expect(try obsreplay(["report", journal]) == RunResult(stdout: html + "\n", stderr: "", status: 0))
+        #expect(try String(contentsOfFile: html, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: artifact.path).sorted() == ["demo.html", "demo.sqlite"])
+    }
+
+    /// Issue 27 §6: in a directory anyone may write, a symlink another user planted under
+    /// the name given to `-o` made `export` overwrite the link's target, whatever the
+    /// machine's `protected_symlinks`. Refused for a link (or a FIFO) owned by neither the
+    /// user nor the directory's owner; the user's own link is still followed. Needs root
+    /// to give the planted link another owner.
+    @Test(.tags(.childProcess)) func aSymlinkAnotherUserPlantedInASharedDirectoryIsNotFollowed() throws {
+        guard geteuid() == 0 else {
+            try Test.cancel("needs root, to make a symlink owned by another user")
+        }
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try demoJournal(in: directory)
+        let shared = directory.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+        #expect(chmod(shared.path, 0o1777) == 0)
+        let victim = directory.appendingPathComponent("victim.txt").path
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: victim))
+        let planted = shared.appendingPathComponent("out.csv").path
+        try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: victim)
+        #expect(lchown(planted, 65534, 65534) == 0)
+        #expect(try obsreplay(["export", journal, "--what", "events", "--format", "csv", "-o", planted]) == RunResult(
+            stdout: "", stderr: "error: \(planted): refusing to write the export through a symlink \(planted) owned by uid 65534 in \(shared.path), which anyone may write\n", status: 2
+        ))
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "mine")
+        // A chain: the user's own link to the planted one.
+        let mine = shared.appendingPathComponent("mine.csv").path
+        try FileManager.default.createSymbolicLink(atPath: mine, withDestinationPath: "out.csv")
+        #expect(try obsreplay(["export", journal, "--what", "events", "--format", "csv", "-o", mine]).status == 2)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "mine")
+        // A FIFO planted so is refused too (writing into it would feed another user's reader).
+        let fifo = shared.appendingPathComponent("fifo.csv").path
+        #expect(mkfifo(fifo, 0o666) == 0 && lchown(fifo, 65534, 65534) == 0)
+        #expect(try obsreplay(["report", journal, "-o", fifo]).stderr
+            == "error: \(fifo): refusing to write the report through a FIFO \(fifo) owned by uid 65534 in \(shared.path), which anyone may write\n")
+        // The user's own link in the shared directory is followed, as before.
+        try FileManager.default.removeItem(atPath: mine)
+        try FileManager.default.createSymbolicLink(atPath: mine, withDestinationPath: victim)
+        #expect(try obsreplay(["export", journal, "--what", "events", "--format", "csv", "-o", mine]).status == 0)
+        #expect(try String(contentsOfFile: victim, encoding: .utf8).hasPrefix("session_id,seq"))
+    }
+
+    /// Issue 27 §8: `report -o`/`export -o` stopped by SIGTERM or SIGHUP (a CI timeout, a
+    /// closed terminal) left `.NAME.tmp-PID-RANDOM`, megabytes each. Each signal now
+    /// removes it, and the process still ends by that signal. The command is caught while
+    /// its temporary file exists: an export of findings over many sessions takes seconds.
+    @Test(.tags(.childProcess, .slow)) func anOutputStoppedBySignalLeavesNoTemporaryFile() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try demoJournal(in: directory)
+        try JournalFixture.edit(journal, """
+            WITH RECURSIVE n(i) AS (SELECT 3 UNION ALL SELECT i + 1 FROM n WHERE i < 60000)
+            INSERT INTO sessions (id, label, process, pid, host, started_at, start_ns, ended_at, clean_end, library_version)
+            SELECT i, 'idle', 'App', 1, 'h', '2025-01-01T10:00:00Z', 0, NULL, 0, '0.1.0' FROM n
+            """)
+        let outputs = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: false)
+        for (signalNumber, arguments) in [
+            (SIGTERM, ["export", journal, "--what", "findings", "--format", "csv", "-o", outputs.appendingPathComponent("f.csv").path]),
+            (SIGHUP, ["export", journal, "--what", "findings", "--format", "jsonl", "-o", outputs.appendingPathComponent("f.jsonl").path]),
+            (SIGINT, ["report", journal, "--all", "-o", outputs.appendingPathComponent("r.html").path]),
+        ] {
+            let pid = try spawnWithDefaultSignals(try obsreplayBinary().path, arguments)
+            // Caught once its temporary file is there (or given up after 60 s).
+            let deadline = Date().addingTimeInterval(60)
+            var caught = false, status: Int32 = 0, ended = false
+            while !ended && Date() < deadline {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: outputs.path)) ?? []
+                if names.contains(where: { $0.contains(".tmp-\(pid)-") }) {
+                    kill(pid, signalNumber)
+                    caught = true
+                    break
+                }
+                ended = waitpid(pid, &status, WNOHANG) == pid
+                usleep(2_000)
+            }
+            if !ended { waitpid(pid, &status, 0) }
+            #expect(caught, "\(arguments[0]) ended before its temporary file was seen")
+            // Ended by the signal itself (WIFSIGNALED, WTERMSIG): a shell sees what it sent.
+            if caught { #expect(status & 0x7F == signalNumber, "status \(status)") }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: outputs.path) == [], "signal \(signalNumber)")
+        }
+    }
+
+    /// Starts `path` with `arguments`, SIGTERM, SIGHUP and SIGINT at their default actions
+    /// and unblocked (a test runner may ignore them, and children inherit that), output to
+    /// /dev/null; returns its PID.
+    private func spawnWithDefaultSignals(_ path: String, _ arguments: [String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t(), none = sigset_t()
+        sigemptyset(&defaults)
+        sigemptyset(&none)
+        for signalNumber in [SIGTERM, SIGHUP, SIGINT] { sigaddset(&defaults, signalNumber) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        guard result == 0 else { throw CocoaError(.executableLoad) }
+        return pid
+    }
+
+    /// Issue 27 §8, the other half: a writer that died without cleaning up (SIGKILL, a
+    /// crash) left its temporary file; the next output written in that directory removes
+    /// it, and only it: the name's PID must be gone, the file regular and the user's.
+    @Test(.tags(.childProcess)) func theNextOutputRemovesTheTemporaryFilesOfDeadWriters() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let journal = try demoJournal(in: directory)
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let dead = gone.processIdentifier
+        let litter = ".report.html.tmp-\(dead)-1a2b3c4d"
+        let kept = [".live.csv.tmp-\(getpid())-ff", ".odd.csv.tmp-\(dead)-xyz", "notes.tmp-\(dead)-1", ".link.csv.tmp-\(dead)-2"]
+        for name in [litter] + kept.dropLast() {
+            try Data("partial".utf8).write(to: directory.appendingPathComponent(name))
+        }
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(kept.last!).path, withDestinationPath: "demo.sqlite")
+        let out = directory.appendingPathComponent("out.csv").path
+        #expect(try obsreplay(["export", journal, "--what", "registrations", "--format", "csv", "-o", out]).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(!names.contains(litter))
+        #expect(Set(kept).isSubset(of: Set(names)))
+        #expect(OutputFile.temporaryFilePID(litter) == dead && OutputFile.temporaryFilePID(".a.tmp-12-123456789") == nil)
     }
 
     @Test(.tags(.childProcess)) func csvAndJSONLinesToATerminalShowEscapesAndPipesGetExactBytes() throws {

@@ -59,6 +59,28 @@ ci)
     grep -E '^(✔|✘) Test run' "$log"
     rm -f "$log"
 
+    step "integer extremes: every integer column at Int64's edges through every command"
+    log="$(mktemp)"
+    if ! OBSREPLAY_INTEGER_EXTREMES=all swift test --skip-build --filter IntegerExtremeTests >"$log" 2>&1; then
+        grep -E '^✘|↳' "$log" | head -n 60
+        rm -f "$log"
+        echo "reliability: the integer-extremes harness failed" >&2
+        exit 1
+    fi
+    grep -E '^(✔|✘) Test run' "$log"
+    rm -f "$log"
+
+    step "200,000 empty sessions through every whole-journal command"
+    log="$(mktemp)"
+    if ! OBSREPLAY_MANY_SESSIONS=200000 swift test --skip-build --filter everyWholeJournalCommandIsBoundedOnManyEmptySessions >"$log" 2>&1; then
+        grep -E '^✘|↳' "$log" | head -n 60
+        rm -f "$log"
+        echo "reliability: the many-sessions test failed" >&2
+        exit 1
+    fi
+    grep -E '^(✔|✘) Test run' "$log"
+    rm -f "$log"
+
     step "soak, 5 seconds"
     swift build --product JournalStress
     "$(swift build --show-bin-path)/JournalStress" soak --seconds 5 --threads 8

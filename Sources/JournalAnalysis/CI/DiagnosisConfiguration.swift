@@ -2,7 +2,7 @@ import SystemShim
 import Foundation
 
 /// A team's settings for `diagnose`, read from `.obsreplay.json` (found from the current
-/// directory upward) or `--config FILE`:
+/// directory upward to the project's root, `find(from:)`) or `--config FILE`:
 ///
 /// ```json
 /// {
@@ -59,16 +59,65 @@ package struct DiagnosisConfiguration: Sendable, Equatable {
         return configuration
     }
 
-    /// `.obsreplay.json` in `directory` or the nearest directory above it, if any.
-    package static func find(from directory: String) -> String? {
+    /// What looking for `.obsreplay.json` found.
+    package enum Lookup: Equatable, Sendable {
+        /// No file in the directories searched.
+        case none
+        /// The nearest file, safe to apply.
+        case found(String)
+        /// The nearest file, not applied: someone else could have put it there or changed
+        /// it (`reason` says how); the search stops there.
+        case ignored(String, reason: String)
+    }
+
+    /// The directory entries that end the upward search: the root of a project (a Swift
+    /// package, a git work tree or worktree). A configuration above it belongs to
+    /// something else.
+    package static let projectMarkers = ["Package.swift", ".git"]
+
+    /// `.obsreplay.json` in `directory` or the nearest directory above it, looking no
+    /// higher than the first directory holding a `projectMarkers` entry (nor above `/`).
+    ///
+    /// A file found is applied only if `user` owns it (a symlink: the link and its
+    /// target), it is a regular file, and nobody else may write it: not writable by
+    /// others, nor by its group unless that is `group`. In a shared, world-writable
+    /// parent another user could otherwise plant one that turns every rule off, and a
+    /// CI job would pass without a word.
+    package static func find(from directory: String, user: UInt32 = geteuid(), group: UInt32 = getegid()) -> Lookup {
         var url = URL(fileURLWithPath: directory).standardizedFileURL
         while true {
             let candidate = url.appendingPathComponent(fileName).path
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            var status = stat()
+            if lstat(candidate, &status) == 0 {
+                if let reason = unsafety(candidate, status, user: user, group: group) {
+                    return .ignored(candidate, reason: reason)
+                }
+                return .found(candidate)
+            }
+            let atBoundary = projectMarkers.contains { marker in
+                var entry = stat()
+                return lstat(url.appendingPathComponent(marker).path, &entry) == 0
+            }
             let parent = url.deletingLastPathComponent()
-            if parent.path == url.path { return nil }
+            if atBoundary || parent.path == url.path { return .none }
             url = parent
         }
+    }
+
+    /// Why the file at `path` (`lstat` gave `status`) may not be the user's own choice.
+    private static func unsafety(_ path: String, _ status: stat, user: UInt32, group: UInt32) -> String? {
+        var status = status
+        if status.st_mode & S_IFMT == S_IFLNK {
+            if status.st_uid != user { return "it is a symbolic link owned by uid \(status.st_uid), not by you (uid \(user))" }
+            guard stat(path, &status) == 0 else { return "it is a symbolic link to nothing" }
+        }
+        if status.st_mode & S_IFMT != S_IFREG { return "it is not a regular file" }
+        if status.st_uid != user { return "it is owned by uid \(status.st_uid), not by you (uid \(user))" }
+        if status.st_mode & S_IWOTH != 0 { return "anyone may write it (mode \(String(status.st_mode & 0o777, radix: 8)))" }
+        if status.st_mode & S_IWGRP != 0, status.st_gid != group {
+            return "group \(status.st_gid) may write it (mode \(String(status.st_mode & 0o777, radix: 8)))"
+        }
+        return nil
     }
 
     static func parse(_ object: Any, path: String) throws(ConfigurationError) -> DiagnosisConfiguration {

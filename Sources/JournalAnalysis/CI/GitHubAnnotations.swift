@@ -29,28 +29,38 @@ package enum GitHubAnnotations {
         return "::\(command) \(properties.joined(separator: ","))::\(data(message))"
     }
 
-    /// A message: `%`, CR, LF escaped.
+    /// A message: `%`, CR, LF percent-encoded as the runner decodes them; every other
+    /// control, bidi or invisible character (`TerminalText.needsEscape`) shown as a
+    /// visible `\u{1B}`, because the runner writes the message into the job's log and a
+    /// terminal would act on it.
+    ///
+    /// Decided per Unicode scalar, never per `Character`: the runner reads bytes, so a
+    /// `,` that Swift sees inside one grapheme cluster with a combining mark after it is
+    /// still a `,` to the runner.
     package static func data(_ text: String) -> String {
+        escaped(text, properties: false)
+    }
+
+    /// A property value: as `data`, plus `:` and `,`, which end a property.
+    package static func property(_ text: String) -> String {
+        escaped(text, properties: true)
+    }
+
+    private static func escaped(_ text: String, properties: Bool) -> String {
         var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "%": out += "%25"
             case "\r": out += "%0D"
             case "\n": out += "%0A"
+            case ":" where properties: out += "%3A"
+            case "," where properties: out += "%2C"
+            case _ where TerminalText.needsEscape(scalar):
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out
-    }
-
-    /// A property value: as `data`, plus `:` and `,`.
-    package static func property(_ text: String) -> String {
-        data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -1,3 +1,4 @@
+import JournalStore
 import SystemShim
 
 /// A file named by `-o`, opened so that writing it can damage nothing.
@@ -19,6 +20,15 @@ import SystemShim
 ///   replaced. A block device, a directory or a socket is refused.
 /// - **`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`**: written to that
 ///   descriptor, sharing its offset and append mode, so `>> log` stays an append.
+/// - **In a directory others may write** (`/tmp`, a shared folder): a symlink, FIFO or
+///   device there that belongs neither to the user nor to the directory's owner is
+///   refused, as Linux's `protected_symlinks`/`protected_fifos` would (a machine may
+///   have them off): another user could have planted it to make the output overwrite
+///   their choice of the user's files.
+/// - **A path the user did not name** (`report JOURNAL` writes `JOURNAL.html`,
+///   `Origin.derived`): it may have come with the journal, so only nothing or a regular
+///   file there is accepted; a symlink, a FIFO or a device is refused (before anything
+///   could block on it), with the advice to name the output with `-o`.
 ///
 /// Not thread-safe: one command writes one output.
 package final class OutputFile {
@@ -28,25 +38,39 @@ package final class OutputFile {
     package let descriptor: Int32
     /// The temporary file and the path it will replace, for an atomic replacement.
     private let replacement: (temporary: String, target: String, mode: mode_t)?
+    /// The temporary file's slot in `PendingOutputs` (removed on SIGTERM, SIGHUP, SIGINT).
+    private let pendingSlot: Int?
     private var finished = false
 
     private init(path: String, descriptor: Int32, replacement: (temporary: String, target: String, mode: mode_t)?) {
         self.path = path
         self.descriptor = descriptor
         self.replacement = replacement
+        pendingSlot = replacement.flatMap { PendingOutputs.add($0.temporary) }
     }
 
     deinit { if !finished { discard() } }
+
+    /// Who chose an output path.
+    package enum Origin: Sendable {
+        /// The user, with `-o` (or `--write-baseline`).
+        case named
+        /// The command, from the journal's name: the user never saw it.
+        case derived
+    }
 
     /// Opens `path` for output made from the journals at `journalPaths`.
     /// - Parameters:
     ///   - path: the `-o` path. `-` is the caller's business (standard output).
     ///   - journalPaths: the journals being read; they and their side files are never written.
     ///   - what: what is written, for messages (`report`, `export`).
+    ///   - origin: whether the user named `path` or the command made it up.
     /// - Throws: `AnalysisError.outputRefused` naming the reason, or `.output` when the
     ///   file cannot be created.
-    package static func open(_ path: String, protecting journalPaths: [String], what: String) throws(AnalysisError) -> OutputFile {
-        if let inherited = inheritedDescriptor(path) {
+    package static func open(
+        _ path: String, protecting journalPaths: [String], what: String, origin: Origin = .named
+    ) throws(AnalysisError) -> OutputFile {
+        if origin == .named, let inherited = inheritedDescriptor(path) {
             let descriptor = dup(inherited)
             guard descriptor >= 0 else { throw .output(path: path, detail: errorText()) }
             let output = OutputFile(path: path, descriptor: descriptor, replacement: nil)
@@ -65,6 +89,13 @@ package final class OutputFile {
 
         var link = stat()
         let exists = lstat(path, &link) == 0
+        if exists, origin == .derived, link.st_mode & S_IFMT != S_IFREG {
+            let how = link.st_mode & S_IFMT == S_IFLNK ? "through a symlink" : "into something that is not a regular file"
+            throw .outputRefused(path: path, reason: "write the \(what) \(how) the journal's name led to (it may have come with the journal); name the output with -o")
+        }
+        if exists, let reason = plantedByAnother(path, link) {
+            throw .outputRefused(path: path, reason: "write the \(what) through \(reason)")
+        }
         var status = stat()
         if exists && stat(path, &status) != 0 {
             throw .outputRefused(path: path, reason: "write the \(what) through a symlink to a missing file")
@@ -131,6 +162,7 @@ package final class OutputFile {
         }
         finished = true
         close(descriptor)
+        defer { pendingSlot.map(PendingOutputs.remove) }
         if rename(replacement.temporary, replacement.target) != 0 {
             let detail = Self.errorText()
             unlink(replacement.temporary)
@@ -145,6 +177,7 @@ package final class OutputFile {
         finished = true
         close(descriptor)
         if let replacement { unlink(replacement.temporary) }
+        pendingSlot.map(PendingOutputs.remove)
     }
 
     // MARK: - Deciding
@@ -161,6 +194,36 @@ package final class OutputFile {
             }
             return nil
         }
+    }
+
+    /// Why following `path` (`lstat` gave `link`) could hand the output to another user's
+    /// choice: a symlink, FIFO or device in a directory others may write, owned neither by
+    /// this user nor by the directory's owner (the rule of Linux's `protected_symlinks`
+    /// and `protected_fifos`, applied whatever the machine's setting, and to every
+    /// directory writable by others, sticky or not). Each link of a chain is judged.
+    static func plantedByAnother(_ path: String, _ link: stat) -> String? {
+        let user = geteuid()
+        var current = path, status = link
+        for _ in 0..<40 {
+            let type = status.st_mode & S_IFMT
+            guard type == S_IFLNK || type == S_IFIFO || type == S_IFCHR else { return nil }
+            let slash = current.lastIndex(of: "/")
+            let directory = slash.map { $0 == current.startIndex ? "/" : String(current[..<$0]) } ?? "."
+            var parent = stat()
+            guard stat(directory, &parent) == 0 else { return nil }
+            if parent.st_mode & S_IWOTH != 0, status.st_uid != user, status.st_uid != parent.st_uid {
+                let kind = type == S_IFLNK ? "a symlink" : type == S_IFIFO ? "a FIFO" : "a device"
+                return "\(kind) \(current) owned by uid \(status.st_uid) in \(directory), which anyone may write"
+            }
+            guard type == S_IFLNK else { return nil }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, Int(PATH_MAX))
+            guard count > 0 else { return nil }
+            let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = destination.hasPrefix("/") ? destination : directory + "/" + destination
+            guard lstat(current, &status) == 0 else { return nil }
+        }
+        return nil
     }
 
     /// Refuses `path` if it is the journal or one of its side files, by identity (device
@@ -192,6 +255,8 @@ package final class OutputFile {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        // What a writer killed before it could clean up (SIGKILL, a crash) left here.
+        ProcessLitter.removeDead(in: directory.isEmpty ? "/" : directory, pid: temporaryFilePID)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<8 {
             let random = String((generator.next() as UInt64) & 0xFFFF_FFFF, radix: 16)
@@ -203,6 +268,17 @@ package final class OutputFile {
             if errno != EEXIST { throw .output(path: displayPath, detail: errorText()) }
         }
         throw .output(path: displayPath, detail: "no free temporary name in \(directory)")
+    }
+
+    /// The PID in a temporary file's name, `.NAME.tmp-PID-RANDOM` (RANDOM: 1 to 8 hex
+    /// digits), if `name` is exactly that.
+    package static func temporaryFilePID(_ name: String) -> Int32? {
+        guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { return nil }
+        let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...8).contains(parts[1].count), UInt32(parts[1], radix: 16) != nil,
+              !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
+        return pid_t(parts[0])
     }
 
     private static func identity(of path: String) -> [UInt64]? {

@@ -60,9 +60,13 @@ final class SlowCallbackChecker: RuleChecker {
         }
     }
 
-    /// One per registration (and kind of thread) ever slow, so mostly on disk: a long
-    /// session has thousands, in proportion to its history.
-    private var groups = SpilledTable<Group>()
+    /// One per registration ever slow on main, and one per registration ever slow in the
+    /// background, by registration id, so mostly on disk: a long session has thousands,
+    /// in proportion to its history. Two tables, because main and background differ in
+    /// severity and any Int64 is a registration id a journal may hold: no arithmetic on
+    /// the id (such as negating it) can fold both kinds into one key space.
+    private var mainGroups = SpilledTable<Group>()
+    private var backgroundGroups = SpilledTable<Group>()
 
     /// Whether a delivery counts, and the time it is reported with (wall on main, CPU in
     /// the background).
@@ -82,49 +86,56 @@ final class SlowCallbackChecker: RuleChecker {
         guard event.kind == .delivered, let id = event.registrationID,
               let duration = Self.slowness(of: event, budget: context.options.slowCallbackBudgetNs)
         else { return }
-        // One group per registration and kind of thread: main and background differ in severity.
-        let key = event.isOnMain ? id : -id
-        guard var group = groups[key] else {
-            groups[key] = Group(
+        let groups = event.isOnMain ? mainGroups : backgroundGroups
+        guard var group = groups[id] else {
+            groups[id] = Group(
                 firstSeq: event.seq, channelID: event.channelID, ownerID: event.ownerID, maxNs: duration,
                 maxSeq: event.seq, maxCPU: event.cpuNs, onMain: event.isOnMain
             )
             return
         }
         group.add(event, duration: duration)
-        groups[key] = group
+        groups[id] = group
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let budget = milliseconds(context.options.slowCallbackBudgetNs)
-        try groups.drain(orderedBy: \.firstSeq) { key, group throws(AnalysisError) in
-            let (owner, channel, site) = try context.callback(abs(key), owner: group.ownerID, channel: group.channelID)
-            let finding: Finding
-            if group.onMain {
-                let cpu = group.maxCPU.map { ", \(milliseconds($0)) of it on the CPU" } ?? ""
-                finding = Finding(
-                    rule: Self.rule, severity: .warning, sessionID: context.session.id,
-                    message: "\(owner)'s callback on \(channel) (\(site)) blocked the main thread longer than \(budget) \(times(group.count)), up to \(milliseconds(group.maxNs)) (first at seq \(group.firstSeq)).",
-                    evidence: [
-                        "seq \(group.firstSeq): first delivery on main over \(budget)",
-                        "seq \(group.maxSeq): the slowest, \(milliseconds(group.maxNs))\(cpu)",
-                    ],
-                    seqs: [group.firstSeq, group.maxSeq], callSites: [site], owners: [owner], channel: channel,
-                    count: group.count
-                )
-            } else {
-                finding = Finding(
-                    rule: Self.rule, severity: .info, sessionID: context.session.id,
-                    message: "\(owner)'s callback on \(channel) (\(site)) used more than \(budget) of CPU \(times(group.count)) off the main thread, up to \(milliseconds(group.maxNs)) (first at seq \(group.firstSeq)).",
-                    evidence: [
-                        "seq \(group.firstSeq): first background delivery over \(budget) of CPU time",
-                        "seq \(group.maxSeq): the most, \(milliseconds(group.maxNs)) of CPU time",
-                    ],
-                    seqs: [group.firstSeq, group.maxSeq], callSites: [site], owners: [owner], channel: channel,
-                    count: group.count
-                )
+        // The diagnoser orders findings by first seq (a delivery is on main or not, so the
+        // two tables' groups never share one): draining one table after the other is enough.
+        for groups in [mainGroups, backgroundGroups] {
+            try groups.drain(orderedBy: \.firstSeq) { id, group throws(AnalysisError) in
+                try emit(finding(id, group, budget: budget, context))
             }
-            emit(finding)
         }
+    }
+
+    private func finding(_ id: Int64, _ group: Group, budget: String, _ context: DiagnosisContext) throws(AnalysisError) -> Finding {
+        let (owner, channel, site) = try context.callback(id, owner: group.ownerID, channel: group.channelID)
+        let finding: Finding
+        if group.onMain {
+            let cpu = group.maxCPU.map { ", \(milliseconds($0)) of it on the CPU" } ?? ""
+            finding = Finding(
+                rule: Self.rule, severity: .warning, sessionID: context.session.id,
+                message: "\(owner)'s callback on \(channel) (\(site)) blocked the main thread longer than \(budget) \(times(group.count)), up to \(milliseconds(group.maxNs)) (first at seq \(group.firstSeq)).",
+                evidence: [
+                    "seq \(group.firstSeq): first delivery on main over \(budget)",
+                    "seq \(group.maxSeq): the slowest, \(milliseconds(group.maxNs))\(cpu)",
+                ],
+                seqs: [group.firstSeq, group.maxSeq], callSites: [site], owners: [owner], channel: channel,
+                count: group.count
+            )
+        } else {
+            finding = Finding(
+                rule: Self.rule, severity: .info, sessionID: context.session.id,
+                message: "\(owner)'s callback on \(channel) (\(site)) used more than \(budget) of CPU \(times(group.count)) off the main thread, up to \(milliseconds(group.maxNs)) (first at seq \(group.firstSeq)).",
+                evidence: [
+                    "seq \(group.firstSeq): first background delivery over \(budget) of CPU time",
+                    "seq \(group.maxSeq): the most, \(milliseconds(group.maxNs)) of CPU time",
+                ],
+                seqs: [group.firstSeq, group.maxSeq], callSites: [site], owners: [owner], channel: channel,
+                count: group.count
+            )
+        }
+        return finding
     }
 }

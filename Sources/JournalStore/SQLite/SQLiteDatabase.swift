@@ -70,6 +70,8 @@ package final class SQLiteDatabase {
             flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
             target = "file:" + Self.uriEscaped(path)
         }
+        // Every file SQLite opens is checked as it is opened, not only before (GuardedFileOpen).
+        _ = GuardedFileOpen.installed
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(target, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {

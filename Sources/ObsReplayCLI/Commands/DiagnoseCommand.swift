@@ -17,9 +17,10 @@ enum DiagnoseCommand {
                 Several journals and directories (searched for *.sqlite) may be given; they are
                 read in parallel, files that are not journals are skipped with a notice, and a
                 damaged journal is an error (exit 2) after the others are reported.
-                Settings come from .obsreplay.json (in the current directory or above) or
-                --config FILE: keys rules (code → {enabled, severity}), budget-ms,
-                ignore-call-sites (path globs).
+                Settings come from .obsreplay.json (in the current directory or above, up to the
+                project's root: a directory with Package.swift or .git; only a file of yours that
+                nobody else may write) or --config FILE: keys rules (code → {enabled, severity}),
+                budget-ms, ignore-call-sites (path globs). The file applied is named on stderr.
                 Rules: \(Rule.allCases.map { "\($0.code) \($0.name)" }.joined(separator: ", ")).
                 JSON (--json): an array of objects with session_id, code, name, severity, message,
                 channel, owners, call_sites, seqs, count, evidence, fix, fingerprint, journal
@@ -81,7 +82,7 @@ enum DiagnoseCommand {
         "write-baseline", value: "file", help: "Write the findings' fingerprints to this file as a baseline."
     )
     static let config = ValueOption.text(
-        "config", value: "file", help: "The configuration file (default: .obsreplay.json in the current directory or above)."
+        "config", value: "file", help: "The configuration file (default: .obsreplay.json in the current directory or above, up to the project's root)."
     )
     static let sourceRoot = ValueOption.text(
         "source-root", value: "dir",
@@ -196,12 +197,29 @@ enum DiagnoseCommand {
         return paths.count == 1 && !(FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
-    /// `--config FILE` (`given`), else `.obsreplay.json` from the current directory upward, else none.
+    /// `--config FILE` (`given`), else `.obsreplay.json` from the current directory upward
+    /// to the project's root, else none. A file found and applied is named on standard
+    /// error (a gate's verdict depends on it); one found but not safe to apply is named
+    /// with the reason and ignored.
     static func loadConfiguration(_ given: String?, _ context: CommandContext) throws(CLIError) -> DiagnosisConfiguration {
-        let path = given ?? DiagnosisConfiguration.find(from: FileManager.default.currentDirectoryPath)
-        guard let path else { return DiagnosisConfiguration() }
+        let path: String
+        if let given {
+            path = given
+        } else {
+            switch DiagnosisConfiguration.find(from: FileManager.default.currentDirectoryPath) {
+            case .none:
+                return DiagnosisConfiguration()
+            case .ignored(let ignored, let reason):
+                context.message("note: ignored configuration \(ignored): \(reason)")
+                return DiagnosisConfiguration()
+            case .found(let found):
+                path = found
+            }
+        }
         do {
-            return try DiagnosisConfiguration.load(path: path)
+            let configuration = try DiagnosisConfiguration.load(path: path)
+            context.message("note: configuration \(path) applied")
+            return configuration
         } catch {
             switch error {
             case .unusable: throw .input(error.description)

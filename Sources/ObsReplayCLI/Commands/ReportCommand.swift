@@ -51,15 +51,17 @@ enum ReportCommand {
             })
             return ExitCode.success
         }
-        let target = output ?? HTMLReport.defaultPath(forJournal: journal)
-        let sessions = try analysing { () throws(AnalysisError) in try HTMLReport.sessions(try JournalReader(path: journal), selection) }
+        let sessions = try analysing { () throws(AnalysisError) in
+            try HTMLReport.sessions(try JournalReader(path: journal), selection).drawn
+        }
         let progress = context.progress(
             "reporting", total: Progress.events(of: sessions, passes: HTMLReport.passes), unit: .events, allowed: true
         )
         defer { progress.finish() }
+        // `output` as given: a path derived from the journal's name is checked as one the user never chose.
         let path = try analysing { () throws(AnalysisError) in
             try HTMLReport.write(
-                journalPath: journal, sessions: selection, to: target, options: options, window: window, progress: progress.counter
+                journalPath: journal, sessions: selection, to: output, options: options, window: window, progress: progress.counter
             )
         }
         progress.finish()

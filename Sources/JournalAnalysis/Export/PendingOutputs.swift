@@ -1,0 +1,87 @@
+import Foundation
+import SystemShim
+
+/// The temporary files of outputs being written (`OutputFile`), removed when SIGTERM,
+/// SIGHUP or SIGINT ends the process: a `report -o` or `export -o` stopped by a CI
+/// timeout, a closed terminal or Ctrl-C must not leave `.NAME.tmp-PID-RANDOM` behind
+/// (megabytes each). Files of a process that died some other way (SIGKILL, a crash) are
+/// removed by the next output written in that directory (`OutputFile`, `ProcessLitter`).
+///
+/// The handler only calls `unlink` on paths kept as C strings in fixed slots, then
+/// restores the signal's default action and raises it again, so the process still ends
+/// by that signal (exit status and shell behaviour unchanged). Handlers are installed
+/// once, and only for signals whose action is still the default: an app that handles
+/// them itself keeps its handler.
+enum PendingOutputs {
+    /// Outputs in flight at once: one per command, a few in tests; a path beyond this is
+    /// written as before, only not removed on a signal.
+    static let capacity = 64
+
+    /// The paths, `malloc`ed, `nil` where free. A slot is filled only once its string is
+    /// complete, and emptied before the string is freed: the handler, which may interrupt
+    /// any thread, reads a whole pointer or `nil`.
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        slots.initialize(repeating: nil, count: capacity)
+        return slots
+    }()
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var installed = false
+
+    /// The signals that remove pending outputs.
+    static let signals = [SIGTERM, SIGHUP, SIGINT]
+
+    /// Keeps `path` for removal on a signal; returns its slot, for `remove`.
+    static func add(_ path: String) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        if !installed {
+            installed = true
+            install()
+        }
+        guard let slot = (0..<capacity).first(where: { slots[$0] == nil }) else { return nil }
+        slots[slot] = strdup(path)
+        return slot
+    }
+
+    /// Forgets the path in `slot` (renamed into place or removed).
+    static func remove(_ slot: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let path = slots[slot]
+        slots[slot] = nil
+        free(path)
+    }
+
+    private static func install() {
+        _ = slots
+        let handler: @convention(c) (Int32) -> Void = { signalNumber in
+            for slot in 0..<PendingOutputs.capacity {
+                if let path = PendingOutputs.slots[slot] { unlink(path) }
+            }
+            signal(signalNumber, SIG_DFL)
+            raise(signalNumber)
+        }
+        for signalNumber in signals {
+            var current = sigaction()
+            guard sigaction(signalNumber, nil, &current) == 0, handlerIsDefault(current) else { continue }
+            var action = sigaction()
+            #if canImport(Darwin)
+            action.__sigaction_u.__sa_handler = handler
+            #else
+            action.__sigaction_handler.sa_handler = handler
+            #endif
+            sigemptyset(&action.sa_mask)
+            sigaction(signalNumber, &action, nil)
+        }
+    }
+
+    /// Whether `action` is `SIG_DFL` (a null handler; `SIG_IGN` and a function are not).
+    private static func handlerIsDefault(_ action: sigaction) -> Bool {
+        #if canImport(Darwin)
+        action.__sigaction_u.__sa_handler == nil
+        #else
+        action.__sigaction_handler.sa_handler == nil
+        #endif
+    }
+}
