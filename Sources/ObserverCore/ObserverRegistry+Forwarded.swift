@@ -58,6 +58,18 @@ extension ObserverRegistry {
         }
     }
 
+    /// Reports a removal that did not reach `registration` (asked of a center that does
+    /// not deliver to it): `removeUnregistered` naming the registration, which stays live.
+    func reportForwardedUnmatched(_ registration: RegistrationInfo, callSite: CallSite) {
+        guard sink != nil else { return }
+        state.withLock { state in
+            reportUnregisteredLocked(
+                channel: state.registrations[registration.id]?.channel.info, registration: registration,
+                owner: registration.owner, callSite: callSite
+            )
+        }
+    }
+
     /// `Type#N` for `object`, as the journal names it.
     func describe(_ object: AnyObject) -> String {
         state.withLock { $0.identities.ref(for: object).description }
