@@ -7,7 +7,9 @@ import TestSupport
 // The README's adoption snippets, verbatim (ObsReplayCLITests' ReadmeTests checks that),
 // compiled in Swift 6 language mode with strict concurrency and run below.
 
-final class Player: ObservationSubject {
+// Sendable, so a player can be handed to tasks and actors: every stored property is a `let`
+// or an `@Observed` (thread-safe, assigned once in init). Add no plain `var`.
+final class Player: ObservationSubject, @unchecked Sendable {
     let registry: ObserverRegistry
     @Observed var isPlaying = false       // the channel Player#1.isPlaying: the key is the name
     @Observed var title = ""
@@ -101,4 +103,38 @@ func recordDownloads(into path: String) throws {
         "4|removed|*.DownloadFinished|NotificationToken#1|NULL|explicit",
     ])
     #expect(try findings(scratch.path()) == [])
+}
+
+// Issue 26 point 4: the README's `Player` crosses isolation in Swift 6 mode. Each use below
+// is a compile-time check (a non-Sendable `Player` is rejected at every one of them); the
+// run checks that what crossed is the same object, recorded as one subject.
+
+/// An actor that owns playback: it receives the player from outside its isolation.
+actor PlaybackEngine {
+    private let player: Player
+    init(player: Player) { self.player = player }
+
+    /// Starts playback from the actor's executor.
+    func play(_ title: String) {
+        player.$title.set(title)
+        player.isPlaying = true
+    }
+}
+
+@Test func theReadmePlayerCrossesIntoTasksAndActors() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "sendable player")
+    let player = Player(registry: recording.registry)
+    let engine = PlaybackEngine(player: player)                 // into an actor
+    await engine.play("Intro")
+    let paused = await Task.detached { () -> Bool in            // into a detached task
+        player.isPlaying = false
+        return player.isPlaying
+    }.value
+    recording.close()
+    #expect(paused == false)
+    #expect(player.title == "Intro")
+    #expect(try rows(scratch.path(), "select channel, new_value from event_log where kind = 'changed' order by seq") == [
+        "Player#1.title|Intro", "Player#1.isPlaying|true", "Player#1.isPlaying|false",
+    ])
 }
