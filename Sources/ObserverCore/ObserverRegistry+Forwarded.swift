@@ -5,7 +5,7 @@ extension ObserverRegistry {
     /// Records a post on `channel` (a `changed` event with `value` as its new value), under
     /// the channel's lock like a dispatch, so it is ordered with the registrations around it. `value`
     /// runs before the lock is taken: it may ask the registry to name objects.
-    func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite) {
+    func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite?) {
         guard let sink else { return }
         let text = value()
         channel.exclusive {

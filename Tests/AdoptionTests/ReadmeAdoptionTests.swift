@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import ObservationJournal
 import ObserverCore
 import Testing
@@ -137,4 +138,52 @@ actor PlaybackEngine {
     #expect(try rows(scratch.path(), "select channel, new_value from event_log where kind = 'changed' order by seq") == [
         "Player#1.title|Intro", "Player#1.isPlaying|true", "Player#1.isPlaying|false",
     ])
+}
+
+// The README's Swift Observation example, verbatim.
+
+@Observable
+final class Basket: @unchecked Sendable {
+    var count = 0
+}
+
+@MainActor
+final class BasketBadge {
+    let registry: ObserverRegistry
+    let basket: Basket
+    private(set) var text = ""
+    init(registry: ObserverRegistry, basket: Basket) {
+        self.registry = registry
+        self.basket = basket
+    }
+
+    func observe() {
+        registry.withObservationTracking(owner: self) {     // was: withObservationTracking {
+            text = "\(basket.count)"
+        } onChange: {
+            // onChange runs once, before the change: arm again, after it, on the main actor.
+            Task { @MainActor [weak self] in self?.observe() }
+        }
+    }
+}
+
+@MainActor
+@Test func readmeBasketBadgeFollowsEveryChange() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "basket")
+    let basket = Basket()
+    let badge = BasketBadge(registry: recording.registry, basket: basket)
+    badge.observe()
+    basket.count = 1
+    while badge.text != "1" { await Task.yield() }
+    basket.count = 2
+    while badge.text != "2" { await Task.yield() }
+    recording.close()
+    #expect(try rows(scratch.path(), "select kind, reason from event_log where kind != 'changed' order by seq") == [
+        "registered|NULL",
+        "delivered|NULL", "removed|tokenCancelled", "registered|NULL",
+        "delivered|NULL", "removed|tokenCancelled", "registered|NULL",
+    ])
+    // Only the last arming, live at the end: an app-wide tracking, listed as info.
+    #expect(try findings(scratch.path()).map { String($0.prefix(5)) } == ["OJ004"])
 }

@@ -5,10 +5,9 @@ import JournalAnalysis
 /// The findings of the journal's only session, as `code name: message` lines.
 func findings(_ path: String) throws -> [String] {
     let reader = try JournalReader(path: path)
-    let result = try Diagnoser.diagnose(reader, session: try reader.session(nil)).map {
+    return try Diagnoser.diagnose(reader, session: try reader.session(nil)).map {
         "\($0.rule.code) \($0.rule.name): \($0.message)"
     }
-    return result
 }
 
 /// The fixes of the journal's only session's findings, in the findings' order.

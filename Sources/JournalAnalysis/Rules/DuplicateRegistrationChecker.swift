@@ -48,7 +48,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
     }
 
     /// The owner types that stand for "no owner given": the registration's own token.
-    static let ownerlessTypes: Set<String> = ["NotificationToken"]
+    static let ownerlessTypes: Set<String> = ["NotificationToken", "ObservationArm"]
 
     /// What makes two owner-less registrations the same observation: no owner to compare.
     struct OwnerlessIdentity: Hashable {
@@ -62,6 +62,9 @@ final class DuplicateRegistrationChecker: RuleChecker {
     private var ownerless: [OwnerlessIdentity: [Int64]] = [:]
     /// The identity of each live owner-less registration, to drop it on removal.
     private var ownerlessIdentity: [Int64: OwnerlessIdentity] = [:]
+
+    /// Per live withObservationTracking arming, its channel's count of changes when armed.
+    private var trackingArmedAt: [Int64: Int] = [:]
 
     private var duplicates: [Duplicate] = []
     /// Changes (not priors) seen so far per channel.
@@ -91,6 +94,12 @@ final class DuplicateRegistrationChecker: RuleChecker {
                     ownerlessIdentity[new.id] = identity
                 }
             }
+            // A withObservationTracking armed again from its own onChange: the earlier
+            // arming fired (a change came since it was armed) and ends with this delivery.
+            if TrackingSite.isTracking(channel, context) {
+                trackingArmedAt[new.id] = changes[channel, default: 0]
+                if let earlier = first, trackingArmedAt[earlier.id] != changes[channel, default: 0] { first = nil }
+            }
             guard let first else { return }
             duplicates.append(Duplicate(first: first, second: new, channel: channel, changesAtStart: changes[channel, default: 0]))
             for id in Set([first.id, new.id]) { activeByRegistration[id, default: []].append(duplicates.count - 1) }
@@ -98,6 +107,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
             // The registry removes this registration next (`LiveRegistry.apply`): its pairs
             // end here, having doubled every change of their channel up to now.
             guard let id = event.kind == .removed ? event.registrationID : event.otherRegistrationID else { return }
+            trackingArmedAt[id] = nil
             if let identity = ownerlessIdentity.removeValue(forKey: id) {
                 ownerless[identity]?.removeAll { $0 == id }
                 if ownerless[identity]?.isEmpty == true { ownerless[identity] = nil }
