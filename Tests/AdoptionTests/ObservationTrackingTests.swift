@@ -245,3 +245,45 @@ private final class FiringCount: @unchecked Sendable {
     func add() { lock.withLock { value += 1 } }
     var count: Int { lock.withLock { value } }
 }
+
+// MARK: - Observations, recorded like changes()
+
+/// What a loop has seen, from any thread.
+private final class Seen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int] = []
+    func add(_ value: Int) { lock.withLock { values.append(value) } }
+    var all: [Int] { lock.withLock { values } }
+}
+
+@Test func anObservationsLoopIsRecordedAtItsLineAndEndsAsStreamEnded() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "observations")
+    let board = Scoreboard()
+    let seen = Seen()
+    let registry = recording.registry
+    let loop = Task {
+        for await home in registry.observations({ board.home }) {    // was: Observations { board.home }
+            seen.add(home)
+            if home == 2 { break }
+        }
+    }
+    while seen.all.isEmpty { await Task.yield() }
+    board.home = 1
+    while seen.all.count < 2 { await Task.yield() }
+    board.home = 2
+    await loop.value
+    board.home = 3                                                  // after the loop: nobody
+    recording.close()
+    #expect(seen.all == [0, 1, 2])
+    #expect(try rows(scratch.path(), "select seq, kind, owner, new_value, reason from event_log order by seq") == [
+        "1|registered|ChangeStream#1|NULL|NULL",
+        "2|changed|NULL|1|NULL", "3|delivered|ChangeStream#1|NULL|NULL",
+        "4|changed|NULL|2|NULL", "5|delivered|ChangeStream#1|NULL|NULL",
+        "6|removed|ChangeStream#1|NULL|streamEnded",
+    ])
+    #expect(try rows(scratch.path(), "select channel, options, call_site from registration_log") == [
+        "*.Observations@ObservationTrackingTests.swift:266|initial,new|AdoptionTests/ObservationTrackingTests.swift:266",
+    ])
+    #expect(try findings(scratch.path()) == [])
+}
