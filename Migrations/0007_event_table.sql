@@ -19,7 +19,8 @@
 --   change_back  delivered, skipped: how many events back the change delivered is
 --                (seq - change_seq); NULL when not known. event_log: change_seq.
 -- event_details  the columns few events have: a replacement's replaced registration, a
---                scope's id, the waits of a slow callback, free text (a gap's 'dropped=N').
+--                scope's id, the waits and the wait for a CPU of a slow callback, free text
+--                (a gap's 'dropped=N').
 --                At most one row per event, with the event's key.
 -- event_kinds, delivery_policies, removal_reasons
 --                the names of the codes stored in events.kind, channels.policy and
@@ -140,6 +141,7 @@ CREATE TABLE event_details (
     scope_id        INTEGER,                -- scopeBegan, scopeEnded, and events inside a scope
     waits           INTEGER,                -- delivered: voluntary context switches of a slow callback
     detail          TEXT,                   -- free text; gap: 'dropped=N'
+    run_queue_ns    INTEGER,                -- delivered: a slow callback's time runnable, waiting for a CPU
     PRIMARY KEY (session_id, seq)
 ) STRICT, WITHOUT ROWID;
 
@@ -194,7 +196,7 @@ SELECT e.session_id, e.seq, e.time_ns, k.name AS kind, e.thread, e.flags & 1 AS 
        cs.site AS call_site, e.flags >> 4 AS depth, e.live_count, e.duration_ns, (e.flags >> 1) & 1 AS is_prior,
        e.old_value, e.new_value, e.reason, d.detail,
        CASE WHEN e.flags & 4 THEN (e.flags >> 3) & 1 END AS main_queue, e.cpu_ns, d.waits,
-       e.seq - e.change_back AS change_seq, d.scope_id
+       e.seq - e.change_back AS change_seq, d.scope_id, d.run_queue_ns
 FROM events e
 LEFT JOIN event_kinds k ON k.code = e.kind
 LEFT JOIN event_details d ON d.session_id = e.session_id AND d.seq = e.seq

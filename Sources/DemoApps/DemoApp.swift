@@ -54,12 +54,13 @@ package struct DemoApp: Sendable {
         try ui.drain(scenario: name)
     }
 
-    /// The four demo apps, in the order the demo records them.
+    /// The five demo apps, in the order the demo records them.
     package static let all: [DemoApp] = [
         MusicPlayerScenario.scenario,
         VideoToolbarScenario.scenario,
         UploadProgressScenario.scenario,
         StretchyHeaderScenario.scenario,
+        ScoreboardTrackingScenario.scenario,
     ]
 
     /// The scenario called `name`, if there is one.

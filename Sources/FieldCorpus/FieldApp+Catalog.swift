@@ -27,5 +27,9 @@ extension FieldApp {
         PhotoThumbnailApp.app,
         DownloadListApp.app,
         PlaylistTableApp.app,
+        InboxObserverApp.app,
+        SyncStatusApp.app,
+        CartBadgeTrackingApp.app,
+        LiveScoreTrackingApp.app,
     ]
 }

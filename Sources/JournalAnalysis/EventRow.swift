@@ -30,6 +30,10 @@ package struct EventRow: Sendable, Equatable {
     package var cpuNs: Int64?
     /// `delivered`: voluntary context switches during the callback; `nil` when not recorded.
     package var waits: Int64?
+    /// `delivered`: of `durationNs`, the time the callback's thread was runnable but
+    /// waiting for a CPU (the machine's load, not the callback); `nil` when not recorded
+    /// (the recorder measures it, `ObserverEvent.runQueueWait`; journals do not store it yet).
+    package var runQueueNs: Int64?
     /// `delivered`, `skipped`: the seq of the change delivered, as the recorder knew it
     /// (schema 4); `nil` when not recorded.
     package var changeSeq: Int64?
@@ -48,8 +52,9 @@ package struct EventRow: Sendable, Equatable {
         scopeID: Int64? = nil, depth: Int = 0, liveCount: Int64? = nil, durationNs: Int64? = nil,
         isPrior: Bool = false, oldValue: String? = nil, newValue: String? = nil,
         reason: String? = nil, detail: String? = nil, isMainQueue: Bool? = nil, cpuNs: Int64? = nil,
-        waits: Int64? = nil, changeSeq: Int64? = nil
+        waits: Int64? = nil, changeSeq: Int64? = nil, runQueueNs: Int64? = nil
     ) {
+        self.runQueueNs = runQueueNs
         self.changeSeq = changeSeq
         self.waits = waits
         self.isMainQueue = isMainQueue

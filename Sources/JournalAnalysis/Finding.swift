@@ -18,10 +18,14 @@ package struct Finding: Sendable, Equatable {
     package var channel: String?
     /// How many times it happened (changes missed, deliveries, removals...).
     package var count: Int
+    /// The fix for this finding when it differs from the rule's (the API the app used
+    /// decides it: a `for await` loop has no token to cancel); `nil` for the rule's.
+    package var specificFix: String?
 
     package init(
         rule: Rule, severity: Severity? = nil, sessionID: Int64, message: String, evidence: [String] = [],
-        seqs: [Int64] = [], callSites: [String] = [], owners: [String] = [], channel: String? = nil, count: Int = 1
+        seqs: [Int64] = [], callSites: [String] = [], owners: [String] = [], channel: String? = nil, count: Int = 1,
+        fix: String? = nil
     ) {
         self.rule = rule
         self.severity = severity ?? rule.severities[0]
@@ -33,10 +37,11 @@ package struct Finding: Sendable, Equatable {
         self.owners = owners.uniqued()
         self.channel = channel
         self.count = count
+        specificFix = fix
     }
 
-    /// The suggested fix (the rule's).
-    package var fix: String { rule.fix }
+    /// The suggested fix: this finding's own, else the rule's.
+    package var fix: String { specificFix ?? rule.fix }
 
     /// The first sequence number, for ordering (0 when the finding has none).
     package var firstSeq: Int64 { seqs.first ?? 0 }

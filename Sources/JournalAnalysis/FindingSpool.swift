@@ -231,6 +231,8 @@ enum FindingCoding {
         int(finding.channel == nil ? 0 : 1)
         if let channel = finding.channel { text(channel) }
         int(Int64(finding.count))
+        int(finding.specificFix == nil ? 0 : 1)
+        if let fix = finding.specificFix { text(fix) }
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>) -> Finding? {
@@ -272,7 +274,12 @@ enum FindingCoding {
             guard let value = text() else { return nil }
             channel = value
         }
-        guard let count = int() else { return nil }
+        guard let count = int(), let hasFix = int() else { return nil }
+        var fix: String?
+        if hasFix != 0 {
+            guard let value = text() else { return nil }
+            fix = value
+        }
         // Fields set as stored: the initialiser's sorting and de-duplication already ran.
         var finding = Finding(rule: rule, severity: severity, sessionID: session, message: message)
         finding.evidence = evidence
@@ -281,6 +288,7 @@ enum FindingCoding {
         finding.owners = owners
         finding.channel = channel
         finding.count = Int(count)
+        finding.specificFix = fix
         return finding
     }
 }

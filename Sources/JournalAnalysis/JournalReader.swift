@@ -382,6 +382,7 @@ package final class JournalReader {
         event.scopeID = row.optionalInt(column(.scopeID))
         event.waits = row.optionalInt(column(.waits))
         event.detail = row.optionalText(column(.detail))
+        event.runQueueNs = row.optionalInt(column(.runQueueNs))
     }
 
     /// Calls `body` for every event of `session` (every session, by id, when `nil`) with a

@@ -12,6 +12,7 @@ enum RuleCatalog {
             LeakedRegistrationChecker.self, NeverPostedKeyChecker.self, DeliveryAfterOwnerGoneChecker.self,
             RedundantChangeChecker.self, OffMainDeliveryChecker.self, FeedbackLoopChecker.self, SlowCallbackChecker.self,
             UncleanSessionChecker.self, SilentChangeChecker.self, SubjectReplacedChecker.self,
+            FirstChangeOnlyChecker.self, TrackingReadsNothingChecker.self, TrackingRearmedOffWriterChecker.self,
         ]
     }
 

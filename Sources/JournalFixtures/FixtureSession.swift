@@ -70,7 +70,7 @@ package final class FixtureSession {
         other: Int64? = nil, site: String? = nil, scope: Int64? = nil, liveCount: Int64? = nil,
         duration: Int64? = nil, prior: Bool = false, old: String? = nil, new: String? = nil,
         reason: String? = nil, detail: String? = nil, mainQueue: Bool? = nil, cpu: Int64? = nil, waits: Int64? = nil,
-        changeSeq: Int64? = nil
+        changeSeq: Int64? = nil, runQueue: Int64? = nil
     ) throws -> Int64 {
         seq += 1
         timeNs += tickNs
@@ -98,9 +98,9 @@ package final class FixtureSession {
             .optional(cpu), .optional(liveCount), callSite, .text(old), .text(new), .text(reason),
         ]
         try fixture.run(EventColumn.insertSQL(rows: 1), values)
-        if other != nil || scope != nil || waits != nil || detail != nil {
+        if other != nil || scope != nil || waits != nil || detail != nil || runQueue != nil {
             try fixture.run(EventDetailColumn.insertSQL, [
-                .int(id), .int(seq), .optional(other), .optional(scope), .optional(waits), .text(detail),
+                .int(id), .int(seq), .optional(other), .optional(scope), .optional(waits), .text(detail), .optional(runQueue),
             ])
         }
         return seq

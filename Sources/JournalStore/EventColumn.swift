@@ -44,12 +44,12 @@ package enum EventColumn: Int32, CaseIterable, Sendable {
 /// The columns of `event_details`, in table order: what few events have, one row per such
 /// event with the event's key.
 package enum EventDetailColumn: Int32, CaseIterable, Sendable {
-    case sessionID, seq, otherRegistrationID, scopeID, waits, detail
+    case sessionID, seq, otherRegistrationID, scopeID, waits, detail, runQueueNs
 
     /// The column's SQL name.
     package var name: String { Self.sqlNames[Int(rawValue)] }
 
-    private static let sqlNames = ["session_id", "seq", "other_registration_id", "scope_id", "waits", "detail"]
+    private static let sqlNames = ["session_id", "seq", "other_registration_id", "scope_id", "waits", "detail", "run_queue_ns"]
 
     /// `INSERT INTO event_details (…) VALUES (?, …)`.
     package static let insertSQL = "INSERT INTO event_details (" + allCases.map(\.name).joined(separator: ", ")

@@ -28,6 +28,7 @@ extension SessionWriter {
         var duration: Int64?
         var cpu: Int64?
         var waits: Int64?
+        var runQueue: Int64?
         var changeSeq: Int64?
         var old: ValueText?
         var new: ValueText?
@@ -99,6 +100,7 @@ extension SessionWriter {
             row.duration = event.duration.map { Int64(clamping: $0) }
             row.cpu = event.cpuDuration.map { Int64(clamping: $0) }
             row.waits = event.waits.map { Int64(clamping: $0) }
+            row.runQueue = event.runQueueWait.map { Int64(clamping: $0) }
             row.new = values.text(for: event.new, key: event.channel?.key).map { .text($0) }
             row.changeSeq = changeSeq(of: event.changeNumber)
         case .skipped:
@@ -181,6 +183,7 @@ extension SessionWriter {
             row.duration = Int64(clamping: record.duration)
             row.cpu = Int64(clamping: record.cpu)
             if record.flags.contains(.countedWaits) { row.waits = Int64(clamping: record.waits) }
+            row.runQueue = record.runQueue.map { Int64(clamping: $0) }
         } else {
             row.reason = record.skipReason.map { Self.journal($0).name }
         }
@@ -220,7 +223,7 @@ extension SessionWriter {
     /// its details, if it has any, are inserted now (the two tables' rows are committed
     /// together).
     func add(_ row: Row) throws(SQLiteError) {
-        if row.otherRegistration != nil || row.scope != nil || row.waits != nil || row.detail != nil {
+        if row.otherRegistration != nil || row.scope != nil || row.waits != nil || row.detail != nil || row.runQueue != nil {
             try insertDetails(of: row)
         }
         staged.append(row)
@@ -278,6 +281,7 @@ extension SessionWriter {
         try insertDetails.bind(row.scope, at: at(.scopeID))
         try insertDetails.bind(row.waits, at: at(.waits))
         try insertDetails.bind(row.detail, at: at(.detail))
+        try insertDetails.bind(row.runQueue, at: at(.runQueueNs))
         try insertDetails.run()
     }
 

@@ -33,6 +33,8 @@ package struct EventRecord: Sendable {
         package static let prior = Flags(rawValue: 4)
         /// `waits` was counted (the callback was slow enough to read the thread's usage).
         package static let countedWaits = Flags(rawValue: 8)
+        /// `runQueue` was measured (a slow callback, where the system tells it).
+        package static let measuredRunQueue = Flags(rawValue: 16)
     }
 
     package var kind: Kind
@@ -79,6 +81,11 @@ package struct EventRecord: Sendable {
 
     /// Whether the action ran on the main thread.
     package var isMainThread: Bool { flags.contains(.mainThread) }
+
+    /// `delivered`: how long the callback was runnable but waiting for a CPU
+    /// (`ObserverEvent.runQueueWait`); `nil` when not measured. Kept in `liveCount`'s place:
+    /// a delivery has no live count, and a field of its own would make every record larger.
+    package var runQueue: UInt64? { flags.contains(.measuredRunQueue) ? liveCount : nil }
 }
 
 /// A sink that takes the registry's frequent actions as `EventRecord`s (the journal's

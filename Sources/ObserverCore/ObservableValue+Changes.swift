@@ -22,12 +22,16 @@ extension ObservableValue {
     ///   - options: what to be told; `.old` and `.new` by default, `.initial` to get the
     ///     current value first, `.onlyWhenChanged` to skip changes where old == new.
     ///   - bufferingNewest: how many undelivered changes to keep; at least 1.
+    ///   - scope: the stretch of the app's life the loop is for (a screen being visible):
+    ///     a loop still waiting when it ends, and delivered to after, is reported as leaked
+    ///     (a warning; the fix is to end the loop, for example by cancelling its task, when
+    ///     the scope ends).
     ///   - file: the call site, for the journal; leave the default.
     ///   - line: the call site, for the journal; leave the default.
     ///   - function: the call site, for the journal; leave the default.
     /// - Returns: a sequence that never finishes by itself: it ends when its consumer stops.
     public func changes(
-        options: ObservationOptions = [.old, .new], bufferingNewest: Int = 1,
+        options: ObservationOptions = [.old, .new], bufferingNewest: Int = 1, scope: ObservationScope? = nil,
         file: String = #fileID, line: Int = #line, function: String = #function
     ) -> AsyncStream<ValueChange<Value>> {
         let (stream, continuation) = AsyncStream.makeStream(
@@ -35,7 +39,7 @@ extension ObservableValue {
         )
         let owner = ChangeStream()
         let token = register(
-            owner: owner, options: options, queue: nil, expectsMainThread: false, scope: nil,
+            owner: owner, options: options, queue: nil, expectsMainThread: false, scope: scope,
             callSite: CallSite(file: file, line: line, function: function)
         ) { _, change in
             continuation.yield(change.assumingMemoryBound(to: ValueChange<Value>.self).pointee.filtered(by: options))

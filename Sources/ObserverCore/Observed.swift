@@ -17,7 +17,8 @@
 ///
 /// Only for classes (the enclosing instance is needed); in a struct it does not compile.
 /// The wrapper is `Sendable` and thread-safe, but like every property wrapper its backing
-/// storage is a `var`, so a class declaring `Sendable` conformance needs `@unchecked`.
+/// storage is a `var`, so a class declaring `Sendable` conformance needs `@unchecked`
+/// (safe: the storage is assigned once, in `init`; see `ObservationSubject`).
 @propertyWrapper
 public final class Observed<Value: Sendable>: Sendable {
     private enum State {

@@ -95,6 +95,13 @@ public struct ObserverEvent: Sendable {
     /// thread (it does on Linux), and for callbacks under 50 µs (not counted: see
     /// `cpuDuration`).
     public var waits: UInt64?
+    /// For `.delivered`: how long, of `duration`, the callback's thread was ready to run
+    /// but waiting for a CPU (preempted by other work, or woken from a sleep or a lock and
+    /// not yet scheduled), in nanoseconds: time the machine's load added, not the
+    /// callback. From the scheduler's statistics (Linux `schedstat`); `nil` where they are
+    /// not available and for callbacks under 50 µs (see `cpuDuration`). The journal does
+    /// not store it yet.
+    public var runQueueWait: UInt64?
     /// For scope events: the scope.
     public var scope: ScopeInfo?
     /// For `.changed`: the registry's number of this change, 1, 2, … per registry, never

@@ -183,7 +183,7 @@ extension ObserverRegistry {
         if hasRecordSink {
             recordDelivered(
                 context: call.context, entry: entry, depth: depth, onMainQueue: call.onMainQueue,
-                end: call.end, duration: call.duration, cpu: call.cpu, waits: call.waits, change: change
+                end: call.end, duration: call.duration, cpu: call.cpu, waits: call.waits, runQueue: call.runQueue, change: change
             )
             return
         }
@@ -219,6 +219,7 @@ extension ObserverRegistry {
         let duration: UInt64
         let cpu: UInt64
         let waits: UInt64?
+        let runQueue: UInt64?
     }
 
     /// Calls one registration, timed, one level deeper on this thread (whose context is
@@ -237,15 +238,18 @@ extension ObserverRegistry {
         context.queueChange = 0
         let clock = CallbackClock(context, start: start)
         entry.call(owner, payload)
-        let (end, duration, cpu, waits) = clock.finish(context)
+        let spent = clock.finish(context)
         context.depth = savedDepth
         // A post inside the callback may have put its own answer in.
         context.queueChange = savedQueueChange
         context.onMainQueue = savedOnMainQueue
         // The next callback of a running loop starts here (a reading after this thread's
         // latest record, whichever loop it was in).
-        context.loopTime = end
-        return TimedCall(context: context, onMainQueue: onMainQueue, end: end, duration: duration, cpu: cpu, waits: waits)
+        context.loopTime = spent.end
+        return TimedCall(
+            context: context, onMainQueue: onMainQueue, end: spent.end, duration: spent.duration, cpu: spent.cpu,
+            waits: spent.waits, runQueue: spent.runQueue
+        )
     }
 
     /// Hands a delivery to the sink as an `ObserverEvent` (a sink that does not take records,
@@ -260,6 +264,7 @@ extension ObserverRegistry {
             changeNumber: change == 0 ? nil : change
         )
         event.waits = call.waits
+        event.runQueueWait = call.runQueue
         sink?.record(event)
     }
 

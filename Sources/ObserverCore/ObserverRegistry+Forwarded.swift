@@ -5,7 +5,7 @@ extension ObserverRegistry {
     /// Records a post on `channel` (a `changed` event with `value` as its new value), under
     /// the channel's lock like a dispatch, so it is ordered with the registrations around it. `value`
     /// runs before the lock is taken: it may ask the registry to name objects.
-    func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite) {
+    func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite?) {
         guard let sink else { return }
         let text = value()
         channel.exclusive {
@@ -55,6 +55,18 @@ extension ObserverRegistry {
                     ?? ChannelInfo(id: 0, subject: .any, key: key, policy: .multicast)
             }
             reportUnregisteredLocked(channel: channel, registration: nil, owner: ref, callSite: callSite)
+        }
+    }
+
+    /// Reports a removal that did not reach `registration` (asked of a center that does
+    /// not deliver to it): `removeUnregistered` naming the registration, which stays live.
+    func reportForwardedUnmatched(_ registration: RegistrationInfo, callSite: CallSite) {
+        guard sink != nil else { return }
+        state.withLock { state in
+            reportUnregisteredLocked(
+                channel: state.registrations[registration.id]?.channel.info, registration: registration,
+                owner: registration.owner, callSite: callSite
+            )
         }
     }
 

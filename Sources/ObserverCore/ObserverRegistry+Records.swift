@@ -38,17 +38,18 @@ extension ObserverRegistry {
     /// Writes the `delivered` record of a callback that ran.
     func recordDelivered(
         context: ThreadContext, entry: RegistrationEntry, depth: Int, onMainQueue: Bool,
-        end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?, change: UInt64
+        end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?, runQueue: UInt64?, change: UInt64
     ) {
         var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
         if waits != nil { flags.insert(.countedWaits) }
+        if runQueue != nil { flags.insert(.measuredRunQueue) }
         // The depth as it is (see `recordChanged`).
         recordSink?.record(
             EventRecord(
                 kind: .delivered, flags: flags, time: end, thread: context.number, channel: entry.info.channelID,
-                depth: Int32(truncatingIfNeeded: depth), registration: entry.info.id, owner: entry.info.owner.id, duration: duration, cpu: cpu,
-                waits: waits ?? 0, changeNumber: change
+                depth: Int32(truncatingIfNeeded: depth), registration: entry.info.id, owner: entry.info.owner.id,
+                liveCount: runQueue ?? 0, duration: duration, cpu: cpu, waits: waits ?? 0, changeNumber: change
             )
         )
     }

@@ -10,16 +10,27 @@ public import Foundation
 /// ```
 ///
 /// It offers `NotificationCenter`'s block-based API under the same names and forwards every
-/// call to a real `NotificationCenter`, which delivers exactly as it always does (its
-/// queues, its `object` filtering, synchronous `post`). Around that, the registry records:
+/// call to a real `NotificationCenter` — `NotificationCenter.default` unless another is
+/// given — which delivers exactly as it always does (its queues, its `object` filtering,
+/// synchronous `post`): a post made straight to `NotificationCenter.default` elsewhere in
+/// the app still reaches the observers added here (it is delivered, not recorded as a
+/// post). Around that, the registry records:
 /// - every `addObserver(forName:object:queue:using:)` as a registration on the channel
 ///   `*.<name>`, with its call site, queue and `object` filter; its owner is the returned
-///   token, or `owner:` when given (then `duplicate-registration` can tell an owner that
-///   adds the same observer on every appearance);
+///   token, or `owner:` when given. The same call site adding again on the same name while
+///   its earlier block is live is a `duplicate-registration`, owner or not (the observer
+///   added on every appearance); `owner:` tells apart different objects observing from one
+///   line. `queue: .main` (or `expectsMainThread: true` for a block that updates
+///   main-thread state) makes a delivery off main an `off-main-delivery`; `scope:` makes a
+///   block that outlives its screen a `leaked-registration` warning;
 /// - every `post` as a change of that channel (its value: the sender and the `userInfo`
 ///   keys), with each block's delivery (duration, thread, main or not);
 /// - every `removeObserver`: of a token (reason `explicit`), of a token already removed or
-///   of an object that was never added (`removeUnregistered`, the classic bugs). A block
+///   of an object that was never added (`removeUnregistered`, the classic bugs). A token
+///   handed to another recording center that forwards to a different `NotificationCenter`
+///   removes nothing there (Foundation keeps calling the block): it is recorded as
+///   `removeUnregistered` naming the still-live registration, whose later deliveries
+///   follow. A block
 ///   observer never removed stays registered (Foundation keeps calling it), so a session
 ///   ending with it live shows it as leaked.
 ///
@@ -41,9 +52,11 @@ public final class RecordingNotificationCenter: Sendable {
     /// Creates a recording center.
     /// - Parameters:
     ///   - registry: records everything (`recording.registry` of a journal session).
-    ///   - forwardingCenter: the center that delivers; a private one by default, or
-    ///     `.default` to also reach code that posts to the default center directly.
-    public init(registry: ObserverRegistry, forwardingTo forwardingCenter: NotificationCenter = NotificationCenter()) {
+    ///   - forwardingCenter: the center that delivers: `NotificationCenter.default` by
+    ///     default, so that code posting to the default center directly still reaches the
+    ///     observers added here; pass `NotificationCenter()` for a private center (tests
+    ///     that must not hear the rest of the process).
+    public init(registry: ObserverRegistry, forwardingTo forwardingCenter: NotificationCenter = .default) {
         self.registry = registry
         self.forwardingCenter = forwardingCenter
     }
@@ -55,6 +68,11 @@ public final class RecordingNotificationCenter: Sendable {
     ///   - object: only notifications from this sender; `nil` for any.
     ///   - queue: the operation queue the block runs on; `nil` for the posting thread.
     ///   - owner: who the observer is for, held weakly; the token by default.
+    ///   - expectsMainThread: the block updates main-thread state, so a delivery off main
+    ///     (a post from a background thread with `queue: nil`) is a bug to diagnose;
+    ///     implied by `queue: .main`.
+    ///   - scope: the stretch of the app's life (a screen being visible) the observer is
+    ///     for: still live when it ends, and delivered to after, it is reported as leaked.
     ///   - file: the call site, for the journal; leave the default.
     ///   - line: the call site, for the journal; leave the default.
     ///   - function: the call site, for the journal; leave the default.
@@ -64,27 +82,29 @@ public final class RecordingNotificationCenter: Sendable {
     @discardableResult
     public func addObserver(
         forName name: Notification.Name?, object: Any?, queue: OperationQueue?, owner: AnyObject? = nil,
+        expectsMainThread: Bool = false, scope: ObservationScope? = nil,
         file: String = #fileID, line: Int = #line, function: String = #function,
         using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
         addRecordedObserver(
-            forName: name, object: object, queue: queue, owner: owner,
-            callSite: CallSite(file: file, line: line, function: function), using: block
+            forName: name, object: object, queue: queue, owner: owner, expectsMainThread: expectsMainThread,
+            scope: scope, callSite: CallSite(file: file, line: line, function: function), using: block
         )
     }
 
     /// `addObserver`, returning the token as its own type.
     private func addRecordedObserver(
-        forName name: Notification.Name?, object: Any?, queue: OperationQueue?, owner: AnyObject?, callSite: CallSite,
+        forName name: Notification.Name?, object: Any?, queue: OperationQueue?, owner: AnyObject?,
+        expectsMainThread: Bool, scope: ObservationScope?, callSite: CallSite,
         using block: @escaping @Sendable (Notification) -> Void
     ) -> NotificationToken {
         let channel = channel(for: name?.rawValue ?? "*")
-        let token = NotificationToken(name: name)
+        let token = NotificationToken(name: name, center: self)
         let sender = object.flatMap(Self.asObject)
         let entry = registry.register(
             on: channel, owner: owner ?? token, payload: Notification.self, options: [.new],
-            queue: Self.label(of: queue), expectsMainThread: queue === OperationQueue.main, sender: sender,
-            scope: nil, callSite: callSite
+            queue: Self.label(of: queue), expectsMainThread: expectsMainThread || queue === OperationQueue.main,
+            sender: sender, scope: scope, callSite: callSite
         ) { _, notification in
             block(notification.assumingMemoryBound(to: Notification.self).pointee)
         }
@@ -173,18 +193,20 @@ public final class RecordingNotificationCenter: Sendable {
     /// - Parameters:
     ///   - name: the notification to observe.
     ///   - object: only notifications from this sender; `nil` for any.
+    ///   - scope: the stretch of the app's life the loop is for: still waiting when it
+    ///     ends, and delivered to after, the loop is reported as leaked.
     ///   - file: the call site, for the journal; leave the default.
     ///   - line: the call site, for the journal; leave the default.
     ///   - function: the call site, for the journal; leave the default.
     /// - Returns: a sequence that never finishes by itself: it ends when its consumer stops.
     public func notifications(
-        named name: Notification.Name, object: Any? = nil,
+        named name: Notification.Name, object: Any? = nil, scope: ObservationScope? = nil,
         file: String = #fileID, line: Int = #line, function: String = #function
     ) -> AsyncStream<Notification> {
         let (stream, continuation) = AsyncStream.makeStream(of: Notification.self, bufferingPolicy: .unbounded)
         let owner = ChangeStream()
         let token = addRecordedObserver(
-            forName: name, object: object, queue: nil, owner: owner,
+            forName: name, object: object, queue: nil, owner: owner, expectsMainThread: false, scope: scope,
             callSite: CallSite(file: file, line: line, function: function)
         ) { note in
             // `Notification` is not `Sendable` (its `object` and `userInfo` are `Any`), yet
@@ -213,6 +235,10 @@ public final class RecordingNotificationCenter: Sendable {
     }
 
     private func remove(_ observer: Any, name: Notification.Name?, object: Any?, callSite: CallSite) {
+        if let token = observer as? NotificationToken, let adding = token.center, adding !== self {
+            removeForeign(token, addedBy: adding, name: name, object: object, callSite: callSite)
+            return
+        }
         guard let token = observer as? NotificationToken, let registration = token.registration else {
             forwardingCenter.removeObserver(observer, name: name, object: object)
             if let other = Self.asObject(observer) {
@@ -232,6 +258,27 @@ public final class RecordingNotificationCenter: Sendable {
                 registrationID: registration.id, info: registration, reason: .explicit, callSite: callSite,
                 reportMissing: true
             )
+        } else {
+            registry.reportForwardedUnregistered(object: token, key: name?.rawValue, callSite: callSite)
+        }
+    }
+
+    /// `removeObserver` of a token another recording center added. Both forwarding to the
+    /// same `NotificationCenter`, the removal is real there: done as the adding center
+    /// would. Otherwise Foundation removes nothing and keeps calling the block: recorded
+    /// as that (`removeUnregistered` naming the registration, still live), in this
+    /// center's registry if the token's registration is its own.
+    private func removeForeign(
+        _ token: NotificationToken, addedBy adding: RecordingNotificationCenter, name: Notification.Name?, object: Any?,
+        callSite: CallSite
+    ) {
+        if adding.forwardingCenter === forwardingCenter {
+            adding.remove(token, name: name, object: object, callSite: callSite)
+            return
+        }
+        forwardingCenter.removeObserver(token, name: name, object: object)
+        if adding.registry === registry, let registration = token.registration {
+            registry.reportForwardedUnmatched(registration, callSite: callSite)
         } else {
             registry.reportForwardedUnregistered(object: token, key: name?.rawValue, callSite: callSite)
         }
@@ -287,8 +334,12 @@ public final class NotificationToken: NSObject, @unchecked Sendable {
     var registration: RegistrationInfo?
     var forwarded: (any NSObjectProtocol)?
     weak var senderObject: AnyObject?
+    /// The center that added it, which alone can remove it (weak: the center holds its
+    /// live tokens).
+    weak var center: RecordingNotificationCenter?
 
-    init(name: Notification.Name?) {
+    init(name: Notification.Name?, center: RecordingNotificationCenter) {
         self.name = name
+        self.center = center
     }
 }

@@ -21,9 +21,13 @@ struct ThreadContext {
         var queueChange: UInt64 = 0
         var onMainQueue = false
         var loopTime: UInt64 = 0
-        var usage = ThreadUsage(cpuNanoseconds: 0, voluntarySwitches: nil)
+        var usage = ThreadUsage(cpuNanoseconds: 0, voluntarySwitches: nil, runQueueNanoseconds: nil)
         var usageTime: UInt64 = 0
         var coveredTime: UInt64 = 0
+        /// The thread's `/proc/thread-self/schedstat`, opened on the first usage reading
+        /// and kept (one `pread` per reading, not three calls); -1: not opened yet; -2:
+        /// not available. Closed with the context.
+        var schedstat: Int32 = -1
     }
 
     private let storage: UnsafeMutablePointer<Storage>
@@ -95,6 +99,8 @@ struct ThreadContext {
         get { storage.pointee.coveredTime }
         nonmutating set { storage.pointee.coveredTime = newValue }
     }
+    /// The thread's usage now (see `ThreadUsage.current`).
+    var currentUsage: ThreadUsage { ThreadUsage.current(schedstat: &storage.pointee.schedstat) }
 
     private init(storage: UnsafeMutablePointer<Storage>) {
         self.storage = storage
@@ -115,6 +121,7 @@ struct ThreadContext {
             // A later destructor of another key that records finds no context and makes
             // a new one (freed in the next round of destructors), never this freed one.
             oj_thread_context_set(nil)
+            if storage.pointee.schedstat >= 0 { close(storage.pointee.schedstat) }
             storage.deinitialize(count: 1)
             storage.deallocate()
         }
@@ -148,6 +155,9 @@ struct ThreadContext {
 struct ThreadUsage {
     var cpuNanoseconds: UInt64
     var voluntarySwitches: UInt64?
+    /// How long the thread has been runnable but waiting for a CPU, in all (the
+    /// scheduler's `run_delay`); `nil` where the system does not say.
+    var runQueueNanoseconds: UInt64?
 
     /// The calling thread's usage now: its CPU clock (`CLOCK_THREAD_CPUTIME_ID`) and, on
     /// Linux, its voluntary switches (`getrusage(RUSAGE_THREAD)`).
@@ -156,9 +166,11 @@ struct ThreadUsage {
     /// it only at the next tick or switch, so a reading taken while the thread has run
     /// for a few milliseconds lags by that much, and a sleeping callback measured from it
     /// was seen using milliseconds of CPU. The thread CPU clock includes the running
-    /// slice. Two system calls per reading: `CallbackClock` reads rarely.
+    /// slice. Three system calls per reading (the third, a `pread` of the thread's
+    /// `schedstat` file descriptor, `schedstat`, for the run-queue wait): `CallbackClock`
+    /// reads rarely.
     @inline(never)
-    static var current: ThreadUsage {
+    static func current(schedstat: inout Int32) -> ThreadUsage {
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         let cpu = UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
@@ -166,10 +178,48 @@ struct ThreadUsage {
         var usage = rusage()
         // RUSAGE_THREAD (1) is a GNU extension Swift's Glibc module does not import.
         if getrusage(__rusage_who_t(1), &usage) == 0 {
-            return ThreadUsage(cpuNanoseconds: cpu, voluntarySwitches: UInt64(clamping: usage.ru_nvcsw))
+            return ThreadUsage(
+                cpuNanoseconds: cpu, voluntarySwitches: UInt64(clamping: usage.ru_nvcsw),
+                runQueueNanoseconds: runQueueWait(schedstat: &schedstat)
+            )
         }
         #endif
-        return ThreadUsage(cpuNanoseconds: cpu, voluntarySwitches: nil)
+        return ThreadUsage(cpuNanoseconds: cpu, voluntarySwitches: nil, runQueueNanoseconds: nil)
+    }
+
+    /// The second field of the calling thread's `/proc/thread-self/schedstat`
+    /// (`<on-cpu ns> <run-queue ns> <timeslices>`): nanoseconds runnable but not running.
+    /// `schedstat` is the thread's descriptor, opened here on first use (-2 once opening
+    /// failed: no procfs, or a kernel without scheduler statistics).
+    private static func runQueueWait(schedstat: inout Int32) -> UInt64? {
+        #if os(Linux)
+        if schedstat == -1 {
+            schedstat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC)
+            if schedstat < 0 { schedstat = -2 }
+        }
+        guard schedstat >= 0 else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { buffer -> UInt64? in
+            let count = pread(schedstat, buffer.baseAddress, buffer.count, 0)
+            guard count > 0 else { return nil }
+            var field = 0
+            var value: UInt64 = 0
+            var digits = 0
+            for byte in buffer[..<count] {
+                if byte >= 48 && byte <= 57 {
+                    if field == 1 {
+                        value = value &* 10 &+ UInt64(byte - 48)
+                        digits += 1
+                    }
+                } else {
+                    if field == 1 { return digits > 0 ? value : nil }
+                    field += 1
+                }
+            }
+            return field == 1 && digits > 0 ? value : nil
+        }
+        #else
+        return nil
+        #endif
     }
 }
 
@@ -214,7 +264,7 @@ struct CallbackClock {
         var start = start
         if start &- context.usageTime > Self.referenceNanoseconds
             || start &- context.coveredTime > Self.awayNanoseconds {
-            context.usage = ThreadUsage.current
+            context.usage = context.currentUsage
             // The system call is not the callback's time.
             start = monotonicNanoseconds()
             context.usageTime = start
@@ -223,24 +273,34 @@ struct CallbackClock {
         reference = context.usage
     }
 
-    /// What the callback spent; call right after it. `waits` is `nil` when not counted.
-    func finish(_ context: ThreadContext) -> (end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?) {
+    /// What one callback spent (see `finish`).
+    struct Spent {
+        var end: UInt64
+        var duration: UInt64
+        var cpu: UInt64
+        /// Voluntary switches; `nil` when not counted.
+        var waits: UInt64?
+        /// Time runnable but waiting for a CPU (preempted, or woken and not yet run);
+        /// `nil` when not measured.
+        var runQueue: UInt64?
+    }
+
+    /// What the callback spent; call right after it.
+    func finish(_ context: ThreadContext) -> Spent {
         let end = monotonicNanoseconds()
         let duration = end &- start
         if duration < Self.slowNanoseconds {
             // A fast callback that ran longer than a stretch away may have waited: the
             // next callback measures from a new reference.
             context.coveredTime = duration > Self.awayNanoseconds ? 0 : end
-            return (end, duration, duration, nil)
+            return Spent(end: end, duration: duration, cpu: duration, waits: nil, runQueue: nil)
         }
         return slowFinish(context, end: end, duration: duration)
     }
 
     @inline(never)
-    private func slowFinish(
-        _ context: ThreadContext, end: UInt64, duration: UInt64
-    ) -> (end: UInt64, duration: UInt64, cpu: UInt64, waits: UInt64?) {
-        let now = ThreadUsage.current
+    private func slowFinish(_ context: ThreadContext, end: UInt64, duration: UInt64) -> Spent {
+        let now = context.currentUsage
         context.usage = now
         context.usageTime = end
         context.coveredTime = end
@@ -248,7 +308,11 @@ struct CallbackClock {
         let cpu = min(now.cpuNanoseconds &- reference.cpuNanoseconds, duration)
         var waits: UInt64?
         if let after = now.voluntarySwitches, let before = reference.voluntarySwitches { waits = after &- before }
-        return (end, duration, cpu, waits)
+        var runQueue: UInt64?
+        if let after = now.runQueueNanoseconds, let before = reference.runQueueNanoseconds, after >= before {
+            runQueue = min(after - before, duration - cpu)
+        }
+        return Spent(end: end, duration: duration, cpu: cpu, waits: waits, runQueue: runQueue)
     }
 }
 

@@ -64,7 +64,7 @@ final class BadgeView: @unchecked Sendable {
 @Test func theRecordedNotificationAppIsDiagnosedAtItsOwnCallSites() throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "downloads app")
-    let center = AppNotificationCenter(registry: recording.registry)
+    let center = AppNotificationCenter(registry: recording.registry, forwardingTo: NotificationCenter())
     let manager = DownloadManager(center: center)
     let screen = DownloadsScreen(center: center)
     let badge = BadgeView(center: center)
@@ -81,6 +81,7 @@ final class BadgeView: @unchecked Sendable {
     #expect(screen.finished == ["a.zip", "b.zip", "b.zip"])
     #expect(badge.badge == 0)
     #expect(try findings(scratch.path()) == [
+        "OJ002 duplicate-registration: NotificationCenterAppTests.swift:35 added an observer of *.DownloadFinished again (seq 5, NotificationToken#4) while the one it added at seq 1 (NotificationToken#1) was live, with no owner to tell them apart; the block ran twice for 1 change.",
         "OJ004 leaked-registration: 2 registrations on *.DownloadFinished from NotificationCenterAppTests.swift:35 were still registered when the session ended.",
         "OJ003 remove-unregistered: Removal at NotificationCenterAppTests.swift:55 in stop() (seq 10) matched no live registration: NotificationToken#2's last registration (on *.DownlaodFinished) was already removed at seq 9 (explicit, at NotificationCenterAppTests.swift:55 in stop()).",
         "OJ005 never-posted-key: NotificationToken#2 observed *.DownlaodFinished (NotificationCenterAppTests.swift:49), which was never posted; notification posted \"DownloadFinished\", 2 edits away: a typo?",
@@ -125,7 +126,7 @@ final class OwnedScreen: @unchecked Sendable {
 @Test func anOwnerAddingTheSameObserverOnEveryAppearanceIsADuplicateRegistration() throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "owned")
-    let center = RecordingNotificationCenter(registry: recording.registry)
+    let center = RecordingNotificationCenter(registry: recording.registry, forwardingTo: NotificationCenter())
     let screen = OwnedScreen(center: center)
     screen.viewWillAppear()
     screen.viewWillAppear()
@@ -133,14 +134,14 @@ final class OwnedScreen: @unchecked Sendable {
     screen.viewDidDisappear()
     recording.close()
     #expect(try findings(scratch.path()) == [
-        "OJ002 duplicate-registration: OwnedScreen#1 registered *.DownloadFinished twice from NotificationCenterAppTests.swift:116 (seq 1 and seq 2); its callback ran twice for 1 change.",
+        "OJ002 duplicate-registration: OwnedScreen#1 registered *.DownloadFinished twice from NotificationCenterAppTests.swift:117 (seq 1 and seq 2); its callback ran twice for 1 change.",
     ])
 }
 
 @Test func anOwnerThatAppearsOnceAndRemovesItsObserverIsClean() throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "owned, fixed")
-    let center = RecordingNotificationCenter(registry: recording.registry)
+    let center = RecordingNotificationCenter(registry: recording.registry, forwardingTo: NotificationCenter())
     let screen = OwnedScreen(center: center)
     screen.viewWillAppear()
     center.post(name: .downloadFinished, object: nil)
@@ -155,7 +156,7 @@ final class OwnedScreen: @unchecked Sendable {
 @Test func aLoopOverNotificationsIsRecordedAtItsLineAndEndsAsStreamEnded() async throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "notification loop")
-    let center = RecordingNotificationCenter(registry: recording.registry)
+    let center = RecordingNotificationCenter(registry: recording.registry, forwardingTo: NotificationCenter())
     let waiting = Task {
         var files: [String] = []
         for await note in center.notifications(named: .downloadFinished) {
@@ -178,7 +179,7 @@ final class OwnedScreen: @unchecked Sendable {
         "7|changed|NULL|NULL",
     ])
     #expect(try rows(scratch.path(), "select call_site from registration_log") == [
-        "AdoptionTests/NotificationCenterAppTests.swift:161",
+        "AdoptionTests/NotificationCenterAppTests.swift:162",
     ])
     #expect(try findings(scratch.path()) == [])
 }
@@ -188,9 +189,9 @@ final class OwnedScreen: @unchecked Sendable {
 @Test func aNameTheRegistryAlreadyUsesIsRecordedOnItsOwnChannel() {
     let sink = InMemoryEventSink()
     let registry = ObserverRegistry(sink: sink)
-    let listener = OwnedScreen(center: RecordingNotificationCenter(registry: registry))
+    let listener = OwnedScreen(center: RecordingNotificationCenter(registry: registry, forwardingTo: NotificationCenter()))
     let own = registry.observe(notification: "DownloadFinished", owner: listener) { _, _ in }
-    let center = RecordingNotificationCenter(registry: registry)
+    let center = RecordingNotificationCenter(registry: registry, forwardingTo: NotificationCenter())
     let token = center.addObserver(forName: .downloadFinished, object: nil, queue: nil) { _ in }
     center.post(name: .downloadFinished, object: nil)
     registry.post(notification: "DownloadFinished")
@@ -210,7 +211,7 @@ final class OwnedScreen: @unchecked Sendable {
 // once, every post is recorded, and nothing is reported as removed twice.
 @Test func theRecordingCenterIsSafeFromManyThreads() {
     let sink = InMemoryEventSink()
-    let center = RecordingNotificationCenter(registry: ObserverRegistry(sink: sink))
+    let center = RecordingNotificationCenter(registry: ObserverRegistry(sink: sink), forwardingTo: NotificationCenter())
     DispatchQueue.concurrentPerform(iterations: 8) { thread in
         for round in 0..<50 {
             let name = Notification.Name("n\((thread + round) % 3)")

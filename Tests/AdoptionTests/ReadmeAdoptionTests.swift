@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import ObservationJournal
 import ObserverCore
 import Testing
@@ -7,7 +8,9 @@ import TestSupport
 // The README's adoption snippets, verbatim (ObsReplayCLITests' ReadmeTests checks that),
 // compiled in Swift 6 language mode with strict concurrency and run below.
 
-final class Player: ObservationSubject {
+// Sendable, so a player can be handed to tasks and actors: every stored property is a `let`
+// or an `@Observed` (thread-safe, assigned once in init). Add no plain `var`.
+final class Player: ObservationSubject, @unchecked Sendable {
     let registry: ObserverRegistry
     @Observed var isPlaying = false       // the channel Player#1.isPlaying: the key is the name
     @Observed var title = ""
@@ -101,4 +104,86 @@ func recordDownloads(into path: String) throws {
         "4|removed|*.DownloadFinished|NotificationToken#1|NULL|explicit",
     ])
     #expect(try findings(scratch.path()) == [])
+}
+
+// Issue 26 point 4: the README's `Player` crosses isolation in Swift 6 mode. Each use below
+// is a compile-time check (a non-Sendable `Player` is rejected at every one of them); the
+// run checks that what crossed is the same object, recorded as one subject.
+
+/// An actor that owns playback: it receives the player from outside its isolation.
+actor PlaybackEngine {
+    private let player: Player
+    init(player: Player) { self.player = player }
+
+    /// Starts playback from the actor's executor.
+    func play(_ title: String) {
+        player.$title.set(title)
+        player.isPlaying = true
+    }
+}
+
+@Test func theReadmePlayerCrossesIntoTasksAndActors() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "sendable player")
+    let player = Player(registry: recording.registry)
+    let engine = PlaybackEngine(player: player)                 // into an actor
+    await engine.play("Intro")
+    let paused = await Task.detached { () -> Bool in            // into a detached task
+        player.isPlaying = false
+        return player.isPlaying
+    }.value
+    recording.close()
+    #expect(paused == false)
+    #expect(player.title == "Intro")
+    #expect(try rows(scratch.path(), "select channel, new_value from event_log where kind = 'changed' order by seq") == [
+        "Player#1.title|Intro", "Player#1.isPlaying|true", "Player#1.isPlaying|false",
+    ])
+}
+
+// The README's Swift Observation example, verbatim.
+
+@Observable
+final class Basket: @unchecked Sendable {
+    var count = 0
+}
+
+@MainActor
+final class BasketBadge {
+    let registry: ObserverRegistry
+    let basket: Basket
+    private(set) var text = ""
+    init(registry: ObserverRegistry, basket: Basket) {
+        self.registry = registry
+        self.basket = basket
+    }
+
+    func observe() {
+        registry.withObservationTracking(owner: self) {     // was: withObservationTracking {
+            text = "\(basket.count)"
+        } onChange: {
+            // onChange runs once, before the change: arm again, after it, on the main actor.
+            Task { @MainActor [weak self] in self?.observe() }
+        }
+    }
+}
+
+@MainActor
+@Test func readmeBasketBadgeFollowsEveryChange() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "basket")
+    let basket = Basket()
+    let badge = BasketBadge(registry: recording.registry, basket: basket)
+    badge.observe()
+    basket.count = 1
+    while badge.text != "1" { await Task.yield() }
+    basket.count = 2
+    while badge.text != "2" { await Task.yield() }
+    recording.close()
+    #expect(try rows(scratch.path(), "select kind, reason from event_log where kind != 'changed' order by seq") == [
+        "registered|NULL",
+        "delivered|NULL", "removed|tokenCancelled", "registered|NULL",
+        "delivered|NULL", "removed|tokenCancelled", "registered|NULL",
+    ])
+    // Only the last arming, live at the end: an app-wide tracking, listed as info.
+    #expect(try findings(scratch.path()).map { String($0.prefix(5)) } == ["OJ004"])
 }

@@ -10,6 +10,12 @@ func findings(_ path: String) throws -> [String] {
     }
 }
 
+/// The fixes of the journal's only session's findings, in the findings' order.
+func fixes(_ path: String) throws -> [String] {
+    let reader = try JournalReader(path: path)
+    return try Diagnoser.diagnose(reader, session: try reader.session(nil)).map(\.fix)
+}
+
 /// Returns once the main queue has run everything enqueued on it before this call.
 @MainActor
 func mainQueueDrained() async {

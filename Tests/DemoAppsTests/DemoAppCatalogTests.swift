@@ -2,11 +2,11 @@ import DemoApps
 import Foundation
 import Testing
 
-@Test func catalogListsTheFourScenariosInDemoOrder() {
-    #expect(DemoApp.all.map(\.name) == ["music-player", "video-toolbar", "upload-progress", "stretchy-header"])
+@Test func catalogListsTheFiveScenariosInDemoOrder() {
+    #expect(DemoApp.all.map(\.name) == ["music-player", "video-toolbar", "upload-progress", "stretchy-header", "scoreboard-tracking"])
     #expect(DemoApp.all.map(\.sourceFile) == [
         "DemoApps/MusicPlayerScenario.swift", "DemoApps/VideoToolbarScenario.swift", "DemoApps/UploadProgressScenario.swift",
-        "DemoApps/StretchyHeaderScenario.swift",
+        "DemoApps/StretchyHeaderScenario.swift", "DemoApps/ScoreboardTrackingScenario.swift",
     ])
     #expect(DemoApp.named("video-toolbar")?.name == "video-toolbar")
     #expect(DemoApp.named("video") == nil)

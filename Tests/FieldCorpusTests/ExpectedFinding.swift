@@ -87,6 +87,20 @@ let expectedFindings: [String: [ExpectedFinding]] = [
         ExpectedFinding(code: "OJ009", severity: .warning, sites: ["text-writes-slider"]),
         ExpectedFinding(code: "OJ009", severity: .warning, sites: ["slider-writes-text"]),
     ],
+    "inbox-notification-observer": [
+        // The second and the third visit each add a block beside the first visit's.
+        ExpectedFinding(code: "OJ002", severity: .warning, owners: ["NotificationToken"], sites: ["inbox-add"]),
+        ExpectedFinding(code: "OJ002", severity: .warning, owners: ["NotificationToken"], sites: ["inbox-add"]),
+    ],
+    "sync-status-notification": [
+        ExpectedFinding(code: "OJ008", severity: .error, owners: ["NotificationToken"], sites: ["sync-label"]),
+    ],
+    "cart-badge-tracking": [
+        ExpectedFinding(code: "OJ014", severity: .warning, owners: ["CartBadge"], sites: ["cart-badge-track"]),
+    ],
+    "live-score-tracking": [
+        ExpectedFinding(code: "OJ016", severity: .warning, owners: ["MatchScreen"], sites: ["score-track"]),
+    ],
     "toast-tokens": [
         // One per toast: each token cancelled on hiding, then again on logout.
         ExpectedFinding(code: "OJ003", severity: .warning, owners: ["OfflineToast"], sites: ["logout-cancel"]),

@@ -8,8 +8,8 @@ import TestSupport
 // The repeated-run form of the field corpus, run by tools/scripts/field-corpus-load.sh under CPU
 // load from other processes: every correct twin FIELD_CORPUS_RUNS times (false alarms:
 // runs with any finding at warning or above) and every buggy app FIELD_CORPUS_BUGGY_RUNS
-// times (recall: runs diagnosed with every code the bug must get). Skipped unless
-// FIELD_CORPUS_RUNS is set.
+// times (recall: runs diagnosed with every code the bug must get), or only the apps named
+// in FIELD_CORPUS_APPS. Skipped unless FIELD_CORPUS_RUNS is set.
 
 private let environment = ProcessInfo.processInfo.environment
 
@@ -25,7 +25,9 @@ private struct Outcome: Sendable {
 func fieldCorpusUnderLoad() throws {
     let twinRuns = Int(environment["FIELD_CORPUS_RUNS"] ?? "") ?? 20
     let buggyRuns = Int(environment["FIELD_CORPUS_BUGGY_RUNS"] ?? "") ?? 2
-    let runs = FieldRun.all.flatMap { run in Array(repeating: run, count: run.variant == .correct ? twinRuns : buggyRuns) }
+    // FIELD_CORPUS_APPS (comma-separated names): only those apps, for a quick check of new ones.
+    let only = environment["FIELD_CORPUS_APPS"].flatMap { $0.isEmpty ? nil : Set($0.split(separator: ",").map(String.init)) }
+    let runs = FieldRun.all.filter { only?.contains($0.app) ?? true }.flatMap { run in Array(repeating: run, count: run.variant == .correct ? twinRuns : buggyRuns) }
     let outcomes = Mutex<[Outcome]>([])
     let next = Atomic<Int>(0)
     // A few runner processes at a time (FIELD_CORPUS_JOBS, default 4): each spends part of

@@ -167,8 +167,11 @@ import Testing
         }
     }
     #expect(found.map(\.message) == [
-        "Player#1.volume was changed again from inside its own delivery once, up to depth 2 (chain Player#1.volume → Slider#2.value → Player#1.volume; first at seq 5, posted at Player.swift:72).",
+        "Player#1.volume was changed again from inside its own delivery once, up to depth 2 (chain Player#1.volume → Slider#2.value → Player#1.volume; first at seq 5, posted at Player.swift:72, through Slider#2's callback (Slider.swift:20) → Player#1's callback (Player.swift:70)).",
     ])
+    // Both owners and every call site of the chain: the callbacks' and where they posted.
+    #expect(found.first?.owners == ["Slider#2", "Player#1"])
+    #expect(found.first?.callSites == ["App/Player.swift:72", "App/Slider.swift:20", "App/Slider.swift:22", "App/Player.swift:70"])
     #expect(found.first?.severity == .warning)
 }
 

@@ -251,3 +251,43 @@ private func deadBeforeTheChange(_ s: FixtureSession) throws {
     }
     #expect(found.map(\.seqs) == [[1, 2, 3]])
 }
+
+// MARK: - Issue 26 point 3: "blocked" does not depend on the machine's load
+
+/// A delivery on the main thread with the given times (nanoseconds).
+private func mainDelivery(wall: Int64, cpu: Int64, waits: Int64, runQueue: Int64?) -> EventRow {
+    EventRow(
+        sessionID: 1, seq: 3, timeNs: 0, kind: .delivered, thread: 1, isMain: true, channelID: 1, registrationID: 1,
+        durationNs: wall, isMainQueue: true, cpuNs: cpu, waits: waits, runQueueNs: runQueue
+    )
+}
+
+@Test func aShortRequestedSleepWokenLateOnALoadedMachineDidNotBlock() {
+    let budget: Int64 = 16_000_000
+    // The issue's case: a 2 ms sleep on main seen as 19.5 ms of wall time, 0.0 ms of CPU;
+    // 17.4 ms of it runnable and waiting for a CPU after the sleep ended.
+    let overshoot = mainDelivery(wall: 19_500_000, cpu: 20_000, waits: 1, runQueue: 17_400_000)
+    #expect(SlowCallbackChecker.slowness(of: overshoot, budget: budget) == nil)
+    // Preempted while computing 3 ms: 25 ms of wall time, 22 ms of it waiting for a CPU.
+    let preempted = mainDelivery(wall: 25_000_000, cpu: 3_000_000, waits: 0, runQueue: 22_000_000)
+    #expect(SlowCallbackChecker.slowness(of: preempted, budget: budget) == nil)
+}
+
+@Test func aCallbackThatSleptOrComputedPastTheBudgetBlockedWhateverTheLoad() {
+    let budget: Int64 = 16_000_000
+    // Slept 20 ms on a quiet machine: blocked 20 ms.
+    let slept = mainDelivery(wall: 20_100_000, cpu: 30_000, waits: 1, runQueue: 50_000)
+    #expect(SlowCallbackChecker.slowness(of: slept, budget: budget) == 20_050_000)
+    // Slept 20 ms on a loaded machine, woken 15 ms late: still blocked 20 ms.
+    let sleptUnderLoad = mainDelivery(wall: 35_000_000, cpu: 30_000, waits: 1, runQueue: 15_000_000)
+    #expect(SlowCallbackChecker.slowness(of: sleptUnderLoad, budget: budget) == 20_000_000)
+    // Computed 18 ms: blocked 18 ms whatever the run-queue wait said.
+    let computed = mainDelivery(wall: 18_500_000, cpu: 18_000_000, waits: 0, runQueue: 18_500_000)
+    #expect(SlowCallbackChecker.slowness(of: computed, budget: budget) == 18_000_000)
+}
+
+@Test func withoutARecordedRunQueueWaitTheVerdictIsTheCPUOrAVoluntaryWait() {
+    let budget: Int64 = 16_000_000
+    #expect(SlowCallbackChecker.slowness(of: mainDelivery(wall: 19_500_000, cpu: 20_000, waits: 1, runQueue: nil), budget: budget) == 19_500_000)
+    #expect(SlowCallbackChecker.slowness(of: mainDelivery(wall: 30_000_000, cpu: 20_000, waits: 0, runQueue: nil), budget: budget) == nil)
+}

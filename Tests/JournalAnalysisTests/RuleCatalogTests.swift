@@ -4,17 +4,21 @@ import Testing
 // The catalog is one list of checkers; every list of rules derives from it.
 
 @Test func catalogListsEachRuleOnceInCodeOrder() {
-    #expect(Rule.allCases.map(\.code) == (1...13).map { "OJ" + String(repeating: "0", count: $0 < 10 ? 2 : 1) + String($0) })
+    #expect(Rule.allCases.map(\.code) == (1...16).map { "OJ" + String(repeating: "0", count: $0 < 10 ? 2 : 1) + String($0) })
     #expect(Set(Rule.allCases.map(\.name)).count == Rule.allCases.count)
     #expect(Rule.allCases.map(\.name) == [
         "last-callback-wins", "duplicate-registration", "remove-unregistered", "leaked-registration",
         "never-posted-key", "delivery-after-owner-gone", "redundant-change", "off-main-delivery", "feedback-loop",
-        "slow-callback", "unclean-session", "silent-change", "subject-replaced",
+        "slow-callback", "unclean-session", "silent-change", "subject-replaced", "first-change-only",
+        "tracking-reads-nothing", "tracking-rearmed-off-writer",
     ])
     // The diagnoser runs exactly the catalog's checkers, each deciding its own rule.
     #expect(RuleCatalog.makeCheckers().map { type(of: $0).rule } == Rule.allCases)
     #expect(Rule.lastCallbackWins == LastCallbackWinsChecker.rule)
     #expect(Rule.subjectReplaced.code == "OJ013")
+    #expect(Rule.firstChangeOnly.code == "OJ014")
+    #expect(Rule.trackingReadsNothing.code == "OJ015")
+    #expect(Rule.trackingRearmedOffWriter.code == "OJ016")
 }
 
 @Test func rulesAreFoundByCodeInAnyCaseOrByName() {
@@ -22,7 +26,7 @@ import Testing
     #expect(Rule(codeOrName: "OJ012") == .silentChange)
     #expect(Rule(codeOrName: "feedback-loop") == .feedbackLoop)
     #expect(Rule(codeOrName: "Feedback-Loop") == .feedbackLoop)
-    #expect(Rule(codeOrName: "OJ014") == nil)
+    #expect(Rule(codeOrName: "OJ017") == nil)
     #expect(Rule(codeOrName: "feedbackLoop") == nil)
 }
 

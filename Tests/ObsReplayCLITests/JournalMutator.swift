@@ -52,7 +52,7 @@ struct JournalMutator {
         "time_ns", "flags", "duration_ns", "cpu_ns", "change_back", "live_count", "channel_id", "registration_id",
         "owner_id", "call_site_id", "thread", "seq", "kind",
     ]
-    private static let detailColumns = ["other_registration_id", "scope_id", "waits", "seq"]
+    private static let detailColumns = ["other_registration_id", "scope_id", "waits", "run_queue_ns", "seq"]
     private static let droppable = [
         "TABLE events", "TABLE event_details", "TABLE event_kinds", "TABLE sessions", "TABLE registrations", "TABLE channels", "TABLE objects", "TABLE strings",
         "TABLE call_sites", "TABLE scopes", "TABLE migrations", "TABLE delivery_policies", "TABLE removal_reasons", "VIEW event_log", "VIEW channel_names",

@@ -171,7 +171,7 @@ func readmeSQLiteQueriesRunAgainstTheDemoJournal() throws {
     let sources = try FileManager.default.subpathsOfDirectory(atPath: tests.path).filter { $0.hasSuffix(".swift") }
         .map { try String(contentsOf: tests.appendingPathComponent($0), encoding: .utf8) }
     let snippets = try blocks().filter { $0.language == "swift" && $0.lines.first?.hasPrefix("// swift-tools-version") != true }
-    #expect(snippets.count == 7)
+    #expect(snippets.count == 8)
     for snippet in snippets {
         let imports = snippet.lines.filter { $0.hasPrefix("import ") }
         let body = snippet.lines.filter { !$0.hasPrefix("import ") }

@@ -71,3 +71,29 @@ private func spin(_ nanoseconds: UInt64) {
     #expect(deliveries[1].waits == 0)
     withExtendedLifetime((first, second)) {}
 }
+
+// Issue 26 point 3: a slow callback's time waiting for a CPU is measured beside its CPU
+// time, so a sleep the scheduler ran late is told apart from one the callback asked for.
+@Test func aSlowCallbacksWaitForACPUIsMeasuredWithinItsWallTime() throws {
+    let sink = InMemoryEventSink()
+    let registry = ObserverRegistry(sink: sink)
+    let player = Player()
+    let screen = Screen("player")
+    let volume = ObservableValue(0, subject: player, key: "volume", registry: registry)
+    let token = volume.observe(owner: screen) { _, change in
+        if change.new == 2 { usleep(2_000) }
+    }
+    volume.value = 1
+    volume.value = 2
+    let deliveries = sink.events(.delivered)
+    #expect(deliveries.count == 2)
+    // Not measured for a fast callback.
+    #expect(deliveries[0].runQueueWait == nil)
+    #if os(Linux)
+    let slow = deliveries[1]
+    let wait = try #require(slow.runQueueWait)
+    // CPU time and the wait for a CPU are both parts of the wall time, and never overlap.
+    #expect(slow.cpuDuration! + wait <= slow.duration!)
+    #endif
+    withExtendedLifetime(token) {}
+}

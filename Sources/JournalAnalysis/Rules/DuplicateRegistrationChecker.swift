@@ -18,6 +18,12 @@ final class DuplicateRegistrationChecker: RuleChecker {
             without removing the previous one. The finding gives both registrations and how
             many changes were delivered twice.
 
+            An observer added with no owner (NotificationCenter's addObserver(forName:) with the
+            token as its only owner) is a duplicate when the same call site adds it again on the
+            same channel while the earlier one is live, whatever its token: the observer added on
+            every appearance with its token discarded. Different objects that each observe once
+            from one line say so with owner:.
+
             Not reported: registrations with different sender filters (one per object, as
             addObserver(forName:object:) in a loop over tasks): each hears its own sender,
             so they are different observations. Changes from another sender, which neither
@@ -41,6 +47,25 @@ final class DuplicateRegistrationChecker: RuleChecker {
         var notDoubled = 0
     }
 
+    /// The owner types that stand for "no owner given": the registration's own token.
+    static let ownerlessTypes: Set<String> = ["NotificationToken", "ObservationArm"]
+
+    /// What makes two owner-less registrations the same observation: no owner to compare.
+    struct OwnerlessIdentity: Hashable {
+        var channel: Int64
+        var callSite: Int64
+        var sender: Int64?
+    }
+
+    /// Live owner-less registrations per identity, oldest first (only those: an app's
+    /// owned registrations are found through `context.live`).
+    private var ownerless: [OwnerlessIdentity: [Int64]] = [:]
+    /// The identity of each live owner-less registration, to drop it on removal.
+    private var ownerlessIdentity: [Int64: OwnerlessIdentity] = [:]
+
+    /// Per live withObservationTracking arming, its channel's count of changes when armed.
+    private var trackingArmedAt: [Int64: Int] = [:]
+
     private var duplicates: [Duplicate] = []
     /// Changes (not priors) seen so far per channel.
     private var changes: [Int64: Int] = [:]
@@ -55,18 +80,39 @@ final class DuplicateRegistrationChecker: RuleChecker {
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
         case .registered:
-            guard let channel = event.channelID, let new = try context.registration(event.registrationID),
-                  let first = context.live.first(
-                      .init(channel: channel, owner: new.ownerID, callSite: new.callSiteID, sender: new.senderID), other: new.id
-                  )
-            else { return }
+            guard let channel = event.channelID, let new = try context.registration(event.registrationID) else { return }
+            var first = context.live.first(
+                .init(channel: channel, owner: new.ownerID, callSite: new.callSiteID, sender: new.senderID), other: new.id
+            )
+            if let type = context.catalog.objects[new.ownerID]?.type, Self.ownerlessTypes.contains(type) {
+                let identity = OwnerlessIdentity(channel: channel, callSite: new.callSiteID, sender: new.senderID)
+                if first == nil, let earlier = ownerless[identity]?.first(where: { $0 != new.id }) {
+                    first = context.live.registrations[earlier]
+                }
+                if ownerlessIdentity[new.id] == nil {
+                    ownerless[identity, default: []].append(new.id)
+                    ownerlessIdentity[new.id] = identity
+                }
+            }
+            // A withObservationTracking armed again from its own onChange: the earlier
+            // arming fired (a change came since it was armed) and ends with this delivery.
+            if TrackingSite.isTracking(channel, context) {
+                trackingArmedAt[new.id] = changes[channel, default: 0]
+                if let earlier = first, trackingArmedAt[earlier.id] != changes[channel, default: 0] { first = nil }
+            }
+            guard let first else { return }
             duplicates.append(Duplicate(first: first, second: new, channel: channel, changesAtStart: changes[channel, default: 0]))
             for id in Set([first.id, new.id]) { activeByRegistration[id, default: []].append(duplicates.count - 1) }
         case .removed, .replaced:
             // The registry removes this registration next (`LiveRegistry.apply`): its pairs
             // end here, having doubled every change of their channel up to now.
-            guard let id = event.kind == .removed ? event.registrationID : event.otherRegistrationID,
-                  context.live.registrations.contains(id), let indexes = activeByRegistration.removeValue(forKey: id)
+            guard let id = event.kind == .removed ? event.registrationID : event.otherRegistrationID else { return }
+            trackingArmedAt[id] = nil
+            if let identity = ownerlessIdentity.removeValue(forKey: id) {
+                ownerless[identity]?.removeAll { $0 == id }
+                if ownerless[identity]?.isEmpty == true { ownerless[identity] = nil }
+            }
+            guard context.live.registrations.contains(id), let indexes = activeByRegistration.removeValue(forKey: id)
             else { return }
             for index in indexes where duplicates[index].changesAtEnd == nil {
                 duplicates[index].changesAtEnd = changes[duplicates[index].channel, default: 0]
@@ -96,6 +142,23 @@ final class DuplicateRegistrationChecker: RuleChecker {
             let owner = context.owner(pair.first.ownerID)
             let channel = context.channel(pair.first.channelID)
             let site = context.site(pair.first.callSiteID)
+            if pair.first.ownerID != pair.second.ownerID {
+                // Owner-less: two tokens, one call site.
+                let second = context.owner(pair.second.ownerID)
+                emit(Finding(
+                    rule: Self.rule, sessionID: context.session.id,
+                    message: "\(site) added an observer of \(channel) again (seq \(pair.second.registeredSeq), \(second)) while the one it added at seq \(pair.first.registeredSeq) (\(owner)) was live, with no owner to tell them apart; the block ran twice for \(plural(self.doubled(pair), "change")).",
+                    evidence: [
+                        "seq \(pair.first.registeredSeq): registration \(pair.first.id) (\(owner)) at \(site), no owner given",
+                        "seq \(pair.second.registeredSeq): registration \(pair.second.id) (\(second)) at \(site) while \(pair.first.id) was live",
+                        "\(plural(self.doubled(pair), "change")) reached both registrations",
+                    ],
+                    seqs: [pair.first.registeredSeq, pair.second.registeredSeq], callSites: [site], owners: [owner, second],
+                    channel: channel, count: self.doubled(pair),
+                    fix: "Add the observer once (in init or viewDidLoad), or keep its token and call removeObserver(token) before adding it again (in viewWillDisappear); if these are different objects that each observe once, pass owner: so they are told apart."
+                ))
+                return
+            }
             emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
                 message: "\(owner) registered \(channel) twice from \(site) (seq \(pair.first.registeredSeq) and seq \(pair.second.registeredSeq)); its callback ran twice for \(plural(self.doubled(pair), "change")).",

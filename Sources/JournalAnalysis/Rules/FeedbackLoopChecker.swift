@@ -14,7 +14,9 @@ final class FeedbackLoopChecker: RuleChecker {
             A change was posted from inside a callback that was itself delivering a change of
             the same channel (directly, or through a chain of other channels: A -> B -> A). The
             finding shows the chain, the deepest nesting and the call site of the re-entrant
-            post.
+            post, and the callbacks that made the chain: each one's owner and registration site
+            and where it posted the next change (a view <-> model binding that echoes names
+            both the view and the model).
             """,
         fix: "Do not set the observed value from its own callback; compare before setting, or break the cycle with .onlyWhenChanged."
     )
@@ -28,6 +30,11 @@ final class FeedbackLoopChecker: RuleChecker {
         var siteID: Int64?
         var maxDepth: Int
         var count = 1
+        /// The callbacks of the chain, one per level from the first change: the one that
+        /// delivered that level's change and posted the next. Filled in as their deliveries
+        /// are recorded (a delivery is recorded when its callback returns, after what it
+        /// posted).
+        var links: [Link] = []
 
         /// One more re-entry, at `depth`.
         mutating func add(depth: Int) {
@@ -40,6 +47,22 @@ final class FeedbackLoopChecker: RuleChecker {
     struct Level {
         var depth: Int
         var channel: Int64
+        var siteID: Int64?
+    }
+
+    /// A callback in a chain: whose, registered where, and where it posted the next change.
+    struct Link {
+        var ownerID: Int64?
+        var registrationID: Int64?
+        var postSiteID: Int64?
+    }
+
+    /// A delivery still to be seen: the callback on `thread` delivering a change of
+    /// `channel` at `depth` that contained the chain's next change.
+    struct Awaited: Hashable {
+        var thread: Int64
+        var depth: Int
+        var channel: Int64
     }
 
     /// Per thread: the latest change at each depth seen (the dispatch stack), by depth.
@@ -47,8 +70,15 @@ final class FeedbackLoopChecker: RuleChecker {
     /// one entry, not two billion.
     private var stacks: [Int64: [Level]] = [:]
     private var groups: [Int64: Group] = [:]
+    /// The callbacks not yet seen returning, per place: the group (by channel) and link.
+    /// Only for a group's first re-entry, so bounded by the groups.
+    private var awaited: [Awaited: [(group: Int64, link: Int)]] = [:]
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+        if event.kind == .delivered {
+            attribute(event)
+            return
+        }
         guard event.kind == .changed, let channel = event.channelID else { return }
         var stack = stacks[event.thread] ?? []
         let depth = max(event.depth, 0)
@@ -57,14 +87,36 @@ final class FeedbackLoopChecker: RuleChecker {
             if groups[channel] != nil {
                 groups[channel]?.add(depth: depth)
             } else {
-                groups[channel] = Group(
+                var group = Group(
                     firstSeq: event.seq, chain: Self.chain(stack[start...], to: depth) + [channel],
                     levels: depth - stack[start].depth, siteID: event.callSiteID, maxDepth: depth
                 )
+                let levels = Array(stack[start...])
+                for (index, level) in levels.enumerated() {
+                    let next = index + 1 < levels.count ? levels[index + 1] : Level(depth: depth, channel: channel, siteID: event.callSiteID)
+                    // A level the journal skipped: the callback that posted `next` is unknown.
+                    guard next.depth == level.depth + 1 else { continue }
+                    group.links.append(Link(postSiteID: next.siteID))
+                    let place = Awaited(thread: event.thread, depth: level.depth, channel: level.channel)
+                    awaited[place, default: []].append((channel, group.links.count - 1))
+                }
+                groups[channel] = group
             }
         }
-        stack.append(Level(depth: depth, channel: channel))
+        stack.append(Level(depth: depth, channel: channel, siteID: event.callSiteID))
         stacks[event.thread] = stack
+    }
+
+    /// Names the callback a chain was waiting for: the first delivery at its place after
+    /// the re-entrant change is the callback it happened in.
+    private func attribute(_ event: EventRow) {
+        guard !awaited.isEmpty, let channel = event.channelID,
+              let waiting = awaited.removeValue(forKey: Awaited(thread: event.thread, depth: max(event.depth, 0), channel: channel))
+        else { return }
+        for (group, link) in waiting {
+            groups[group]?.links[link].ownerID = event.ownerID
+            groups[group]?.links[link].registrationID = event.registrationID
+        }
     }
 
     /// The channels of `levels` down to `depth`, with -1 for a parent this journal did not
@@ -81,19 +133,40 @@ final class FeedbackLoopChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        groups.sorted { $0.value.firstSeq < $1.value.firstSeq }.forEach { channelID, group in
+        for (channelID, group) in groups.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
             let channel = context.channel(channelID)
             let chain = group.chain.map { $0 < 0 ? "?" : context.channel($0) }.joined(separator: " → ")
             let site = group.siteID.map { context.site($0) }
             let posted = site.map { ", posted at \($0)" } ?? ""
+            var evidence = [
+                "seq \(group.firstSeq): re-entrant change at depth \(group.levels)\(posted)",
+                "chain: \(chain)",
+            ]
+            var owners: [String] = []
+            var sites: [String] = []
+            var callbacks: [String] = []
+            for link in group.links {
+                guard let ownerID = link.ownerID else { continue }
+                let owner = context.owner(ownerID)
+                let registered = try link.registrationID.map { id throws(AnalysisError) in
+                    try context.callback(id, owner: ownerID).site
+                }
+                let postSite = link.postSiteID.map { context.site($0) }
+                owners.append(owner)
+                sites += [registered, postSite].compactMap { $0 }
+                callbacks.append(owner + "'s callback" + (registered.map { " (\($0))" } ?? ""))
+                evidence.append(
+                    "\(owner)'s callback" + (registered.map { " registered at \($0)" } ?? "")
+                        + (postSite.map { " posted the next change at \($0)" } ?? " posted the next change")
+                )
+            }
+            let through = callbacks.isEmpty ? "" : ", through " + callbacks.joined(separator: " → ")
             emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,
-                message: "\(channel) was changed again from inside its own delivery \(times(group.count)), up to depth \(group.maxDepth) (chain \(chain); first at seq \(group.firstSeq)\(posted)).",
-                evidence: [
-                    "seq \(group.firstSeq): re-entrant change at depth \(group.levels)\(posted)",
-                    "chain: \(chain)",
-                ],
-                seqs: [group.firstSeq], callSites: site.map { [$0] } ?? [], channel: channel, count: group.count
+                message: "\(channel) was changed again from inside its own delivery \(times(group.count)), up to depth \(group.maxDepth) (chain \(chain); first at seq \(group.firstSeq)\(posted)\(through)).",
+                evidence: evidence,
+                seqs: [group.firstSeq], callSites: (site.map { [$0] } ?? []) + sites, owners: owners, channel: channel,
+                count: group.count
             ))
         }
     }

@@ -14,6 +14,10 @@ final class LeakedRegistrationChecker: RuleChecker {
             live when that scope ended and was then delivered to, or was never removed: the
             hook outlived its screen.
 
+            The fix names the API used: a for await loop over changes() or notifications(named:)
+            has no token (end the loop: cancel its task when the scope ends); a NotificationCenter
+            observer is removed with removeObserver(token).
+
             info: a registration was still live when its (cleanly ended) session ended while its
             owner was alive. Often intended (an app-wide observer), listed so it can be checked.
 
@@ -55,6 +59,41 @@ final class LeakedRegistrationChecker: RuleChecker {
     }
 
     private var outlived: [Int64: Outlived] = [:]
+
+    /// The API behind a registration, told by its owner's type: the owner of a `for await`
+    /// loop's registration (`changes()`, `notifications(named:)`), a NotificationCenter
+    /// token that owns its own observer, or an app's owner.
+    enum Shape {
+        case loop, notificationToken, owned
+
+        init(type: String?) {
+            switch type {
+            case "ChangeStream": self = .loop
+            case "NotificationToken": self = .notificationToken
+            default: self = .owned
+            }
+        }
+    }
+
+    /// How a finding names the registration: `the for await loop's registration`.
+    static func what(owner: Int64, _ context: DiagnosisContext) -> String {
+        switch Shape(type: context.catalog.objects[owner]?.type) {
+        case .loop: return "The for await loop (\(context.owner(owner)))"
+        case .notificationToken, .owned: return "\(context.owner(owner))'s registration"
+        }
+    }
+
+    /// The fix for the API used; `nil` for the rule's own (an owner's registration).
+    static func fix(owner: Int64, _ context: DiagnosisContext) -> String? {
+        switch Shape(type: context.catalog.objects[owner]?.type) {
+        case .loop:
+            return "End the for await loop when its scope ends: run it in a Task kept by the screen and cancel that task there (or break out of the loop); the sequence has no token to cancel."
+        case .notificationToken:
+            return "Keep the token addObserver returned and pass it to removeObserver(_:) when the scope ends (viewWillDisappear, deinit)."
+        case .owned:
+            return nil
+        }
+    }
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
@@ -107,9 +146,9 @@ final class LeakedRegistrationChecker: RuleChecker {
             }
             emit(Finding(
                 rule: Self.rule, severity: .warning, sessionID: context.session.id,
-                message: "\(owner)'s registration on \(channel) (\(site)) outlived scope \(quoted(scope, limit: 60)) (ended at seq \(entry.scopeEndedSeq)) and \(tail).",
+                message: "\(Self.what(owner: row.ownerID, context)) on \(channel) (\(site)) outlived scope \(quoted(scope, limit: 60)) (ended at seq \(entry.scopeEndedSeq)) and \(tail).",
                 evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
-                count: max(entry.deliveries, 1)
+                count: max(entry.deliveries, 1), fix: Self.fix(owner: row.ownerID, context)
             ))
         }
         // Still registered at the end of a cleanly ended session, owner alive: often
@@ -134,7 +173,7 @@ final class LeakedRegistrationChecker: RuleChecker {
                 rule: Self.rule, severity: .info, sessionID: context.session.id, message: message,
                 evidence: rows.prefix(5).map { "seq \($0.registeredSeq): \(context.owner($0.ownerID)) registered at \(site), never removed" },
                 seqs: rows.prefix(5).map(\.registeredSeq), callSites: [site], owners: Array(owners.prefix(5)),
-                channel: channel, count: rows.count
+                channel: channel, count: rows.count, fix: Self.fix(owner: first.ownerID, context)
             ))
         }
     }

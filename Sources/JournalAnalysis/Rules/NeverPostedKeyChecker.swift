@@ -95,7 +95,10 @@ final class NeverPostedKeyChecker: RuleChecker {
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
         case .registered, .replaced:
-            guard let channel = event.channelID, let key = keyNumber(channel, context) else { return }
+            // A withObservationTracking site is no key the app names: one that reads nothing
+            // is OJ015's.
+            guard let channel = event.channelID, !TrackingSite.isTracking(channel, context),
+                  let key = keyNumber(channel, context) else { return }
             if observedByNumber[key] == nil {
                 guard let row = try context.registration(event.registrationID) else { return }
                 observedByNumber[key] = Observed(first: row)

@@ -16,6 +16,11 @@ final class RemoveUnregisteredChecker: RuleChecker {
             The finding says whether the registration existed and when and where it was
             already removed.
 
+            A removal that names a registration still live and leaves it live did not reach it:
+            a NotificationCenter token passed to removeObserver of another center than the one
+            that added it. Foundation keeps calling the block; the finding names the
+            registration and counts the deliveries it had after the removal.
+
             Not reported: a callback removing itself during a delivery (that removal matches
             its live registration); cancelling a token whose registration the registry had
             removed by itself (owner or subject deallocated, replaced in a single slot): the
@@ -76,6 +81,9 @@ final class RemoveUnregisteredChecker: RuleChecker {
     private let groups: SpilledTable<Group>
     /// The owners of owner-wide removals, whose ended registrations `finish` looks up.
     private var ownersRemovingAll: Set<Int64> = []
+    /// Registrations a removal named while they were live and did not remove (asked of
+    /// another center): their deliveries after the first such removal, while still live.
+    private var missed: [Int64: Int] = [:]
 
     /// A checker keeping up to twice `capacity` groups in memory (tests pass a small one
     /// to exercise the file).
@@ -106,7 +114,11 @@ final class RemoveUnregisteredChecker: RuleChecker {
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
+        case .delivered:
+            if let id = event.registrationID, missed[id] != nil, !event.isInitialDelivery { missed[id]? += 1 }
+            return
         case .removeUnregistered:
+            if let id = event.registrationID, context.live.registrations.contains(id), missed[id] == nil { missed[id] = 0 }
             // A schema-1 journal records a token cancelled after the registry removed its
             // registration by itself as removeUnregistered; schema 2 as the no-op
             // cancelAfterAutoRemoval. Either way not the app's mistake.
@@ -200,6 +212,26 @@ final class RemoveUnregisteredChecker: RuleChecker {
         }
         let owner = context.catalog.objectName(event.ownerID ?? previous?.ownerID)
         let channelID = event.channelID ?? previous?.channelID
+        if let previous, previous.registeredSeq < event.seq, (previous.removedSeq ?? .max) > event.seq,
+           let deliveries = missed[previous.id] {
+            let channel = context.channel(previous.channelID)
+            let site = context.site(previous.callSiteID)
+            var because = ["seq \(previous.registeredSeq): registered at \(site)"]
+            var seqs = [previous.registeredSeq]
+            let after: String
+            if let removedSeq = previous.removedSeq {
+                after = "until it was removed at seq \(removedSeq)"
+                because.append("seq \(removedSeq): removed at last")
+                seqs.append(removedSeq)
+            } else {
+                after = "to the end of the session"
+            }
+            because.append("\(plural(deliveries, "delivery", "deliveries")) to it after this removal")
+            return (
+                "\(context.owner(previous.ownerID))'s registration on \(channel) (\(site)) was live and stayed live (removed from another center than the one that added it?): its block ran \(times(deliveries)) more, \(after)",
+                because, seqs
+            )
+        }
         if let previous, let removedSeq = previous.removedSeq, removedSeq < event.seq {
             let channel = context.channel(previous.channelID)
             var how = previous.removalReason ?? EventKind.removed.name
@@ -254,7 +286,9 @@ final class RemoveUnregisteredChecker: RuleChecker {
                 rule: Self.rule, sessionID: context.session.id,
                 message: "Removal at \(siteInFunction)\(repeated) matched no live registration: \(explanation).",
                 evidence: evidence, seqs: Array(seqs.prefix(Self.listedSeqs)), callSites: [site], owners: owner.map { [$0] } ?? [],
-                channel: context.catalog.channelName(group.first.channelID), count: group.count
+                channel: context.catalog.channelName(group.first.channelID), count: group.count,
+                fix: group.first.registrationID.flatMap { missed[$0] } == nil ? nil
+                    : "Call removeObserver(token) on the center whose addObserver returned the token (keep that center with the token); removing it elsewhere leaves the block registered."
             ))
         }
     }

@@ -7,10 +7,13 @@ extension Rule {
 /// used more CPU than a frame.
 ///
 /// Wall time alone flaps: a microsecond callback preempted on a busy machine "takes"
-/// 20 ms. So a delivery counts only when its own work explains it:
-/// - on main (the main thread, or the main queue): wall time over the budget, and the
-///   callback *blocking* — its thread CPU time at least half the budget, or it gave up
-///   the CPU voluntarily (slept, waited for a lock or I/O) while running. Warning.
+/// 20 ms. So a delivery counts only when its own doing explains it:
+/// - on main (the main thread, or the main queue): the callback *blocked* the thread
+///   longer than the budget. Blocked time is the wall time less the time the thread was
+///   runnable but waiting for a CPU (preemption, and the scheduler's delay in running a
+///   thread woken from a sleep or a lock): its CPU time plus the time it chose to wait.
+///   Where that run-queue wait is not recorded: wall time over the budget, and the thread
+///   CPU time at least half the budget or a voluntary wait. Warning.
 /// - in the background: thread CPU time over the budget (a background callback drops no
 ///   frame; it delays what its queue runs next). Info.
 /// Journals without CPU time (schema 1) fall back to wall time.
@@ -26,9 +29,17 @@ final class SlowCallbackChecker: RuleChecker {
             (CLOCK_THREAD_CPUTIME_ID) next to its wall time, and how often it gave up the CPU
             voluntarily (slept, waited for a lock or I/O; counted on Linux).
 
-            warning: a callback on main (the main thread or the main queue) whose wall time was
-            over the budget and that *blocked*: its own CPU time was at least half the budget,
-            or it waited voluntarily while it ran. It drops frames.
+            warning: a callback on main (the main thread or the main queue) that *blocked* the
+            thread longer than the budget. Blocked time is what the callback itself took: its
+            wall time less the time its thread was runnable but waiting for a CPU (the
+            scheduler's run-queue wait, measured per callback on Linux). That wait is the
+            machine's load, not the callback: a callback preempted by other processes, or one
+            that asked for a 2 ms sleep and was woken 17 ms late on a loaded machine, blocked
+            for its CPU time and its requested wait only, and is not reported. A callback
+            that computed, or slept, waited on a lock or did I/O for longer than the budget is
+            reported whatever the load. It drops frames. Where the run-queue wait is not
+            recorded, a callback on main over the budget is reported when its own CPU time was
+            at least half the budget or it waited voluntarily while it ran.
 
             info: a callback off main whose CPU time alone was over the budget. It drops no frame
             (it delays what its thread runs next), so it is listed, not a warning; preemption on
@@ -75,6 +86,11 @@ final class SlowCallbackChecker: RuleChecker {
         if event.isOnMain {
             guard wall > budget else { return nil }
             guard let cpu = event.cpuNs else { return wall }
+            if let runQueue = event.runQueueNs, runQueue >= 0 {
+                // Blocked: the wall time less the wait for a CPU (never below the CPU time).
+                let blocked = max(wall - min(runQueue, wall), cpu)
+                return blocked > budget ? blocked : nil
+            }
             let blocked = (event.waits ?? 0) > 0
             return cpu >= budget / 2 || blocked ? wall : nil
         }

@@ -57,7 +57,7 @@ enum RecordingCenter {
             return seconds
         }
         let recording = which == 2 ? try Journal.open(path: path).startSession(label: "benchmark") : nil
-        let center = RecordingNotificationCenter(registry: recording?.registry ?? ObserverRegistry())
+        let center = RecordingNotificationCenter(registry: recording?.registry ?? ObserverRegistry(), forwardingTo: NotificationCenter())
         let observers = receivers.map { receiver in
             center.addObserver(forName: name, object: nil, queue: nil) { note in
                 receiver.total &+= note.userInfo!["new"] as! Int

@@ -30,7 +30,7 @@ rules = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
 explain = subprocess.run([obsreplay, "diagnose", "--explain", rules[0]], capture_output=True, text=True).stdout
 assert run["tool"]["driver"]["rules"][0]["help"]["text"] == explain
 results = run["results"]
-assert len(results) == 8, len(results)
+assert len(results) == 9, len(results)
 for result in results:
     assert result["ruleId"] in rules
     assert rules[result["ruleIndex"]] == result["ruleId"]

@@ -1,0 +1,26 @@
+/// Swift Observation's `withObservationTracking`, as the recorder journals it
+/// (`ObserverRegistry.withObservationTracking`): each tracking site is a channel keyed
+/// `withObservationTracking@File.swift:42` (of its owner, or `*`), each arming a
+/// registration (options `prior`; none when `apply` read nothing), each firing a change
+/// delivered once and followed by the arming's removal (`tokenCancelled`), and each later
+/// change of what the arming read a change nobody is told of.
+enum TrackingSite {
+    /// The prefix of a tracking site's channel key.
+    static let keyPrefix = "withObservationTracking@"
+
+    /// Whether `channel` is a tracking site.
+    static func isTracking(_ channel: Int64?, _ context: DiagnosisContext) -> Bool {
+        guard let channel, let key = context.catalog.channels[channel]?.key else { return false }
+        return key.hasPrefix(keyPrefix)
+    }
+
+    /// How findings name the site: `ScoreView#2's withObservationTracking at ScoreView.swift:20`.
+    static func name(owner: Int64?, site: Int64?, _ context: DiagnosisContext) -> String {
+        let type = owner.flatMap { context.catalog.objects[$0]?.type }
+        let whose = type == nil || type == "ObservationArm" ? "" : "\(context.owner(owner))'s "
+        return "\(whose)withObservationTracking at \(context.site(site))"
+    }
+
+    /// The fix of a tracking that stopped hearing changes.
+    static let rearmFix = "Arm the tracking again from onChange (call the function that tracks again, on the thread or actor that owns the state: Task { @MainActor in self.observe() }), or follow every change with Observations { … } in a for await loop."
+}

@@ -1,0 +1,289 @@
+import Foundation
+import Observation
+import ObservationJournal
+import ObserverCore
+import Testing
+import TestSupport
+
+// Swift Observation as apps write it, recorded by changing one line per tracking site
+// (`withObservationTracking` → `registry.withObservationTracking(owner: self)`), each bug
+// beside the same code done right.
+
+@Observable
+final class Scoreboard: @unchecked Sendable {
+    var home = 0
+    var away = 0
+}
+
+/// A view that renders the score and follows it with Swift Observation. `rearms`: its
+/// onChange arms the tracking again (the correct code); otherwise only the first change
+/// reaches it (the bug).
+final class ScoreView: @unchecked Sendable {
+    let registry: ObserverRegistry
+    let board: Scoreboard
+    let rearms: Bool
+    private(set) var renders = 0
+
+    init(registry: ObserverRegistry, board: Scoreboard, rearms: Bool) {
+        self.registry = registry
+        self.board = board
+        self.rearms = rearms
+    }
+
+    func observe() {
+        registry.withObservationTracking(owner: self) {
+            renders += 1
+            _ = "\(board.home) : \(board.away)"
+        } onChange: { [weak self] in
+            guard let self, self.rearms else { return }
+            self.observe()
+        }
+    }
+}
+
+@Test func aTrackingThatIsNotArmedAgainHearsOnlyTheFirstChange() throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "score, buggy")
+    let board = Scoreboard()
+    let view = ScoreView(registry: recording.registry, board: board, rearms: false)
+    view.observe()
+    board.home = 1
+    board.away = 1
+    board.home = 2
+    recording.close()
+    #expect(view.renders == 1)
+    #expect(try rows(scratch.path(), "select seq, kind, owner, reason, new_value from event_log order by seq") == [
+        "1|registered|ScoreView#1|NULL|NULL",
+        "2|changed|NULL|NULL|Scoreboard.(Int)", "3|delivered|ScoreView#1|NULL|NULL",
+        "4|removed|ScoreView#1|tokenCancelled|NULL",
+        "5|changed|NULL|NULL|Scoreboard.(Int)", "6|changed|NULL|NULL|Scoreboard.(Int)",
+    ])
+    #expect(try rows(scratch.path(), "select channel, options, call_site from registration_log") == [
+        "ScoreView#1.withObservationTracking@ObservationTrackingTests.swift:34|prior|AdoptionTests/ObservationTrackingTests.swift:34",
+    ])
+    #expect(try findings(scratch.path()) == [
+        "OJ014 first-change-only: ScoreView#1's withObservationTracking at ObservationTrackingTests.swift:34 fired once (seq 3) and was never armed again: it missed 2 later changes of what it read (Scoreboard.(Int)), first at seq 5.",
+    ])
+}
+
+@Test func aTrackingArmedAgainInOnChangeHearsEveryChange() throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "score, fixed")
+    let board = Scoreboard()
+    let view = ScoreView(registry: recording.registry, board: board, rearms: true)
+    view.observe()
+    board.home = 1
+    board.away = 1
+    board.home = 2
+    recording.close()
+    #expect(view.renders == 4)
+    #expect(try rows(scratch.path(), "select kind, reason from event_log where kind != 'changed' order by seq") == [
+        "registered|NULL",
+        "registered|NULL", "delivered|NULL", "removed|tokenCancelled",
+        "registered|NULL", "delivered|NULL", "removed|tokenCancelled",
+        "registered|NULL", "delivered|NULL", "removed|tokenCancelled",
+    ])
+    // The last arming is live when the session ends: an app-wide tracking, listed as info.
+    #expect(try findings(scratch.path()) == [
+        "OJ004 leaked-registration: ScoreView#1's registration on ScoreView#1.withObservationTracking@ObservationTrackingTests.swift:34 (ObservationTrackingTests.swift:34) was still registered when the session ended.",
+    ])
+}
+
+@Test func aTrackingWhoseOwnerWentAwayMissesNothing() throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "score, closed screen")
+    let board = Scoreboard()
+    var view: ScoreView? = ScoreView(registry: recording.registry, board: board, rearms: false)
+    view?.observe()
+    board.home = 1          // fires once: the screen meant it
+    view = nil              // the screen closes
+    board.home = 2
+    board.away = 3
+    recording.close()
+    #expect(try findings(scratch.path()) == [])
+}
+
+// MARK: - apply that reads nothing
+
+/// Renders a title read before the tracking: the tracked closure reads nothing observable.
+final class TitleLabel: @unchecked Sendable {
+    let registry: ObserverRegistry
+    let board: Scoreboard
+    private(set) var updates = 0
+
+    init(registry: ObserverRegistry, board: Scoreboard) {
+        self.registry = registry
+        self.board = board
+    }
+
+    func observeCapturingTheValue() {
+        let home = board.home           // the bug: read outside apply
+        registry.withObservationTracking(owner: self) {
+            _ = "Home \(home)"
+        } onChange: { [weak self] in
+            self?.updates += 1
+        }
+    }
+
+    func observeReadingInside() {
+        registry.withObservationTracking(owner: self) {
+            _ = "Home \(board.home)"
+        } onChange: { [weak self] in
+            self?.updates += 1
+        }
+    }
+}
+
+@Test func aTrackingThatReadsNothingCanNeverFire() throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "title, buggy")
+    let board = Scoreboard()
+    let label = TitleLabel(registry: recording.registry, board: board)
+    label.observeCapturingTheValue()
+    board.home = 4
+    recording.close()
+    #expect(label.updates == 0)
+    #expect(try rows(scratch.path(), "select seq, kind, reason from event_log order by seq") == [
+        "1|registered|NULL", "2|removed|tokenReleased",
+    ])
+    #expect(try findings(scratch.path()) == [
+        "OJ015 tracking-reads-nothing: TitleLabel#1's withObservationTracking at ObservationTrackingTests.swift:121 read no observable property (once, first at seq 1): its onChange can never run.",
+    ])
+}
+
+@Test func aTrackingThatReadsInsideApplyIsClean() throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "title, fixed")
+    let board = Scoreboard()
+    let label = TitleLabel(registry: recording.registry, board: board)
+    label.observeReadingInside()
+    board.home = 4
+    recording.close()
+    #expect(label.updates == 1)
+    #expect(try findings(scratch.path()) == [])
+}
+
+// MARK: - armed again on another thread than the writer's
+
+/// A main-actor screen re-arming its tracking on the main actor after each change.
+@MainActor
+final class LiveScoreScreen {
+    let registry: ObserverRegistry
+    let board: Scoreboard
+    private(set) var renders = 0
+
+    init(registry: ObserverRegistry, board: Scoreboard) {
+        self.registry = registry
+        self.board = board
+    }
+
+    func observe() {
+        registry.withObservationTracking(owner: self) {
+            renders += 1
+            _ = board.home
+        } onChange: {
+            Task { @MainActor [weak self] in self?.observe() }
+        }
+    }
+}
+
+/// Writes `value` from a background thread (a network callback in the app).
+private func scoreFromTheNetwork(_ board: Scoreboard, _ value: Int) async {
+    await Task.detached { board.home = value }.value
+}
+
+@MainActor
+@Test func aTrackingArmedAgainOnMainAfterABackgroundWriteIsReported() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "live score, buggy")
+    let board = Scoreboard()
+    let screen = LiveScoreScreen(registry: recording.registry, board: board)
+    screen.observe()
+    await scoreFromTheNetwork(board, 1)
+    while screen.renders < 2 { await Task.yield() }
+    recording.close()
+    let found = try findings(scratch.path())
+    let offWriter = found.filter { $0.hasPrefix("OJ016") }
+    #expect(offWriter.count == 1)
+    // The writer's thread number depends on which threads recorded first.
+    #expect(offWriter.first?.hasPrefix("OJ016 tracking-rearmed-off-writer: LiveScoreScreen#1's withObservationTracking at ObservationTrackingTests.swift:181 was fired by a write on thread ") == true)
+    #expect(offWriter.first?.contains(" and armed again on main once (first at seq 5): its apply reads the state while thread ") == true)
+}
+
+@MainActor
+@Test func aTrackingWrittenAndArmedAgainOnMainIsClean() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "live score, fixed")
+    let board = Scoreboard()
+    let screen = LiveScoreScreen(registry: recording.registry, board: board)
+    screen.observe()
+    board.home = 1                   // written on the main actor
+    while screen.renders < 2 { await Task.yield() }
+    board.home = 2
+    while screen.renders < 3 { await Task.yield() }
+    recording.close()
+    #expect(try findings(scratch.path()).filter { !$0.hasPrefix("OJ004") } == [])
+}
+
+// MARK: - unrecorded, it is Observation's own
+
+@Test func withoutASinkTheTrackingIsObservationsOwn() {
+    let board = Scoreboard()
+    let registry = ObserverRegistry()
+    let fired = FiringCount()
+    let score = registry.withObservationTracking { board.home } onChange: { fired.add() }
+    board.home = 1
+    board.home = 2
+    #expect(score == 0)
+    #expect(fired.count == 1)
+}
+
+/// Counts firings from any thread.
+private final class FiringCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func add() { lock.withLock { value += 1 } }
+    var count: Int { lock.withLock { value } }
+}
+
+// MARK: - Observations, recorded like changes()
+
+/// What a loop has seen, from any thread.
+private final class Seen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int] = []
+    func add(_ value: Int) { lock.withLock { values.append(value) } }
+    var all: [Int] { lock.withLock { values } }
+}
+
+@Test func anObservationsLoopIsRecordedAtItsLineAndEndsAsStreamEnded() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "observations")
+    let board = Scoreboard()
+    let seen = Seen()
+    let registry = recording.registry
+    let loop = Task {
+        for await home in registry.observations({ board.home }) {    // was: Observations { board.home }
+            seen.add(home)
+            if home == 2 { break }
+        }
+    }
+    while seen.all.isEmpty { await Task.yield() }
+    board.home = 1
+    while seen.all.count < 2 { await Task.yield() }
+    board.home = 2
+    await loop.value
+    board.home = 3                                                  // after the loop: nobody
+    recording.close()
+    #expect(seen.all == [0, 1, 2])
+    #expect(try rows(scratch.path(), "select seq, kind, owner, new_value, reason from event_log order by seq") == [
+        "1|registered|ChangeStream#1|NULL|NULL",
+        "2|changed|NULL|1|NULL", "3|delivered|ChangeStream#1|NULL|NULL",
+        "4|changed|NULL|2|NULL", "5|delivered|ChangeStream#1|NULL|NULL",
+        "6|removed|ChangeStream#1|NULL|streamEnded",
+    ])
+    #expect(try rows(scratch.path(), "select channel, options, call_site from registration_log") == [
+        "*.Observations@ObservationTrackingTests.swift:266|initial,new|AdoptionTests/ObservationTrackingTests.swift:266",
+    ])
+    #expect(try findings(scratch.path()) == [])
+}
