@@ -65,7 +65,9 @@ package struct JournalCheck: Sendable, Equatable {
         // constraints: values written past them (`ignore_check_constraints`) are found
         // here, in integrity_check's words, as `migrate` would find them before refusing.
         let constraints: [(table: String, expressions: [String])]
-        do { constraints = try JournalSchemaObjects.checkConstraints(version: reader.schemaVersion) } catch { throw reader.failure(error) }
+        // The constraints of the schema read: the latest (an older file is read through its
+        // upgraded copy, whose upgrade refused any value its own schema forbade).
+        do { constraints = try JournalSchemaObjects.checkConstraints(version: JournalSchema.latestVersion) } catch { throw reader.failure(error) }
         var broken: [String] = []
         for constraint in constraints {
             let condition = constraint.expressions.map { "NOT (\($0))" }.joined(separator: " OR ")
