@@ -28,7 +28,7 @@ package enum ObsReplay {
         name: CommandLineReader.program,
         abstract: "Read observation journals: sessions, timelines, replay, diagnosis and export.",
         discussion: """
-            New here? 'obsreplay demo' records four small apps into a journal and diagnoses it.
+            New here? 'obsreplay demo' records five small apps into a journal and diagnoses it.
             Exit codes: 0 success; 1 diagnose found findings at or above --fail-on (check:
             the file is damaged); 2 the input could not be used; 64 usage error.
             Colour: --color auto (default: on a terminal, unless NO_COLOR is set), always or

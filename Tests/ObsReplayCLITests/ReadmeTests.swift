@@ -151,7 +151,7 @@ private func runReadme(sqlite: Bool, in directory: URL) throws -> [String] {
 @Test(.tags(.childProcess)) func readmeObsreplayCommandsExitAsAnnotatedAndShowRealOutput() throws {
     let ran = try runReadme(sqlite: false, in: try temporaryDirectory())
     // The first command makes the demo journal the others read; every command is shown.
-    #expect(ran.first == "swift run obsreplay demo    # records four small apps (buggy and fixed) into obsreplay-demo.sqlite, diagnoses them")
+    #expect(ran.first == "swift run obsreplay demo    # records five small apps (buggy and fixed) into obsreplay-demo.sqlite, diagnoses them")
     let subcommands = Set(ran.map { $0.split(separator: " ")[3] })
     #expect(subcommands == ["demo", "sessions", "timeline", "replay", "diagnose", "export", "report"])
 }
