@@ -87,26 +87,47 @@ package enum JSONValue: Sendable, Equatable {
     /// bidi formatting characters escaped (`\u009b`, `\u202e`); other text kept as UTF-8.
     static func renderString(_ value: String, into out: inout String) {
         out += "\""
-        for scalar in value.unicodeScalars {
+        // Most texts (names, numbers' text, values) are printable ASCII with nothing to
+        // escape: appended whole, not scalar by scalar.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x7F }) {
+            out += value
+            out += "\""
+            return
+        }
+        let scalars = value.unicodeScalars
+        // The text between escapes is appended as one run.
+        var run = scalars.startIndex
+        var index = run
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let escaped: String?
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
+            case "\"": escaped = "\\\""
+            case "\\": escaped = "\\\\"
+            case "\n": escaped = "\\n"
+            case "\r": escaped = "\\r"
+            case "\t": escaped = "\\t"
             // Controls, C1 (U+0080–U+009F: U+009B is a terminal's CSI), bidi overrides and
             // isolates, invisible formatting: escaped always, not only on a terminal —
             // still valid JSON with the same value, and never acted on where it is shown.
             case _ where TerminalText.needsEscape(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}":
                 // Beyond the BMP (tag characters), JSON spells a scalar as a surrogate pair.
-                for unit in String(scalar).utf16 {
+                escaped = String(scalar).utf16.map { unit in
                     let hex = String(unit, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                }
+                    return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }.joined()
             default:
-                out.unicodeScalars.append(scalar)
+                escaped = nil
             }
+            let next = scalars.index(after: index)
+            if let escaped {
+                if run < index { out += Substring(scalars[run..<index]) }
+                out += escaped
+                run = next
+            }
+            index = next
         }
+        if run < scalars.endIndex { out += Substring(scalars[run..<scalars.endIndex]) }
         out += "\""
     }
 }

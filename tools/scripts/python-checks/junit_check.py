@@ -24,9 +24,9 @@ def junit(*extra):
 
 status, xml = junit()
 suites = list(xml)
-# One suite per session of the demo (8), one case per rule (13).
-assert [suite.name for suite in suites] == [f"obsreplay-demo.sqlite, session {n}" for n in range(1, 9)], [s.name for s in suites]
-assert all(suite.tests == 13 and len(list(suite)) == 13 for suite in suites)
+# One suite per session of the demo (10), one case per rule (16).
+assert [suite.name for suite in suites] == [f"obsreplay-demo.sqlite, session {n}" for n in range(1, 11)], [s.name for s in suites]
+assert all(suite.tests == 16 and len(list(suite)) == 16 for suite in suites)
 failed = {(suite.name, case.name): [r for r in case.result if isinstance(r, Failure)] for suite in suites for case in suite}
 failing = sorted(key for key, results in failed.items() if results)
 # The default gate (--fail-on error): the demo's errors, in the buggy sessions only.
@@ -40,12 +40,12 @@ assert first.type == "error" and first.message.startswith("2 findings; first: 3 
 assert "fingerprint: " in first.text and "Sources/DemoApps/MusicPlayerScenario.swift:110: error: [OJ001]" in first.text, first.text
 assert sum(suite.failures for suite in suites) == 2
 
-# --fail-on warning fails the rules with warnings too (5 cases: one per rule and session); a
+# --fail-on warning fails the rules with warnings too (6 cases: one per rule and session); a
 # baseline of everything fails nothing.
 status, xml = junit("--fail-on", "warning")
-assert sum(suite.failures for suite in xml) == 5 and status == 1, [(s.name, s.failures) for s in xml]
+assert sum(suite.failures for suite in xml) == 6 and status == 1, [(s.name, s.failures) for s in xml]
 subprocess.run([obsreplay, "diagnose", "obsreplay-demo.sqlite", "--write-baseline", "baseline.json", "--fail-on", "never"],
                cwd=work, check=True, stdout=subprocess.DEVNULL)
 status, xml = junit("--baseline", "baseline.json", "--fail-on", "info")
 assert sum(suite.failures for suite in xml) == 0 and status == 0
-print(f"junit: {len(suites)} suites of 13 cases, read by junitparser; failures follow --fail-on and --baseline")
+print(f"junit: {len(suites)} suites of 16 cases, read by junitparser; failures follow --fail-on and --baseline")
