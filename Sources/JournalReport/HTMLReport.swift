@@ -23,7 +23,20 @@ package enum HTMLReport {
         journalPath: String, sessions: ReportSelection = .latest, to outputPath: String? = nil,
         options: DiagnosisOptions = DiagnosisOptions(), window: ReportWindow? = nil, progress: ReadProgress? = nil
     ) throws(AnalysisError) -> String {
-        let reader = try JournalReader(path: journalPath)
+        try write(
+            JournalReader(path: journalPath), sessions: sessions, to: outputPath, options: options, window: window,
+            progress: progress
+        )
+    }
+
+    /// `write(journalPath:…)` with the journal's reader already open (a caller that read the
+    /// sessions first need not open an older journal's upgraded copy twice).
+    @discardableResult
+    package static func write(
+        _ reader: JournalReader, sessions: ReportSelection = .latest, to outputPath: String? = nil,
+        options: DiagnosisOptions = DiagnosisOptions(), window: ReportWindow? = nil, progress: ReadProgress? = nil
+    ) throws(AnalysisError) -> String {
+        let journalPath = reader.path
         let path = outputPath ?? defaultPath(forJournal: journalPath)
         // Opened before rendering so a refused path fails fast, and never with a partial
         // file. A path made from the journal's name is one the user never chose.

@@ -35,6 +35,9 @@ extension SessionWriter {
         /// The name of a removal, skip or gap reason.
         var reason: String?
         var detail: String?
+
+        /// Whether the event has a row of `event_details` (a column only rare events set).
+        var hasDetails: Bool { otherRegistration != nil || scope != nil || waits != nil || detail != nil || runQueue != nil }
     }
 
     func write(_ event: ObserverEvent, seq: Int64) throws(SQLiteError) {
@@ -223,7 +226,7 @@ extension SessionWriter {
     /// its details, if it has any, are inserted now (the two tables' rows are committed
     /// together).
     func add(_ row: Row) throws(SQLiteError) {
-        if row.otherRegistration != nil || row.scope != nil || row.waits != nil || row.detail != nil || row.runQueue != nil {
+        if row.hasDetails {
             try insertDetails(of: row)
         }
         staged.append(row)

@@ -51,9 +51,8 @@ enum ReportCommand {
             })
             return ExitCode.success
         }
-        let sessions = try analysing { () throws(AnalysisError) in
-            try HTMLReport.sessions(try JournalReader(path: journal), selection).drawn
-        }
+        let reader = try context.openJournal(journal)
+        let sessions = try analysing { () throws(AnalysisError) in try HTMLReport.sessions(reader, selection).drawn }
         let progress = context.progress(
             "reporting", total: Progress.events(of: sessions, passes: HTMLReport.passes), unit: .events, allowed: true
         )
@@ -61,7 +60,7 @@ enum ReportCommand {
         // `output` as given: a path derived from the journal's name is checked as one the user never chose.
         let path = try analysing { () throws(AnalysisError) in
             try HTMLReport.write(
-                journalPath: journal, sessions: selection, to: output, options: options, window: window, progress: progress.counter
+                reader, sessions: selection, to: output, options: options, window: window, progress: progress.counter
             )
         }
         progress.finish()
