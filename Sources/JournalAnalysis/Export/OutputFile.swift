@@ -42,11 +42,13 @@ package final class OutputFile {
     private let pendingSlot: Int?
     private var finished = false
 
-    private init(path: String, descriptor: Int32, replacement: (temporary: String, target: String, mode: mode_t)?) {
+    private init(
+        path: String, descriptor: Int32, replacement: (temporary: String, target: String, mode: mode_t)?, pendingSlot: Int? = nil
+    ) {
         self.path = path
         self.descriptor = descriptor
         self.replacement = replacement
-        pendingSlot = replacement.flatMap { PendingOutputs.add($0.temporary) }
+        self.pendingSlot = pendingSlot
     }
 
     deinit { if !finished { discard() } }
@@ -261,11 +263,18 @@ package final class OutputFile {
         for _ in 0..<8 {
             let random = String((generator.next() as UInt64) & 0xFFFF_FFFF, radix: 16)
             let temporary = "\(directory.isEmpty ? "" : directory)/.\(name).tmp-\(getpid())-\(random)"
+            // Kept for removal on a signal before the file exists: a signal between its
+            // creation and its registration would leave it behind.
+            let slot = PendingOutputs.add(temporary)
             let descriptor = systemOpen(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if descriptor >= 0 {
-                return OutputFile(path: displayPath, descriptor: descriptor, replacement: (temporary, target, mode))
+                return OutputFile(
+                    path: displayPath, descriptor: descriptor, replacement: (temporary, target, mode), pendingSlot: slot
+                )
             }
-            if errno != EEXIST { throw .output(path: displayPath, detail: errorText()) }
+            let failure = errno
+            slot.map(PendingOutputs.remove)
+            if failure != EEXIST { throw .output(path: displayPath, detail: String(cString: strerror(failure))) }
         }
         throw .output(path: displayPath, detail: "no free temporary name in \(directory)")
     }
