@@ -64,7 +64,7 @@ let package = Package(
         // What the tests share (scratch directories that remove themselves, the child-process
         // runner, SQLite row helpers, SplitMix64 from JournalFixtures, the tags); package-only.
         .target(name: "TestSupport", dependencies: ["JournalFixtures", "ObservationJournal", "SystemShim"], swiftSettings: strict),
-        .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore", "SystemShim", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "JournalStoreTests", dependencies: ["JournalStore"], swiftSettings: strict),
         // Written as an app would be, against the public API only: the README's adoption
         // snippets, a main-actor view model, async loops, a NotificationCenter app.

@@ -16,7 +16,7 @@ enum Workload {
 
     /// Blocks the calling thread for `milliseconds` (a synchronous disk or network call).
     static func block(milliseconds: Int) {
-        usleep(UInt32(milliseconds) * 1_000)
+        sleepFully(nanoseconds: milliseconds * 1_000_000)
     }
 
     /// Keeps the optimiser from removing the burn loop.

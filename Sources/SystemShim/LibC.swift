@@ -25,3 +25,14 @@ public func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 
 public func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, bytes, count)
 }
+
+/// Sleeps for `nanoseconds` in all: a signal that ends `nanosleep(2)` early (another
+/// thread's child exiting sends the process SIGCHLD) resumes the sleep for what is left.
+/// For stand-ins of blocking work whose length a test or harness relies on.
+package func sleepFully(nanoseconds: Int) {
+    var request = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR {
+        request = remaining
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import ObserverCore
+import SystemShim
 import Testing
 
 // A callback's CPU time and waits are read from the thread's usage only around slow
@@ -12,7 +13,7 @@ import Testing
     let screen = Screen("player")
     let volume = ObservableValue(0, subject: player, key: "volume", registry: registry)
     let token = volume.observe(owner: screen) { _, change in
-        if change.new == 2 { usleep(2_000) }
+        if change.new == 2 { sleepFully(nanoseconds: 2_000_000) }
     }
     volume.value = 1
     volume.value = 2
@@ -81,7 +82,7 @@ private func spin(_ nanoseconds: UInt64) {
     let screen = Screen("player")
     let volume = ObservableValue(0, subject: player, key: "volume", registry: registry)
     let token = volume.observe(owner: screen) { _, change in
-        if change.new == 2 { usleep(2_000) }
+        if change.new == 2 { sleepFully(nanoseconds: 2_000_000) }
     }
     volume.value = 1
     volume.value = 2

@@ -7,7 +7,7 @@ enum DemoCommand {
     static let command = ObsReplay.Command(
         spec: CommandSpec(
             name: "demo",
-            abstract: "Record the four demo apps (buggy and fixed) into a fresh journal and diagnose it.",
+            abstract: "Record the five demo apps (buggy and fixed) into a fresh journal and diagnose it.",
             discussion: """
                 Each scenario variant is one session labelled <scenario>/<variant>
                 (music-player/buggy). The journal is written beside its path and moved into
