@@ -57,7 +57,7 @@ public enum JournalError: Error, CustomStringConvertible, Equatable {
         case let .unreleasedSchema(path, found):
             return "\(path): journal schema \(found) was written by an unreleased build of ObservationJournal and cannot be read; record it again with this version"
         case let .olderSchema(path, found, supported):
-            return "\(path): journal schema \(found) is older than \(supported); run 'obsreplay migrate \(path)'"
+            return "\(path): journal schema \(found) is older than \(supported); run: obsreplay migrate \(shellQuoted(path))"
         case let .unknownSession(path, session):
             return "\(path): no session \(session)"
         case let .refused(path, reason):

@@ -60,7 +60,7 @@ package struct JournalSchemaObjects: Equatable, Sendable {
         for name in found.keys.sorted() where statisticsTables.contains(name) {
             if try database.scalarInt("SELECT EXISTS (SELECT 1 FROM \"\(name)\")") != 0 {
                 return "it holds query planner statistics (\(name)) that ObservationJournal never writes; "
-                    + "remove them with: sqlite3 \(path) 'DELETE FROM \(name)'"
+                    + "remove them with: sqlite3 \(shellQuoted(path)) 'DELETE FROM \(name)'"
             }
         }
         // A table turned into a view first, then a changed definition: they say more than

@@ -1,4 +1,5 @@
 import JournalAnalysis
+import JournalStore
 import JournalReport
 import DemoApps
 
@@ -86,14 +87,6 @@ enum DemoCommand {
     /// otherwise split or expand it.
     static func shellLine(_ program: String, _ arguments: [String]) -> String {
         ([program] + arguments.map(shellQuoted)).joined(separator: " ")
-    }
-
-    static func shellQuoted(_ word: String) -> String {
-        let safe = word.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "-_./=:,+@%".unicodeScalars.contains(scalar))
-        }
-        if safe && !word.isEmpty { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     // MARK: - Text
