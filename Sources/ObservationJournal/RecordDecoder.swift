@@ -3,8 +3,7 @@ import ObserverCore
 /// Keeps the definitions of the channels and registrations the buffer's records name, on
 /// the writer thread: the app's thread only wrote ids and numbers (`EventRecord`); the
 /// channels and registrations they name were defined once each, in the same or an earlier
-/// batch. The writer writes records as rows with it (`SessionWriter.write(_:decoder:)`);
-/// `decode` turns them back into `ObserverEvent`s.
+/// batch. The writer writes records as rows with it (`SessionWriter.write(_:decoder:)`).
 ///
 /// A registration's definition is kept only while it lives: its removal (or replacement)
 /// event has the writer note its row, so a later record naming it (a queued delivery's
@@ -21,8 +20,8 @@ struct RecordDecoder {
     var heldRegistrations: Int { registrations.count }
     /// How many channel definitions are held (tests: bounded by live channels).
     var heldChannels: Int { channels.count }
-    /// The channels that ended in the batch last decoded: the writer forgets them once it
-    /// has written the batch.
+    /// The channels that ended in the batch last ended (`endBatch`): the writer forgets
+    /// them once it has written the batch.
     private(set) var endedChannels: [UInt64] = []
 
     /// The registration a delivery or skip of an ended registration names: its id, channel
@@ -37,8 +36,8 @@ struct RecordDecoder {
         info.owner.typeName.isEmpty && info.callSite == endedCallSite
     }
 
-    /// Takes the channels and registrations `pending` defines, before its records are read
-    /// (`decode` does; the writer, which writes records without decoding them, calls it).
+    /// Takes the channels and registrations `pending` defines; the writer calls it before
+    /// it writes the batch's records.
     mutating func define(_ pending: PendingEvents) {
         for info in pending.channels { channels[info.id] = info }
         for info in pending.registrations { registrations[info.id] = info }
@@ -58,53 +57,10 @@ struct RecordDecoder {
     /// The channel a record names.
     func channel(_ id: UInt64) -> ChannelInfo? { channels[id] }
 
-    /// Appends the events of `pending`, in order, to `events`.
-    mutating func decode(_ pending: PendingEvents, into events: inout [ObserverEvent]) {
-        define(pending)
-        events.reserveCapacity(events.count + pending.records.count)
-        var nextChange = 0
-        var nextEvent = 0
-        for record in pending.records {
-            switch record.kind {
-            case .event:
-                let event = pending.events[nextEvent]
-                nextEvent += 1
-                read(event)
-                events.append(event)
-            case .changed:
-                let detail = pending.changes[nextChange]
-                nextChange += 1
-                events.append(ObserverEvent(
-                    kind: .changed, time: record.time, thread: record.thread, isMainThread: record.isMainThread,
-                    channel: channels[record.channel], callSite: detail.callSite, old: detail.old, new: detail.new,
-                    isPrior: record.flags.contains(.prior), depth: Int(record.depth), liveCount: Int(record.liveCount),
-                    isMainQueue: record.flags.contains(.mainQueue), changeNumber: record.changeNumber
-                ))
-            case .delivered:
-                var event = ObserverEvent(
-                    kind: .delivered, time: record.time, thread: record.thread, isMainThread: record.isMainThread,
-                    channel: channels[record.channel], registration: registration(record),
-                    depth: Int(record.depth), duration: record.duration, cpuDuration: record.cpu,
-                    isMainQueue: record.flags.contains(.mainQueue), changeNumber: Self.number(record.changeNumber)
-                )
-                if record.flags.contains(.countedWaits) { event.waits = record.waits }
-                events.append(event)
-            case .skipped:
-                events.append(ObserverEvent(
-                    kind: .skipped, time: record.time, thread: record.thread, isMainThread: record.isMainThread,
-                    channel: channels[record.channel], registration: registration(record),
-                    skipReason: record.skipReason, depth: Int(record.depth), isMainQueue: record.flags.contains(.mainQueue),
-                    changeNumber: Self.number(record.changeNumber)
-                ))
-            }
-        }
-        endBatch(pending)
-    }
-
     /// Forgets the channels that ended in `pending` (`endedChannels` then lists them), after
     /// every record of the batch is read: a record may name a channel that ended later in
-    /// the same batch, never one that ended in an earlier one. (`decode` does; the writer,
-    /// which writes records without decoding them, calls it once the batch is committed.)
+    /// the same batch, never one that ended in an earlier one. The writer calls it once the
+    /// batch is committed.
     mutating func endBatch(_ pending: PendingEvents) {
         endedChannels.removeAll(keepingCapacity: true)
         for id in pending.endedChannels where channels.removeValue(forKey: id) != nil {

@@ -112,11 +112,11 @@ import TestSupport
             """) == 0)
     }
 
-    /// The registry's compact records come back as the events they stand for, on the
-    /// writer's side, with the channels and registrations they name; a record dropped
-    /// for room takes its values with it, but definitions are never dropped, so a kept
-    /// record after a drop still names its registration.
-    @Test func recordsDecodeIntoEventsAndDefinitionsSurviveDrops() throws {
+    /// The buffer hands the writer the registry's compact records with the values and the
+    /// channels and registrations they name; a record dropped for room takes its values
+    /// with it, but definitions are never dropped, so a kept record after a drop still
+    /// names its registration.
+    @Test func recordsReachTheWriterAndDefinitionsSurviveDrops() throws {
         let buffer = EventBuffer(capacity: 2, policy: .drop, gatherMilliseconds: 0)
         let subject = ObjectRef(id: 1, typeName: "Player")
         let channel = ChannelInfo(id: 3, subject: subject, key: "volume", policy: .multicast)
@@ -136,29 +136,34 @@ import TestSupport
         buffer.recordChange(change, values: ChangeValues(new: EventValue(6)), callSite: nil)
         var spare = PendingEvents()
         let first = try #require(buffer.takeBatch(swapping: &spare))
+        #expect(first.pending.records.map(\.kind) == [.changed, .skipped])
         #expect(first.pending.records.map(\.time) == [10, 11])
         #expect(first.gap?.dropped == 1)
+        // The kept change's values, not the dropped one's.
+        #expect(first.pending.changes.count == 1)
+        #expect(first.pending.changes[0].old?.description == "4" && first.pending.changes[0].new?.description == "5")
+        #expect(first.pending.channels == [channel])
+        #expect(first.pending.registrations == [registration])
 
         let delivery = EventRecord(
             kind: .delivered, flags: [.mainQueue, .countedWaits], time: 20, thread: 2, channel: 3, depth: 1,
             registration: 9, duration: 70_000, cpu: 60_000, waits: 2, changeNumber: 1
         )
         buffer.record(delivery)
-        let second = try #require(buffer.takeBatch(swapping: &spare))
+        // `spare` now holds the first batch's storage, as the writer hands it back.
+        var next = PendingEvents()
+        let second = try #require(buffer.takeBatch(swapping: &next))
+        #expect(second.gap == nil)
+        let kept = try #require(second.pending.records.first)
+        #expect(second.pending.records.count == 1)
+        #expect(kept.kind == .delivered && kept.time == 20 && kept.depth == 1 && kept.changeNumber == 1)
+        #expect(kept.duration == 70_000 && kept.cpu == 60_000 && kept.waits == 2)
+        // The writer names the delivery's registration from the first batch's definitions.
         var decoder = RecordDecoder()
-        var events: [ObserverEvent] = []
-        decoder.decode(first.pending, into: &events)
-        decoder.decode(second.pending, into: &events)
-        #expect(events.map(\.kind) == [.changed, .skipped, .delivered])
-        #expect(events[0].channel == channel)
-        #expect(events[0].old?.description == "4" && events[0].new?.description == "5")
-        #expect(events[0].isPrior && events[0].isMainThread && !events[0].isMainQueue)
-        #expect(events[0].liveCount == 1 && events[0].changeNumber == 1)
-        #expect(events[1].changeNumber == nil && events[1].registration == nil)
-        #expect(events[2].registration == registration)
-        #expect(events[2].isMainQueue && !events[2].isMainThread && events[2].depth == 1)
-        #expect(events[2].duration == 70_000 && events[2].cpuDuration == 60_000 && events[2].waits == 2)
-        #expect(events[2].changeNumber == 1)
+        decoder.define(first.pending)
+        decoder.define(second.pending)
+        #expect(decoder.registration(kept) == registration)
+        #expect(decoder.channel(kept.channel) == channel)
     }
 
     /// The default policy waits for room: a tiny buffer loses nothing.
