@@ -176,6 +176,10 @@ extension ObserverRegistry {
             entry.call(owner, payload)
             return
         }
+        if entry.handsOff {
+            handOff(entry, owner: owner, payload: payload, depth: depth, initial: nil, change: change)
+            return
+        }
         let call = timedCall(
             entry, owner: owner, payload: payload, depth: depth, change: change,
             context: context ?? ThreadContext.current
@@ -205,10 +209,40 @@ extension ObserverRegistry {
             entry.call(owner, payload)
             return
         }
+        if entry.handsOff {
+            handOff(entry, owner: owner, payload: payload, depth: depth, initial: initial, change: change)
+            return
+        }
         let call = timedCall(
             entry, owner: owner, payload: payload, depth: depth, change: change, context: ThreadContext.current
         )
         recordDeliveredEvent(call, entry: entry, depth: depth, initial: initial, change: change)
+    }
+
+    /// Delivers to a registration that hands the value off to a stream's consumer
+    /// (`RegistrationEntry.handsOff`): recorded first, then called. The hand-off runs no
+    /// code of the app's on this thread, so it is recorded as taking no time (what the
+    /// consumer then does is its own task's).
+    @inline(never)
+    func handOff(
+        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?,
+        change: UInt64
+    ) {
+        let context = ThreadContext.current
+        let now = monotonicNanoseconds()
+        let onMainQueue = context.isOnMainQueue(delivering: change)
+        if initial == nil, hasRecordSink {
+            recordDelivered(
+                context: context, entry: entry, depth: depth, onMainQueue: onMainQueue,
+                end: now, duration: 0, cpu: 0, waits: nil, runQueue: nil, change: change
+            )
+        } else {
+            let call = TimedCall(
+                context: context, onMainQueue: onMainQueue, end: now, duration: 0, cpu: 0, waits: nil, runQueue: nil
+            )
+            recordDeliveredEvent(call, entry: entry, depth: depth, initial: initial, change: change)
+        }
+        entry.call(owner, payload)
     }
 
     /// What `timedCall` measured of one callback, and where it ran.

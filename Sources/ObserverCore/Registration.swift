@@ -30,6 +30,13 @@ final class RegistrationEntry: @unchecked Sendable {
     /// Calls the typed callback with the owner and the payload the pointer points to,
     /// which must be of the payload type the registration was made for.
     let call: (AnyObject, UnsafeRawPointer) -> Void
+    /// The callback hands the value to a consumer on another task: the `AsyncStream` of
+    /// `changes()`, `observations(_:)` or `notifications(named:)`, whose registrations a
+    /// `ChangeStream` owns. The consumer may act on the value, and even end the stream
+    /// (removing the registration), before the hand-off returns, so the delivery is
+    /// recorded before the call: a journal never shows a stream's removal before the
+    /// delivery that led to it.
+    let handsOff: Bool
 
     init(
         info: RegistrationInfo, owner: AnyObject, sender: AnyObject?, queue: DispatchQueue?,
@@ -44,6 +51,7 @@ final class RegistrationEntry: @unchecked Sendable {
         self.queue = queue
         self.channel = channel
         self.call = call
+        self.handsOff = owner is ChangeStream
     }
 
     var isRemoved: Bool { removed.load(ordering: .acquiring) }
