@@ -17,6 +17,19 @@ final class DiagnosisContext {
         self.options = options
     }
 
+    /// Whether the session has a `withObservationTracking` site (`TrackingSite`): asked by
+    /// several rules of nearly every event, so answered once, on the first event, inside
+    /// the pass's read (a journal being written may gain channels before the pass begins).
+    /// A failed read answers `true`: the rules then look at each channel, as they would
+    /// without this answer, and meet the failure themselves.
+    private(set) lazy var hasTrackingSites: Bool = {
+        do throws(AnalysisError) {
+            return try reader.hasChannel(session: session.id, keyPrefix: TrackingSite.keyPrefix)
+        } catch {
+            return true
+        }
+    }()
+
     /// A registration: the live one, else from the table.
     func registration(_ id: Int64?) throws(AnalysisError) -> RegistrationRow? {
         guard let id else { return nil }

@@ -206,6 +206,19 @@ package final class JournalReader {
         return found
     }
 
+    /// Whether a channel of `session` has a key that starts with `prefix`. One pass over
+    /// the session's channels in key order, each key looked up by id (never a search of
+    /// the strings, which a journal may hold any number of), stopping at the first match.
+    func hasChannel(session: Int64, keyPrefix prefix: String) throws(AnalysisError) -> Bool {
+        var found = false
+        try query("""
+            SELECT EXISTS (
+                SELECT 1 FROM channels c CROSS JOIN strings k
+                WHERE c.session_id = ?1 AND k.id = c.key_id AND substr(k.value, 1, ?3) = ?2)
+            """, [.int(session), .text(prefix), .int(Int64(prefix.count))]) { found = $0.int(0) != 0 }
+        return found
+    }
+
     /// Calls `body` with every channel of a session that the journal names, by id, one at
     /// a time: for the few readers that look at all of them (which have a successor,
     /// whether any is single-slot), without holding them all.

@@ -10,7 +10,7 @@ enum TrackingSite {
 
     /// Whether `channel` is a tracking site.
     static func isTracking(_ channel: Int64?, _ context: DiagnosisContext) -> Bool {
-        guard let channel, let key = context.catalog.channels[channel]?.key else { return false }
+        guard let channel, context.hasTrackingSites, let key = context.catalog.channels[channel]?.key else { return false }
         return key.hasPrefix(keyPrefix)
     }
 
