@@ -108,11 +108,16 @@ extension ObserverRegistry {
                 let unchanged = produce()
                 let number = takeChangeNumber()
                 let context = ThreadContext.current
-                let depth = recordChanged(
+                let stamp = recordChanged(
                     context: context, channel: channel, values: values(), isPrior: isPrior,
                     callSite: callSite, change: number
                 )
-                return (channel.entries, unchanged, depth, number, context)
+                // The loop that follows on this thread starts from the record's answers;
+                // `post` clears them when it ends.
+                context.queueChange = number
+                context.onMainQueue = stamp.onMainQueue
+                context.loopTime = stamp.time
+                return (channel.entries, unchanged, stamp.depth, number, context)
             }
         }
         guard let sink else { preconditionFailure("recordChange without a sink") }
@@ -231,6 +236,8 @@ extension ObserverRegistry {
         let context = ThreadContext.current
         let now = monotonicNanoseconds()
         let onMainQueue = context.isOnMainQueue(delivering: change)
+        // Not shared with `invokeRecorded`'s recording: that path must not test an
+        // `EventValue?` (see `callgrind-per-event.sh RegistryBenchmark recording`).
         if initial == nil, hasRecordSink {
             recordDelivered(
                 context: context, entry: entry, depth: depth, onMainQueue: onMainQueue,

@@ -11,17 +11,12 @@ extension ObserverRegistry {
         channel.exclusive {
             let number = takeChangeNumber()
             if hasRecordSink {
-                let context = ThreadContext.current
+                // No delivery loop follows (the other dispatcher delivers, unnumbered), so
+                // the thread's loop answers are not set (`recordChanged`).
                 recordChanged(
-                    context: context, channel: channel, values: ChangeValues(new: EventValue(text)),
+                    context: ThreadContext.current, channel: channel, values: ChangeValues(new: EventValue(text)),
                     isPrior: false, callSite: callSite, change: number
                 )
-                // No delivery loop of this change follows on this thread (the other
-                // dispatcher delivers, unnumbered), so nothing may serve the answers the
-                // record leaves for one: change numbers are per registry, and a queued
-                // delivery of another registry's change with this number, run next on this
-                // thread, would take its start and main-queue answer from this post.
-                context.queueChange = 0
                 return
             }
             emit(sink, .changed) {

@@ -1,8 +1,18 @@
 /// The registry's side of `RecordSink`: its frequent actions written as `EventRecord`s,
 /// with no `ObserverEvent` built and nothing reference-counted per event.
 extension ObserverRegistry {
+    /// What a `changed` record was stamped with: the change's depth, and the clock reading
+    /// and main-queue answer the post's delivery loop starts from.
+    struct ChangeStamp {
+        let depth: Int
+        let time: UInt64
+        let onMainQueue: Bool
+    }
+
     /// Writes the `changed` record of a post to `recordSink`; under the channel's lock.
-    /// Returns the change's depth.
+    /// Returns what the record was stamped with. The thread's delivery-loop answers
+    /// (`ThreadContext.queueChange`) are left alone: only a caller that runs the loop sets
+    /// them, and clears them when it ends.
     ///
     /// The record methods call `recordSink?` themselves rather than take the sink as an
     /// argument: binding it (`if let`) retained and released it around every record, two
@@ -11,13 +21,10 @@ extension ObserverRegistry {
     func recordChanged(
         context: ThreadContext, channel: Channel, values: consuming ChangeValues,
         isPrior: Bool, callSite: CallSite?, change: UInt64
-    ) -> Int {
+    ) -> ChangeStamp {
         let onMainQueue = MainQueue.isCurrent
         // One clock reading for the record and the start of the loop's first callback.
         let time = monotonicNanoseconds()
-        context.queueChange = change
-        context.onMainQueue = onMainQueue
-        context.loopTime = time
         var flags: EventRecord.Flags = onMainQueue ? .mainQueue : []
         if context.isMain { flags.insert(.mainThread) }
         if isPrior { flags.insert(.prior) }
@@ -32,7 +39,7 @@ extension ObserverRegistry {
             ),
             values: values, callSite: callSite
         )
-        return depth
+        return ChangeStamp(depth: depth, time: time, onMainQueue: onMainQueue)
     }
 
     /// Writes the `delivered` record of a callback that ran.

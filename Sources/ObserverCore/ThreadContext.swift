@@ -45,9 +45,11 @@ struct ThreadContext {
     /// The change (its number; 0: none) whose post is running its delivery loop on this
     /// thread, and whether that post is on the main queue (`onMainQueue`): its synchronous
     /// deliveries and skips run in the same place and reuse the answer instead of asking
-    /// dispatch again. Set by the post's `changed` record,
-    /// cleared at the end of its loop, and cleared while a callback runs: a callback may
-    /// run code on another queue (`DispatchQueue.main.sync`, a main queue it drains).
+    /// dispatch again. Set by `post` from its `changed` record (never by a change no loop
+    /// follows: change numbers are per registry, and a later delivery on this thread of
+    /// another registry's change with the same number would take these answers), cleared
+    /// at the end of its loop, and cleared while a callback runs: a callback may run code
+    /// on another queue (`DispatchQueue.main.sync`, a main queue it drains).
     var queueChange: UInt64 {
         get { storage.pointee.queueChange }
         nonmutating set { storage.pointee.queueChange = newValue }
