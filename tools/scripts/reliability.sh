@@ -20,6 +20,23 @@ tsan_filter='ConcurrencyStressTests|RegistryRaceStressTests|ConcurrencyTests|Two
 
 step() { printf '\n== %s\n' "$*"; }
 
+# Runs the swift test FILTER at a size set by the VARIABLE=VALUE arguments; on failure shows
+# the failed expectations and stops, naming WHAT failed.
+#   harness WHAT FILTER VARIABLE=VALUE...
+harness() {
+    local what="$1" filter="$2" log
+    shift 2
+    log="$(mktemp)"
+    if ! env "$@" swift test --skip-build --filter "$filter" >"$log" 2>&1; then
+        grep -E '^✘|↳' "$log" | head -n 60
+        rm -f "$log"
+        echo "reliability: the $what failed" >&2
+        exit 1
+    fi
+    grep -E '^(✔|✘) Test run' "$log"
+    rm -f "$log"
+}
+
 # Runs a command under ThreadSanitizer and fails on any report, even one that did not
 # change the exit status.
 tsan() {
@@ -49,37 +66,13 @@ ci)
     # CI runs the 1,000-case form here.
     step "mutation harness, 1,000 cases"
     swift build --build-tests
-    log="$(mktemp)"
-    if ! OBSREPLAY_MUTATION_CASES=1000 swift test --skip-build --filter MutationTests >"$log" 2>&1; then
-        grep -E '^✘|↳' "$log" | head -n 60
-        rm -f "$log"
-        echo "reliability: the mutation harness failed" >&2
-        exit 1
-    fi
-    grep -E '^(✔|✘) Test run' "$log"
-    rm -f "$log"
+    harness "mutation harness" MutationTests OBSREPLAY_MUTATION_CASES=1000
 
     step "integer extremes: every integer column at Int64's edges through every command"
-    log="$(mktemp)"
-    if ! OBSREPLAY_INTEGER_EXTREMES=all swift test --skip-build --filter IntegerExtremeTests >"$log" 2>&1; then
-        grep -E '^✘|↳' "$log" | head -n 60
-        rm -f "$log"
-        echo "reliability: the integer-extremes harness failed" >&2
-        exit 1
-    fi
-    grep -E '^(✔|✘) Test run' "$log"
-    rm -f "$log"
+    harness "integer-extremes harness" IntegerExtremeTests OBSREPLAY_INTEGER_EXTREMES=all
 
     step "200,000 empty sessions through every whole-journal command"
-    log="$(mktemp)"
-    if ! OBSREPLAY_MANY_SESSIONS=200000 swift test --skip-build --filter everyWholeJournalCommandIsBoundedOnManyEmptySessions >"$log" 2>&1; then
-        grep -E '^✘|↳' "$log" | head -n 60
-        rm -f "$log"
-        echo "reliability: the many-sessions test failed" >&2
-        exit 1
-    fi
-    grep -E '^(✔|✘) Test run' "$log"
-    rm -f "$log"
+    harness "many-sessions test" everyWholeJournalCommandIsBoundedOnManyEmptySessions OBSREPLAY_MANY_SESSIONS=200000
 
     step "soak, 5 seconds"
     swift build --product JournalStress
