@@ -28,13 +28,12 @@ package final class JournalReader {
     package init(path: String) throws(AnalysisError) {
         self.path = path
         do {
-            let file = try JournalFile.openForReading(path: path)
-            schemaVersion = try JournalFile.validate(file)
+            let file: SQLiteDatabase
+            (file, schemaVersion) = try JournalFile.openValidated(path: path)
             if schemaVersion < JournalSchema.latestVersion {
                 let copy = try JournalCopy(upgrading: file, path: path)
                 self.copy = copy
                 database = try JournalFile.openForReading(path: copy.path)
-                _ = try JournalFile.validate(database)
             } else {
                 copy = nil
                 database = file

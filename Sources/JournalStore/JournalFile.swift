@@ -19,6 +19,12 @@ package enum JournalFile {
     /// `SideFileCheck`) are refused before SQLite opens anything.
     /// - Throws: `JournalError` naming the file and the reason.
     package static func openForReading(path: String) throws(JournalError) -> SQLiteDatabase {
+        try openValidated(path: path).database
+    }
+
+    /// `openForReading`, with the schema version its validation read (`validate`): for
+    /// callers that need it, without validating the file again.
+    package static func openValidated(path: String) throws(JournalError) -> (database: SQLiteDatabase, version: Int) {
         try checkRegularNonEmptyFile(path)
         try SideFileCheck.check(journal: path, alsoOwnedBy: geteuid())
         let database = try connectForReading(path)
@@ -37,7 +43,7 @@ package enum JournalFile {
         } catch {
             throw .sqlite(path: path, detail: "\(error)")
         }
-        return database
+        return (database, version)
     }
 
     /// A hardened read-only connection that has read the file's header, falling back to

@@ -25,7 +25,7 @@ enum MigrateCommand {
         let latest = JournalCheck.latestSchemaVersion
         let version: Int
         do {
-            version = try JournalFile.validate(try JournalFile.openForReading(path: path))
+            version = try JournalFile.openValidated(path: path).version
         } catch {
             throw .input(error.description)
         }
