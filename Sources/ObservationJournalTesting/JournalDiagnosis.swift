@@ -61,7 +61,7 @@ public enum JournalDiagnosis {
         do {
             let reader = try JournalReader(path: path)
             return try settings.apply(Diagnoser.diagnose(reader, session: try reader.session(session), options: options))
-                .filter { $0.severity >= minimum.severity && !(accepted?.fingerprints.contains($0.fingerprint) ?? false) }
+                .filter { $0.severity >= minimum.severity && accepted?.match($0) == nil }
                 .map(ObserverFinding.init)
         } catch {
             throw JournalDiagnosisError(description: error.description)

@@ -6,27 +6,77 @@ import TestSupport
 // issue 15 §1-2, reached directly: what a fingerprint is made of, the configuration file's
 // rules, the baseline file.
 
-private func finding(sessionID: Int64 = 1, line: Int = 31, owner: String = "FloatingWindow#2", seqs: [Int64] = [1, 6]) -> Finding {
-    Finding(
+private func finding(
+    sessionID: Int64 = 1, line: Int = 31, function: String = "viewDidLoad()", owner: String = "FloatingWindow#2",
+    seqs: [Int64] = [1, 6]
+) -> Finding {
+    var finding = Finding(
         rule: .lastCallbackWins, sessionID: sessionID, message: "m \(seqs)", evidence: ["seq \(seqs[0])"], seqs: seqs,
         callSites: ["App/FloatingWindow.swift:\(line)", "App/VideoScreen.swift:20"], owners: [owner, "VideoScreen#3"],
         channel: "Player#1.isPlayingChanged", count: 2
     )
+    finding.functions = ["App/FloatingWindow.swift:\(line)": function, "App/VideoScreen.swift:20": "viewWillAppear(_:)"]
+    return finding
 }
 
-@Test func fingerprintIsMadeOfRuleChannelTypesAndCallSitesOnly() {
+@Test func fingerprintIsMadeOfRuleChannelTypesFilesAndFunctionsOnly() {
     #expect(FindingFingerprint.identity(of: finding()) == """
         rule=OJ001
         channel=Player.isPlayingChanged
         owners=FloatingWindow,VideoScreen
-        sites=App/FloatingWindow.swift:31,App/VideoScreen.swift:20
+        sites=App/FloatingWindow.swift viewDidLoad(),App/VideoScreen.swift viewWillAppear(_:)
         """)
-    #expect(finding().fingerprint == "2caadff5371ef9316d1fbad5411ed350")
+    #expect(finding().fingerprint == "fb76410d97b0aa5a51d56515547f1aed")
     // Another session, other object ids, other sequence numbers and message: the same bug.
     #expect(finding(sessionID: 9, owner: "FloatingWindow#17", seqs: [40, 52]).fingerprint == finding().fingerprint)
-    // Another line: another fingerprint.
-    #expect(finding(line: 32).fingerprint != finding().fingerprint)
+    // Another line (a line added above it): the same bug; another function: another.
+    #expect(finding(line: 32).fingerprint == finding().fingerprint)
+    #expect(finding(function: "show()").fingerprint != finding().fingerprint)
     #expect(finding(owner: "MiniPlayer#2").fingerprint != finding().fingerprint)
+    // Version 1 (what old baselines hold) had the lines, in the finding's order.
+    #expect(FindingFingerprint.legacyFingerprint(of: finding()) == "2caadff5371ef9316d1fbad5411ed350")
+    #expect(FindingFingerprint.legacyFingerprint(of: finding(line: 32)) != "2caadff5371ef9316d1fbad5411ed350")
+}
+
+@Test func sourceLinesAreFoundUnderTheRootAndComparedWithoutWhitespace() throws {
+    let scratch = try ScratchDirectory("source")
+    let app = scratch.url.appendingPathComponent("Sources/App")
+    try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+    func write(_ lines: [String]) throws {
+        try Data(lines.joined(separator: "\n").utf8).write(to: app.appendingPathComponent("FloatingWindow.swift"))
+    }
+    let call = "        player.onPlayingChanged = { [weak self] in self?.update() }"
+    try write(Array(repeating: "", count: 30) + [call])
+    let locator = SourceLocator(root: scratch.url.path)
+    #expect(locator.sourceLine("App/FloatingWindow.swift:31") == "player.onPlayingChanged = { [weak self] in self?.update() }")
+    #expect(locator.sourceLine("App/FloatingWindow.swift:30") == nil)  // blank
+    #expect(locator.sourceLine("App/FloatingWindow.swift:99") == nil)  // past the end
+    #expect(locator.sourceLine("App/Missing.swift:1") == nil)
+    let before = try #require(FindingFingerprint.sourceHash(of: finding(), locator: locator))
+    // A comment added at the top and the call re-indented: the same line, one further down.
+    try write(["// Copyright"] + Array(repeating: "", count: 30) + ["\t player.onPlayingChanged =  { [weak self] in self?.update() }"])
+    #expect(FindingFingerprint.sourceHash(of: finding(line: 32), locator: SourceLocator(root: scratch.url.path)) == before)
+    // The line itself edited: another hash.
+    try write(Array(repeating: "", count: 30) + ["        player.onPlayingChanged = { [weak self] in self?.render() }"])
+    #expect(FindingFingerprint.sourceHash(of: finding(), locator: SourceLocator(root: scratch.url.path)) != before)
+    #expect(FindingFingerprint.sourceHash(of: finding(), locator: SourceLocator(root: scratch.url.appendingPathComponent("Sources/None").path)) == nil)
+}
+
+@Test func baselineEntriesMatchByFingerprintSourceAndOldFingerprint() {
+    let fingerprint = finding().fingerprint
+    let exact = Baseline(entries: [Baseline.Entry(fingerprint: fingerprint, source: "s1")])
+    #expect(exact.match(finding(), source: "s1") == .current(Baseline.Entry(fingerprint: fingerprint, source: "s1")))
+    // Another line's text in the same function: another finding.
+    #expect(exact.match(finding(), source: "s2") == nil)
+    // Sources not at hand on one side: the fingerprint decides.
+    #expect(exact.match(finding(), source: nil) != nil)
+    #expect(Baseline(entries: [Baseline.Entry(fingerprint: fingerprint)]).match(finding(), source: "s2") != nil)
+    #expect(exact.match(finding(function: "show()"), source: "s1") == nil)
+    // A version-1 entry matches by the line-numbered fingerprint, and says so.
+    let old = Baseline(entries: [Baseline.Entry(fingerprint: "2caadff5371ef9316d1fbad5411ed350")], version: 1)
+    #expect(old.match(finding()) == .legacy(Baseline.Entry(fingerprint: "2caadff5371ef9316d1fbad5411ed350")))
+    #expect(old.match(finding(line: 32)) == nil)
+    #expect(old.stale(matched: []) == [Baseline.Entry(fingerprint: "2caadff5371ef9316d1fbad5411ed350")])
 }
 
 @Test func configurationAppliesDisabledRulesSeveritiesAndIgnoredCallSites() throws {

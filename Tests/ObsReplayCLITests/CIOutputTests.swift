@@ -8,9 +8,11 @@ import TestSupport
 // baselines, configuration, sarif/github/short output.
 
 /// One app's bug as a journal: FloatingWindow assigns a single-slot callback at
-/// `App/FloatingWindow.swift:<line>`, VideoScreen replaces it, two changes are missed.
-/// `extraObjects` shifts every object id, as another recording would.
-private func replacedCallbackJournal(_ path: String, line: Int = 31, extraObjects: Int = 0) throws {
+/// `App/FloatingWindow.swift:<line>` in `function`, VideoScreen replaces it, two changes
+/// are missed. `extraObjects` shifts every object id, as another recording would.
+private func replacedCallbackJournal(
+    _ path: String, line: Int = 31, function: String = "viewDidLoad()", extraObjects: Int = 0
+) throws {
     let fixture = try JournalFixture(path: path)
     let s = try fixture.session(label: "app", startedAt: "2025-01-01T10:00:00Z", endedAt: "2025-01-01T10:00:02Z")
     for _ in 0..<extraObjects { _ = try s.object("Cache") }
@@ -18,7 +20,7 @@ private func replacedCallbackJournal(_ path: String, line: Int = 31, extraObject
     let floating = try s.object("FloatingWindow")
     let video = try s.object("VideoScreen")
     let slot = try s.channel(player, "isPlayingChanged", singleSlot: true)
-    try s.register(slot, owner: floating, at: "FloatingWindow.swift:\(line)")
+    try s.register(slot, owner: floating, at: "FloatingWindow.swift:\(line)", function: function)
     try s.register(slot, owner: video, at: "VideoScreen.swift:20")
     try s.post(slot, old: "false", new: "true", at: "Player.swift:40")
     try s.post(slot, old: "true", new: "false", at: "Player.swift:40")
@@ -53,20 +55,26 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     }
 }
 
-@Test(.tags(.childProcess)) func fingerprintIgnoresIdsButNotTheCallSiteLine() throws {
+@Test(.tags(.childProcess)) func fingerprintIgnoresIdsAndLinesButNotTheFunction() throws {
     try withDirectory { directory in
         let a = directory.appendingPathComponent("a.sqlite").path
         let b = directory.appendingPathComponent("b.sqlite").path
         let moved = directory.appendingPathComponent("moved.sqlite").path
+        let elsewhere = directory.appendingPathComponent("elsewhere.sqlite").path
         try replacedCallbackJournal(a)
         try replacedCallbackJournal(b, extraObjects: 3)
         try replacedCallbackJournal(moved, line: 32)
+        try replacedCallbackJournal(elsewhere, function: "show()")
         let first = try fingerprints(try obsreplay(["diagnose", a, "--json"]).stdout)
         let shifted = try fingerprints(try obsreplay(["diagnose", b, "--json"]).stdout)
-        let other = try fingerprints(try obsreplay(["diagnose", moved, "--json"]).stdout)
+        let lineMoved = try fingerprints(try obsreplay(["diagnose", moved, "--json"]).stdout)
+        let other = try fingerprints(try obsreplay(["diagnose", elsewhere, "--json"]).stdout)
         // OJ001 (FloatingWindow replaced) and OJ004 info (VideoScreen still registered).
-        #expect(first == ["2caadff5371ef9316d1fbad5411ed350", "877433c94fdf2901e24572beac1650ea"])
+        #expect(first == ["511fb43ea5b444bbd3fc7e21cbf7d3de", "19a4465bc50f338242199d53298984f3"])
         #expect(shifted == first)
+        // A line added above the call: the same bug.
+        #expect(lineMoved == first)
+        // The same call made from another function: another finding.
         #expect(other[0] != first[0])
         #expect(other[1] == first[1])
     }
@@ -91,8 +99,8 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         let github = try obsreplay(["diagnose", journal, "--format", "github"] + root)
         #expect(github.status == 1)
         #expect(github.stdout.components(separatedBy: "\n") == [
-            "::error file=Sources/App/FloatingWindow.swift,line=31,title=OJ001 last-callback-wins::2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.%0A(\(journal), session 1, fingerprint 2caadff5371ef9316d1fbad5411ed350)%0Aseq 1: FloatingWindow#2 assigned Player#1.isPlayingChanged at FloatingWindow.swift:31%0Aseq 2: VideoScreen#3 assigned it at VideoScreen.swift:20, replacing FloatingWindow#2's callback while FloatingWindow#2 was alive%0AFloatingWindow#2 missed the changes at seqs 3, 5%0AFloatingWindow#2 was not seen deallocated before the session ended%0Afix: Make the channel multicast (ObservableValue or a notification) so every owner registers its own callback, or have one owner forward to the others.",
-            "::notice file=Sources/App/VideoScreen.swift,line=20,title=OJ004 leaked-registration::VideoScreen#3's registration on Player#1.isPlayingChanged (VideoScreen.swift:20) was still registered when the session ended.%0A(\(journal), session 1, fingerprint 877433c94fdf2901e24572beac1650ea)%0Aseq 2: VideoScreen#3 registered at VideoScreen.swift:20, never removed%0Afix: Remove the registration when its scope ends (cancel its token there), or tie it to an owner that goes away with the scope.",
+            "::error file=Sources/App/FloatingWindow.swift,line=31,title=OJ001 last-callback-wins::2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.%0A(\(journal), session 1, fingerprint 511fb43ea5b444bbd3fc7e21cbf7d3de)%0Aseq 1: FloatingWindow#2 assigned Player#1.isPlayingChanged at FloatingWindow.swift:31%0Aseq 2: VideoScreen#3 assigned it at VideoScreen.swift:20, replacing FloatingWindow#2's callback while FloatingWindow#2 was alive%0AFloatingWindow#2 missed the changes at seqs 3, 5%0AFloatingWindow#2 was not seen deallocated before the session ended%0Afix: Make the channel multicast (ObservableValue or a notification) so every owner registers its own callback, or have one owner forward to the others.",
+            "::notice file=Sources/App/VideoScreen.swift,line=20,title=OJ004 leaked-registration::VideoScreen#3's registration on Player#1.isPlayingChanged (VideoScreen.swift:20) was still registered when the session ended.%0A(\(journal), session 1, fingerprint 19a4465bc50f338242199d53298984f3)%0Aseq 2: VideoScreen#3 registered at VideoScreen.swift:20, never removed%0Afix: Remove the registration when its scope ends (cancel its token there), or tie it to an owner that goes away with the scope.",
             "::notice title=obsreplay::2 findings (1 error, 0 warnings, 1 info) in session 1 of \(journal)",
             "",
         ])
@@ -103,13 +111,19 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         let run = try #require((log["runs"] as? [[String: Any]])?.first)
         let rules = try #require(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
         #expect(rules.compactMap { $0["id"] as? String }.first == "OJ001")
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["informationUri"] as? String == SARIFLog.homepage)
+        // Each rule links to its anchor in docs/RULES.md, which exists.
+        #expect(rules.map { $0["helpUri"] as? String } == Rule.allCases.map { SARIFLog.homepage + "/blob/main/docs/RULES.md#" + $0.code.lowercased() })
+        #expect((run["invocations"] as? [[String: Any]])?.first?["exitCode"] as? Int == 1)
+        #expect((run["invocations"] as? [[String: Any]])?.first?["executionSuccessful"] as? Bool == true)
         let explanation = try obsreplay(["diagnose", "--explain", "OJ001"]).stdout
         #expect((rules.first?["help"] as? [String: Any])?["text"] as? String == explanation)
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(results.count == 2)
         let first = results[0]
         #expect(first["ruleId"] as? String == "OJ001" && first["level"] as? String == "error")
-        #expect((first["partialFingerprints"] as? [String: String]) == ["obsreplayFingerprint/v1": "2caadff5371ef9316d1fbad5411ed350"])
+        #expect((first["partialFingerprints"] as? [String: String]) == ["obsreplayFingerprint/v2": "511fb43ea5b444bbd3fc7e21cbf7d3de"])
         let location = try #require(((first["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
         #expect((location["artifactLocation"] as? [String: String]) == ["uri": "Sources/App/FloatingWindow.swift", "uriBaseId": "SRCROOT"])
         #expect((location["region"] as? [String: Int]) == ["startLine": 31])
@@ -168,24 +182,24 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         let old = directory.appendingPathComponent("old.sqlite").path
         let moved = directory.appendingPathComponent("moved.sqlite").path
         try replacedCallbackJournal(old)
-        try replacedCallbackJournal(moved, line: 32)
+        try replacedCallbackJournal(moved, line: 32, function: "show()")
         let baseline = directory.appendingPathComponent("baseline.json").path
         #expect(try obsreplay(["diagnose", old, "--write-baseline", baseline, "--format", "short"]).status == 1)
         #expect(try String(contentsOfFile: baseline, encoding: .utf8) == """
             {
-              "version": 1,
+              "version": 2,
               "fingerprints": [
                 {
-                  "fingerprint": "2caadff5371ef9316d1fbad5411ed350",
-                  "code": "OJ001",
-                  "name": "last-callback-wins",
-                  "message": "2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes."
-                },
-                {
-                  "fingerprint": "877433c94fdf2901e24572beac1650ea",
+                  "fingerprint": "19a4465bc50f338242199d53298984f3",
                   "code": "OJ004",
                   "name": "leaked-registration",
                   "message": "VideoScreen#3's registration on Player#1.isPlayingChanged (VideoScreen.swift:20) was still registered when the session ended."
+                },
+                {
+                  "fingerprint": "511fb43ea5b444bbd3fc7e21cbf7d3de",
+                  "code": "OJ001",
+                  "name": "last-callback-wins",
+                  "message": "2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes."
                 }
               ]
             }
@@ -209,7 +223,7 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
             1 finding (1 error, 0 warnings, 0 info) in session 1 of \(moved)
             \(json.path): 1 finding baselined, 1 new
             \(json.path): 1 stale entry that no finding matched any more (fixed? remove with --write-baseline):
-              stale: 2caadff5371ef9316d1fbad5411ed350 OJ001 last-callback-wins: 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
+              stale: 511fb43ea5b444bbd3fc7e21cbf7d3de OJ001 last-callback-wins: 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
 
             """))
         let broken = directory.appendingPathComponent("broken.json").path
@@ -287,20 +301,20 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: fleet.appendingPathComponent("nested"), withIntermediateDirectories: true)
         try replacedCallbackJournal(fleet.appendingPathComponent("a.sqlite").path)
         try replacedCallbackJournal(fleet.appendingPathComponent("b.sqlite").path, extraObjects: 2)
-        try replacedCallbackJournal(fleet.appendingPathComponent("nested/c.sqlite").path, line: 32)
+        try replacedCallbackJournal(fleet.appendingPathComponent("nested/c.sqlite").path, line: 32, function: "show()")
         try Data("hello".utf8).write(to: fleet.appendingPathComponent("notes.sqlite"))
         try Data("not looked at".utf8).write(to: fleet.appendingPathComponent("readme.txt"))
         let grouped = try obsreplay(["diagnose", "fleet", "--group-by", "fingerprint"], in: directory)
         #expect(grouped == RunResult(stdout: """
-            error[OJ001] last-callback-wins in 2 of 3 sessions, 2 journals (fingerprint 2caadff5371ef9316d1fbad5411ed350)
+            error[OJ001] last-callback-wins in 2 of 3 sessions, 2 journals (fingerprint 511fb43ea5b444bbd3fc7e21cbf7d3de)
                 e.g. fleet/a.sqlite, session 1: 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:31) was replaced at seq 2 while alive and missed 2 changes.
               fix: Make the channel multicast (ObservableValue or a notification) so every owner registers its own callback, or have one owner forward to the others.
 
-            error[OJ001] last-callback-wins in 1 of 3 sessions, 1 journal (fingerprint d837d14564c39366239089316346945f)
+            error[OJ001] last-callback-wins in 1 of 3 sessions, 1 journal (fingerprint 858907c3154779666124aef7970f46e5)
                 e.g. fleet/nested/c.sqlite, session 1: 2 owners assigned Player#1.isPlayingChanged; FloatingWindow#2 (FloatingWindow.swift:32) was replaced at seq 2 while alive and missed 2 changes.
               fix: Make the channel multicast (ObservableValue or a notification) so every owner registers its own callback, or have one owner forward to the others.
 
-            info[OJ004] leaked-registration in 3 of 3 sessions, 3 journals (fingerprint 877433c94fdf2901e24572beac1650ea)
+            info[OJ004] leaked-registration in 3 of 3 sessions, 3 journals (fingerprint 19a4465bc50f338242199d53298984f3)
                 e.g. fleet/a.sqlite, session 1: VideoScreen#3's registration on Player#1.isPlayingChanged (VideoScreen.swift:20) was still registered when the session ended.
               fix: Remove the registration when its scope ends (cancel its token there), or tie it to an owner that goes away with the scope.
 
@@ -371,9 +385,9 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         let csv = try obsreplay(["export", "fleet", "--what", "registrations", "--format", "csv"], in: directory)
         #expect(csv == RunResult(stdout: [
             "journal,session_id,id,channel_id,channel,policy,owner_id,owner,call_site,function,options,queue,expects_main,sender,scope_id,scope,registered_seq,removed_seq,removal_reason",
-            "fleet/a.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:31,f(),new,,false,,,,1,2,replaced",
+            "fleet/a.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:31,viewDidLoad(),new,,false,,,,1,2,replaced",
             "fleet/a.sqlite,1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,2,,",
-            "fleet/b.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:32,f(),new,,false,,,,1,2,replaced",
+            "fleet/b.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:32,viewDidLoad(),new,,false,,,,1,2,replaced",
             "fleet/b.sqlite,1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,2,,",
             "",
         ].joined(separator: "\r\n"), stderr: "", status: 0), "\(csv)")

@@ -144,7 +144,7 @@ private func withJournal<T>(_ body: (URL, String) throws -> T) throws -> T {
         let baseline = directory.appendingPathComponent("baseline.json").path
         #expect(try obsreplay(["diagnose", path, "--write-baseline", baseline]).status == 1)
         let text = try String(contentsOfFile: baseline, encoding: .utf8)
-        #expect(text.hasPrefix("{\n  \"version\": 1,\n  \"fingerprints\": [\n    {\n      \"fingerprint\": \""))
+        #expect(text.hasPrefix("{\n  \"version\": 2,\n  \"fingerprints\": [\n    {\n      \"fingerprint\": \""))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let entries = try #require(object["fingerprints"] as? [[String: Any]])
         let prints = entries.compactMap { $0["fingerprint"] as? String }
@@ -155,7 +155,7 @@ private func withJournal<T>(_ body: (URL, String) throws -> T) throws -> T {
         // An entry nothing matches any more is reported, named, when every session was read.
         var stale = entries
         stale.append(["fingerprint": "00000000000000000000000000000000", "code": "OJ003", "name": "remove-unregistered", "message": "fixed long ago"])
-        try JSONSerialization.data(withJSONObject: ["version": 1, "fingerprints": stale]).write(to: URL(fileURLWithPath: baseline))
+        try JSONSerialization.data(withJSONObject: ["version": 2, "fingerprints": stale]).write(to: URL(fileURLWithPath: baseline))
         let result = try obsreplay(["diagnose", path, "--baseline", baseline])
         #expect(result == RunResult(stdout: """
             0 findings (0 errors, 0 warnings, 0 info) in sessions 1-2 of \(path)

@@ -17,13 +17,30 @@ extension JournalCatalog {
         }
         return map
     }
+
+    /// Each call site's qualified spelling (`Module/File.swift:42`) mapped to the function
+    /// it is in (`viewDidLoad()`); of two functions at one file and line (the journal keys
+    /// call sites by all three), the one that sorts first.
+    package func callSiteFunctions() -> [String: String] {
+        var map: [String: String] = [:]
+        for site in callSites.values where !site.function.isEmpty {
+            let qualified = site.qualified
+            if let existing = map[qualified], existing <= site.function { continue }
+            map[qualified] = site.function
+        }
+        return map
+    }
 }
 
 extension Finding {
-    /// The finding with its call sites in the qualified spelling (`Module/File.swift:42`).
-    package func qualifyingCallSites(_ map: [String: String]) -> Finding {
+    /// The finding with its call sites in the qualified spelling (`Module/File.swift:42`)
+    /// and the function each one is in (`functions`, from `callSiteFunctions()`).
+    package func qualifyingCallSites(_ map: [String: String], functions: [String: String] = [:]) -> Finding {
         var copy = self
         copy.callSites = callSites.map { map[$0] ?? $0 }.uniqued()
+        for site in copy.callSites {
+            if let function = functions[site] { copy.functions[site] = function }
+        }
         return copy
     }
 }

@@ -3,30 +3,63 @@ import Foundation
 /// Findings as a SARIF 2.1.0 log (one run), for code-scanning UIs (GitHub code scanning,
 /// the VS Code SARIF viewer, Azure DevOps).
 ///
-/// The rule catalog is `tool.driver.rules` (with `diagnose --explain`'s text as help);
-/// each finding is a result whose first call site is its location and whose other call
-/// sites are related locations, with the finding's fingerprint in `partialFingerprints`.
+/// The rule catalog is `tool.driver.rules` (with `diagnose --explain`'s text as help and
+/// a link to the rule in docs/RULES.md); each finding is a result whose first call site is
+/// its location and whose other call sites are related locations, with the finding's
+/// fingerprint (and the hash of its call-site lines, when found) in `partialFingerprints`.
+/// With a baseline, every finding is a result, `baselineState` `new` or `unchanged`.
+/// `invocations` says whether the run read every journal and its exit code.
 /// Paths are relative to the source root, named by `originalUriBaseIds.SRCROOT`.
 package enum SARIFLog {
-    /// The key of the fingerprint in `partialFingerprints`.
-    package static let fingerprintKey = "obsreplayFingerprint/v1"
+    /// The key of the fingerprint in `partialFingerprints` (version 2: no line numbers).
+    package static let fingerprintKey = "obsreplayFingerprint/v2"
+    /// The key of `FindingFingerprint.sourceHash` in `partialFingerprints`.
+    package static let sourceKey = "obsreplaySourceLine/v1"
+    /// Where the package is published: `informationUri`, and the base of each rule's
+    /// `helpUri` (`docs/RULES.md#oj001`, an anchor per rule).
+    package static let homepage = "https://github.com/observationjournal/ObservationJournal"
+
+    /// How the run ended, for `invocations`.
+    package struct Invocation: Sendable, Equatable {
+        /// Every journal was read to the end (findings are not a failure).
+        package var successful: Bool
+        package var exitCode: Int32
+
+        package init(successful: Bool, exitCode: Int32) {
+            self.successful = successful
+            self.exitCode = exitCode
+        }
+    }
+
+    /// The documentation of `rule`: its anchor in docs/RULES.md.
+    package static func helpURI(_ rule: Rule) -> String {
+        "\(homepage)/blob/main/docs/RULES.md#\(rule.code.lowercased())"
+    }
 
     /// The SARIF document. `severities` are the rules' default levels after
-    /// configuration (a rule not in it uses its catalog severity).
+    /// configuration (a rule not in it uses its catalog severity). `baselineStates`:
+    /// each finding's `baselineState` (`new`, `unchanged`), when a baseline was given.
     package static func document(
-        _ findings: [JournalFinding], locator: SourceLocator, toolVersion: String, severities: [Rule: Severity] = [:]
+        _ findings: [JournalFinding], locator: SourceLocator, toolVersion: String, severities: [Rule: Severity] = [:],
+        baselineStates: [String]? = nil, invocation: Invocation
     ) -> JSONValue {
         let rules = Rule.allCases
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1, $0) })
         let driver = JSONValue.object([
-            ("name", .string("obsreplay")), ("version", .string(toolVersion)),
+            ("name", .string("obsreplay")), ("version", .string(toolVersion)), ("informationUri", .string(homepage)),
             ("rules", .array(rules.map { rule($0, severity: severities[$0] ?? $0.severities[0]) })),
         ])
         let rootURI = URL(fileURLWithPath: locator.root).standardizedFileURL.absoluteString
+        let results = findings.enumerated().map { index, item in
+            result(item, ruleIndex: ruleIndex[item.finding.rule] ?? 0, locator: locator, baselineState: baselineStates?[index])
+        }
         let run = JSONValue.object([
             ("tool", .object([("driver", driver)])),
             ("originalUriBaseIds", .object([("SRCROOT", .object([("uri", .string(rootURI.hasSuffix("/") ? rootURI : rootURI + "/"))]))])),
-            ("results", .array(findings.map { result($0, ruleIndex: ruleIndex[$0.finding.rule] ?? 0, locator: locator) })),
+            ("results", .array(results)),
+            ("invocations", .array([.object([
+                ("executionSuccessful", .bool(invocation.successful)), ("exitCode", .int(Int64(invocation.exitCode))),
+            ])])),
         ])
         return .object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")), ("version", .string("2.1.0")),
@@ -48,7 +81,7 @@ package enum SARIFLog {
             ("shortDescription", .object([("text", .string(rule.summary))])),
             ("fullDescription", .object([("text", .string(rule.summary + " Fix: " + rule.fix))])),
             ("defaultConfiguration", .object([("level", .string(level(severity)))])),
-            ("help", .object([("text", .string(rule.explanation))])),
+            ("help", .object([("text", .string(rule.explanation))])), ("helpUri", .string(helpURI(rule))),
         ])
     }
 
@@ -73,12 +106,13 @@ package enum SARIFLog {
             .joined(separator: "/")
     }
 
-    /// One result (a finding) of the log.
-    package static func result(_ item: JournalFinding, locator: SourceLocator) -> JSONValue {
-        result(item, ruleIndex: Rule.allCases.firstIndex(of: item.finding.rule) ?? 0, locator: locator)
+    /// One result (a finding) of the log; `baselineState` (`new`, `unchanged`) when a
+    /// baseline was given.
+    package static func result(_ item: JournalFinding, locator: SourceLocator, baselineState: String? = nil) -> JSONValue {
+        result(item, ruleIndex: Rule.allCases.firstIndex(of: item.finding.rule) ?? 0, locator: locator, baselineState: baselineState)
     }
 
-    static func result(_ item: JournalFinding, ruleIndex: Int, locator: SourceLocator) -> JSONValue {
+    static func result(_ item: JournalFinding, ruleIndex: Int, locator: SourceLocator, baselineState: String?) -> JSONValue {
         let finding = item.finding
         var members: [(String, JSONValue)] = [
             ("ruleId", .string(finding.rule.code)), ("ruleIndex", .int(Int64(ruleIndex))),
@@ -94,7 +128,12 @@ package enum SARIFLog {
             if let location = location(site, locator: locator, id: index + 1, message: evidence) { related.append(location) }
         }
         if !related.isEmpty { members.append(("relatedLocations", .array(related))) }
-        members.append(("partialFingerprints", .object([(fingerprintKey, .string(finding.fingerprint))])))
+        var fingerprints: [(String, JSONValue)] = [(fingerprintKey, .string(finding.fingerprint))]
+        if let source = FindingFingerprint.sourceHash(of: finding, locator: locator) {
+            fingerprints.append((sourceKey, .string(source)))
+        }
+        members.append(("partialFingerprints", .object(fingerprints)))
+        if let baselineState { members.append(("baselineState", .string(baselineState))) }
         members.append(("properties", .object([
             ("journal", .string(item.journal)), ("session_id", .int(finding.sessionID)), ("name", .string(finding.rule.name)),
             ("channel", .text(finding.channel)), ("owners", .array(finding.owners.map(JSONValue.string))),

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Turns a call site's `Module/File.swift:42` into a file under a source root, the way
 /// SARIF viewers and GitHub annotations need it (`Sources/Module/File.swift`, line 42).
@@ -17,6 +18,7 @@ package struct SourceLocator: Sendable {
 
     package let root: String
     private var filesByName: [String: [String]] = [:]
+    private let lines = SourceLines()
 
     /// Scans `root` (an absolute or relative directory).
     package init(root: String) {
@@ -41,18 +43,57 @@ package struct SourceLocator: Sendable {
 
     /// Where `callSite` (`Module/File.swift:42`) is, or `nil` when it has no line.
     package func locate(_ callSite: String) -> Location? {
+        guard let (file, line) = Self.split(callSite) else { return nil }
+        return Location(path: scanned(file) ?? file, line: line)
+    }
+
+    /// The text of `callSite`'s line with each run of whitespace made one space and the
+    /// ends trimmed, when its file is one found under the root and has that line (not
+    /// blank); `nil` otherwise.
+    package func sourceLine(_ callSite: String) -> String? {
+        guard let (file, line) = Self.split(callSite), line >= 1, let path = scanned(file) else { return nil }
+        let text = lines.lines(of: URL(fileURLWithPath: root).appendingPathComponent(path).path)
+        guard line <= text.count else { return nil }
+        let words = text[line - 1].split(whereSeparator: \.isWhitespace)
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    /// `Module/File.swift:42` → (`Module/File.swift`, 42).
+    private static func split(_ callSite: String) -> (String, Int)? {
         guard let colon = callSite.lastIndex(of: ":"), let line = Int(callSite[callSite.index(after: colon)...]) else {
             return nil
         }
-        let file = String(callSite[..<colon])
+        return (String(callSite[..<colon]), line)
+    }
+
+    /// The path under the root of `file` (`Module/File.swift`): the file of that name in a
+    /// directory named after its module, else the only one of that name.
+    private func scanned(_ file: String) -> String? {
         let parts = file.split(separator: "/").map(String.init)
         guard let name = parts.last else { return nil }
         let candidates = filesByName[name] ?? []
         if parts.count > 1, let module = parts.first,
            let match = candidates.first(where: { $0.split(separator: "/").dropLast().contains(Substring(module)) }) {
-            return Location(path: match, line: line)
+            return match
         }
-        if candidates.count == 1 { return Location(path: candidates[0], line: line) }
-        return Location(path: file, line: line)
+        return candidates.count == 1 ? candidates[0] : nil
+    }
+}
+
+/// The lines of source files, each file read once (a file larger than `limit`, or one
+/// that cannot be read as UTF-8, has none).
+private final class SourceLines: Sendable {
+    static let limit = 8 << 20
+    private let files = Mutex<[String: [Substring]]>([:])
+
+    func lines(of path: String) -> [Substring] {
+        if let known = files.withLock({ $0[path] }) { return known }
+        var read: [Substring] = []
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size <= Self.limit,
+           let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) {
+            read = text.split(separator: "\n", omittingEmptySubsequences: false)
+        }
+        files.withLock { $0[path] = read }
+        return read
     }
 }

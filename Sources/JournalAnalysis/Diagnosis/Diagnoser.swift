@@ -59,14 +59,16 @@ package enum Diagnoser {
             for checker in checkers { checker.completed(done, context) }
         }
         // Messages say `File.swift:42`; the structured call sites say `Module/File.swift:42`,
-        // the spelling of the SQL views and exports, which fingerprints are made of.
+        // the spelling of the SQL views and exports; fingerprints are made of their files
+        // and functions.
         let qualified = context.catalog.qualifiedCallSites()
+        let functions = context.catalog.callSiteFunctions()
         // Each checker is released once its findings are made: its groups (one per
         // registration for some rules) need not stay alive beside every finding.
         var unfinished = Array(checkers.reversed())
         checkers = []
         while let checker = unfinished.popLast() {
-            try checker.finish(context) { spool.append($0.qualifyingCallSites(qualified)) }
+            try checker.finish(context) { spool.append($0.qualifyingCallSites(qualified, functions: functions)) }
         }
         // A name that could not be read answered `nil`: the verdicts may be wrong.
         if let failure = context.catalog.failure { throw failure }

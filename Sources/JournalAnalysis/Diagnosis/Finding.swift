@@ -21,6 +21,9 @@ package struct Finding: Sendable, Equatable {
     /// The fix for this finding when it differs from the rule's (the API the app used
     /// decides it: a `for await` loop has no token to cancel); `nil` for the rule's.
     package var specificFix: String?
+    /// The function each call site is in (`Module/File.swift:42` → `viewDidLoad()`), as the
+    /// journal names it: what fingerprints key a call site on instead of its line.
+    package var functions: [String: String] = [:]
 
     package init(
         rule: Rule, severity: Severity? = nil, sessionID: Int64, message: String, evidence: [String] = [],

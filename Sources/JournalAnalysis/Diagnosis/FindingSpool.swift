@@ -233,6 +233,9 @@ enum FindingCoding {
         int(Int64(finding.count))
         int(finding.specificFix == nil ? 0 : 1)
         if let fix = finding.specificFix { text(fix) }
+        let functions = finding.functions.sorted { $0.key < $1.key }
+        texts(functions.map(\.key))
+        texts(functions.map(\.value))
     }
 
     static func decode(_ bytes: ArraySlice<UInt8>) -> Finding? {
@@ -280,6 +283,9 @@ enum FindingCoding {
             guard let value = text() else { return nil }
             fix = value
         }
+        guard let functionSites = texts(), let functionNames = texts(), functionSites.count == functionNames.count else {
+            return nil
+        }
         // Fields set as stored: the initialiser's sorting and de-duplication already ran.
         var finding = Finding(rule: rule, severity: severity, sessionID: session, message: message)
         finding.evidence = evidence
@@ -289,6 +295,7 @@ enum FindingCoding {
         finding.channel = channel
         finding.count = Int(count)
         finding.specificFix = fix
+        finding.functions = Dictionary(zip(functionSites, functionNames)) { first, _ in first }
         return finding
     }
 }

@@ -187,8 +187,7 @@ enum DiagnoseCommand {
         if let baselineFile {
             try analysing { () throws(AnalysisError) in try Baseline.write(output.baselineDocument(), to: baselineFile) }
         }
-        if output.failed { return ExitCode.input }
-        return output.failing ? ExitCode.findings : ExitCode.success
+        return output.exitCode
     }
 
     /// One path naming a file (not a directory): the classic one-journal form.

@@ -39,12 +39,13 @@ final class DiagnoseOutput {
     private var total = 0
     private var fresh = 0
     private var grouper = FingerprintGrouper()
-    private var firsts: [String: Finding] = [:]
+    private var firsts: [Baseline.Entry: Finding] = [:]
     private var written = 0
-    private var sarifSuffix = ""
     private var started = false
-    /// Every fingerprint found, baselined or not (for stale baseline entries).
-    private var seen = Set<String>()
+    /// The baseline's entries some finding matched (the others are stale).
+    private var matched = Set<Baseline.Entry>()
+    /// Findings matched only by their version-1 (line-numbered) fingerprint.
+    private var legacyMatches = 0
     /// The journal being written as JUnit: its sessions and their findings.
     private var junitSessions: [Int64] = []
     private var junitFindings: [Int64: [(JournalFinding, JUnitReport.Verdict)]] = [:]
@@ -67,7 +68,8 @@ final class DiagnoseOutput {
         self.manyJournals = manyJournals
     }
 
-    private func isNew(_ finding: Finding) -> Bool { baseline.map { !$0.fingerprints.contains(finding.fingerprint) } ?? true }
+    /// The hash of `finding`'s call-site lines under the source root (`nil` when not found).
+    private func sourceHash(_ finding: Finding) -> String? { FindingFingerprint.sourceHash(of: finding, locator: locator) }
 
     // MARK: - Streaming
 
@@ -81,12 +83,8 @@ final class DiagnoseOutput {
         case .junit: context.out.write(JUnitReport.head)
         case .sarif:
             // The log with an empty results array, split around it: results stream in between.
-            let empty = SARIFLog.document([], locator: locator, toolVersion: ObsReplay.version, severities: configuration.severities)
-                .rendered
-            let marker = "\"results\":[]"
-            let range = empty.range(of: marker)!
-            context.out.write(String(empty[..<range.lowerBound]) + "\"results\":[")
-            sarifSuffix = "]" + String(empty[range.upperBound...])
+            let (head, _) = sarifParts(SARIFLog.Invocation(successful: true, exitCode: 0))
+            context.out.write(head + "\"results\":[")
         default: break
         }
     }
@@ -112,14 +110,23 @@ final class DiagnoseOutput {
     func add(_ finding: Finding, journal: String) {
         let item = JournalFinding(journal: journal, finding: finding)
         total += 1
-        if keepBaseline, firsts[finding.fingerprint] == nil { firsts[finding.fingerprint] = finding }
-        let new = isNew(finding)
-        if baseline != nil { seen.insert(finding.fingerprint) }
+        let source = keepBaseline || baseline != nil ? sourceHash(finding) : nil
+        if keepBaseline {
+            let entry = Baseline.Entry(fingerprint: finding.fingerprint, source: source)
+            if firsts[entry] == nil { firsts[entry] = finding }
+        }
+        let match = baseline?.match(finding, source: source)
+        if let match {
+            matched.insert(match.entry)
+            if case .legacy = match { legacyMatches += 1 }
+        }
+        let new = match == nil
         let fails = new && threshold.map { finding.severity >= $0 } == true
         switch mode {
         case .grouped: if new { grouper.add(item) }
         case .groupedJSON: grouper.add(item)
-        case .json: writeJSON(item)
+        case .json: writeJSON(item, baselined: baseline.map { _ in !new })
+        case .sarif where !new && !quiet: writeSARIF(item, baselineState: "unchanged")
         case .junit:
             junitFindings[finding.sessionID, default: []].append((item, JUnitReport.Verdict(fails: fails, baselined: !new)))
         default: break
@@ -133,14 +140,27 @@ final class DiagnoseOutput {
         case .text: printText(item)
         case .short: context.line(ShortFormat.lines([item], locator: locator)[0])
         case .github: context.out.write(GitHubAnnotations.lines([item], locator: locator)[0] + "\n")
-        case .sarif: writeSARIF(item)
+        case .sarif: writeSARIF(item, baselineState: baseline == nil ? nil : "new")
         default: break
         }
     }
 
+    /// The SARIF log with no results, split around its empty `results` array: results
+    /// stream in between, and the tail (with `invocations`) is written at the end.
+    private func sarifParts(_ invocation: SARIFLog.Invocation) -> (head: String, tail: String) {
+        let empty = SARIFLog.document(
+            [], locator: locator, toolVersion: ObsReplay.version, severities: configuration.severities, invocation: invocation
+        ).rendered
+        let range = empty.range(of: "\"results\":[]")!
+        return (String(empty[..<range.lowerBound]), String(empty[range.upperBound...]))
+    }
+
+    /// The exit code of the run as it stands (the command returns it unless writing fails).
+    var exitCode: Int32 { failed ? ExitCode.input : failing ? ExitCode.findings : ExitCode.success }
+
     func finish() {
         start()
-        let stale = coversEverySession && !failed ? baseline?.stale(seen: seen) ?? [] : []
+        let stale = coversEverySession && !failed ? baseline?.stale(matched: matched) ?? [] : []
         switch mode {
         case .text where !quiet:
             context.line(summary(noun: "finding", count: fresh, counts: counts))
@@ -153,7 +173,7 @@ final class DiagnoseOutput {
             let text = summary(noun: "finding", count: fresh, counts: counts) + (baselineLine.map { "; " + $0 } ?? "")
             context.out.write("::notice title=obsreplay::\(GitHubAnnotations.data(text))\n")
         case .sarif:
-            context.out.write(sarifSuffix + "\n")
+            context.out.write("]" + sarifParts(SARIFLog.Invocation(successful: !failed, exitCode: exitCode)).tail + "\n")
         case .junit:
             writeJUnitJournal()
             context.out.write(JUnitReport.tail)
@@ -168,20 +188,27 @@ final class DiagnoseOutput {
         if mode != .text && mode != .grouped && !quiet, !stale.isEmpty, let baselinePath {
             // Data on standard output stays data: the note goes to standard error.
             context.message("note: \(baselinePath): \(staleCount(stale)) that no finding matched any more "
-                + "(remove with --write-baseline): " + stale.joined(separator: ", "))
+                + "(remove with --write-baseline): " + stale.map(\.fingerprint).joined(separator: ", "))
+        }
+        if let baseline, let baselinePath, baseline.version == 1 || legacyMatches > 0, !quiet || failing {
+            // An old baseline keeps passing while lines stay put; the note says how to make it last.
+            context.message("note: \(baselinePath) is a version-1 baseline, whose fingerprints hold line numbers "
+                + "(\(legacyMatches) finding\(legacyMatches == 1 ? "" : "s") matched that way): a line added above a "
+                + "call site makes its finding new. Rewrite it once, from a run whose findings are all accepted: "
+                + "obsreplay diagnose JOURNAL... --write-baseline \(baselinePath)")
         }
     }
 
     /// `2 stale entries`.
-    private func staleCount(_ stale: [String]) -> String {
+    private func staleCount(_ stale: [Baseline.Entry]) -> String {
         "\(stale.count) stale entr\(stale.count == 1 ? "y" : "ies")"
     }
 
     /// The baseline's entries no finding matched: each named, for the person who deletes it.
-    private func printStale(_ stale: [String]) {
+    private func printStale(_ stale: [Baseline.Entry]) {
         guard !stale.isEmpty, let baseline, let baselinePath else { return }
         context.line("\(baselinePath): \(staleCount(stale)) that no finding matched any more (fixed? remove with --write-baseline):")
-        for fingerprint in stale { context.line("  stale: " + baseline.describe(fingerprint)) }
+        for entry in stale { context.line("  stale: " + baseline.describe(entry)) }
     }
 
     /// The JUnit suites of the journal begun last, one per session.
@@ -259,22 +286,21 @@ final class DiagnoseOutput {
 
     // MARK: - Machine-readable
 
-    private func writeSARIF(_ item: JournalFinding) {
-        var result = SARIFLog.result(item, locator: locator)
-        if baseline != nil, case let .object(fields) = result { result = .object(fields + [("baselineState", .string("new"))]) }
+    private func writeSARIF(_ item: JournalFinding, baselineState: String?) {
+        let result = SARIFLog.result(item, locator: locator, baselineState: baselineState)
         context.out.write((written == 0 ? "" : ",") + result.rendered)
         written += 1
     }
 
-    private func writeJSON(_ item: JournalFinding) {
-        context.out.write((written == 0 ? "" : ",") + findingJSON(item).rendered)
+    private func writeJSON(_ item: JournalFinding, baselined: Bool?) {
+        context.out.write((written == 0 ? "" : ",") + findingJSON(item, baselined: baselined).rendered)
         written += 1
     }
 
-    private func findingJSON(_ item: JournalFinding) -> JSONValue {
+    private func findingJSON(_ item: JournalFinding, baselined: Bool?) -> JSONValue {
         var members = DiagnoseCommand.members(item.finding)
         members.append(("journal", .string(item.journal)))
-        if let baseline { members.append(("baselined", .bool(baseline.fingerprints.contains(item.finding.fingerprint)))) }
+        if let baselined { members.append(("baselined", .bool(baselined))) }
         return .object(members)
     }
 
@@ -313,8 +339,9 @@ final class DiagnoseOutput {
                 ("journals", .int(Int64(group.journals))), ("total_sessions", .int(Int64(sessionCount))),
                 ("total_journals", .int(Int64(journals))),
             ]
-            if let baseline { members.append(("baselined", .bool(baseline.fingerprints.contains(group.fingerprint)))) }
-            members.append(("example", findingJSON(group.example)))
+            let baselined = baseline.map { $0.match(group.example.finding, source: sourceHash(group.example.finding)) != nil }
+            if let baselined { members.append(("baselined", .bool(baselined))) }
+            members.append(("example", findingJSON(group.example, baselined: baselined)))
             return .object(members)
         }))
     }
