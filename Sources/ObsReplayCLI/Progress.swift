@@ -4,7 +4,9 @@ import Foundation
 import JournalAnalysis
 import Synchronization
 
-/// `diagnosing: 340,000/1,000,000 events (34%)` or `diagnosing: 12/200 journals` on
+/// `diagnosing: 340,000/1,000,000 events (34%)`, `reporting: 2,000/4,000 events, pass 2 of 2
+/// (75%)` (work that reads the events more than once counts each pass against the events
+/// there are, not their multiple) or `diagnosing: 12/200 journals` on
 /// standard error, redrawn in place at most every `interval`: only when enabled (the caller
 /// checks that standard output and standard error are terminals and that the output is
 /// for a person: never in a pipe, `--json` or `--quiet`), and only once the work has taken
@@ -24,6 +26,7 @@ final class Progress: Sendable {
     private let verb: String
     private let unit: Unit
     private let total: Int64
+    private let passes: Int64
     private let enabled: Bool
     private let delay: Duration
     private let interval: Duration
@@ -34,12 +37,14 @@ final class Progress: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let finished = Atomic(false)
 
-    /// `environment`: `OBSREPLAY_PROGRESS_DELAY_MS` changes the one-second delay (0 draws
-    /// at once: how a test sees the line without a slow run).
-    init(_ verb: String, total: Int64, unit: Unit, enabled: Bool, environment: [String: String] = [:]) {
+    /// `total`: the units of one pass; the counter counts every pass's (`passes` times
+    /// `total` in all). `environment`: `OBSREPLAY_PROGRESS_DELAY_MS` changes the one-second
+    /// delay (0 draws at once: how a test sees the line without a slow run).
+    init(_ verb: String, total: Int64, passes: Int64 = 1, unit: Unit, enabled: Bool, environment: [String: String] = [:]) {
         self.verb = verb
         self.unit = unit
-        self.total = total
+        self.total = max(0, total)
+        self.passes = max(1, passes)
         self.enabled = enabled
         delay = .milliseconds(environment["OBSREPLAY_PROGRESS_DELAY_MS"].flatMap(Int.init) ?? 1000)
         interval = .milliseconds(200)
@@ -75,25 +80,36 @@ final class Progress: Sendable {
     }
 
     private func draw() {
-        let done = min(counter.count, total)
-        var text = "\(verb): \(Self.grouped(done))/\(Self.grouped(total)) \(unit.rawValue)"
-        if unit == .events && total > 0 { text += " (\(done * 100 / total)%)" }
+        let text = Self.line(verb, done: counter.count, total: total, passes: passes, unit: unit)
         shown.withLock { shown in
             Self.write("\r\u{1B}[K" + text)
             shown = true
         }
     }
 
-    /// The events of `sessions`, `passes` times: counts from a hostile journal (negative,
-    /// or summing past `Int64.max`) saturate instead of trapping.
-    static func events(of sessions: [SessionSummary], passes: Int64 = 1) -> Int64 {
+    /// `reporting: 3/4 events, pass 2 of 2 (87%)`: `done` units of `passes` passes over
+    /// `total` units each (the percentage is of all passes).
+    static func line(_ verb: String, done: Int64, total: Int64, passes: Int64, unit: Unit) -> String {
+        let (all, overflow) = total.multipliedReportingOverflow(by: passes)
+        let whole = overflow ? Int64.max : all
+        let done = min(max(0, done), whole)
+        // The pass under way, and how far into it.
+        let pass = total > 0 ? min(done / total, passes - 1) : 0
+        var text = "\(verb): \(grouped(done - pass * total))/\(grouped(total)) \(unit.rawValue)"
+        if passes > 1 { text += ", pass \(pass + 1) of \(passes)" }
+        if unit == .events && whole > 0 { text += " (\(Int64((Double(done) * 100 / Double(whole)).rounded(.down)))%)" }
+        return text
+    }
+
+    /// The events of `sessions`: counts from a hostile journal (negative, or summing past
+    /// `Int64.max`) saturate instead of trapping.
+    static func events(of sessions: [SessionSummary]) -> Int64 {
         var total: Int64 = 0
         for session in sessions {
             let (sum, overflow) = total.addingReportingOverflow(max(0, session.eventCount))
             total = overflow ? .max : sum
         }
-        let (product, overflow) = total.multipliedReportingOverflow(by: passes)
-        return overflow ? .max : product
+        return total
     }
 
     /// `1,000,000`.
@@ -117,7 +133,10 @@ extension CommandContext {
     /// A progress line for `total` units of work, drawn only when `allowed` (output for a
     /// person, no `--quiet`) and both standard output and standard error are terminals:
     /// never into a pipe, a file or a CI log.
-    func progress(_ verb: String, total: Int64, unit: Progress.Unit, allowed: Bool) -> Progress {
-        Progress(verb, total: total, unit: unit, enabled: allowed && isTerminal(1) && isTerminal(2), environment: environment)
+    func progress(_ verb: String, total: Int64, passes: Int64 = 1, unit: Progress.Unit, allowed: Bool) -> Progress {
+        Progress(
+            verb, total: total, passes: passes, unit: unit, enabled: allowed && isTerminal(1) && isTerminal(2),
+            environment: environment
+        )
     }
 }

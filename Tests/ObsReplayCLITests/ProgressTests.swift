@@ -1,4 +1,5 @@
 import Foundation
+@testable import ObsReplayCLI
 import Testing
 import TestSupport
 
@@ -7,7 +8,7 @@ import TestSupport
 // `script` (util-linux) for a pseudo-terminal, with the one-second delay set to zero (the
 // line is then drawn once at the start, whatever the machine's speed).
 
-private let progressLine = #"\r\x1B\[K(diagnosing|exporting|reporting): [0-9,]+/[0-9,]+ (journals|events( \([0-9]+%\))?)"#
+private let progressLine = #"\r\x1B\[K(diagnosing|exporting|reporting): [0-9,]+/[0-9,]+ (journals|events(, pass [0-9]+ of [0-9]+)?( \([0-9]+%\))?)"#
 
 /// What `obsreplay arguments` shows on a terminal (`\r\n` as the terminal shows `\n`).
 private func underTerminal(_ arguments: String, in directory: URL) throws -> String {
@@ -64,9 +65,10 @@ private func fixture() throws -> (URL, String) {
     #expect(!(try underTerminal("diagnose '\(path)' --json", in: directory)).contains("diagnosing"))
     #expect(!(try underTerminal("diagnose '\(path)' -q", in: directory)).contains("diagnosing"))
 
-    // report: both passes (diagnosis and drawing) of the session it draws (the latest: 4 events).
+    // report: the events of the session it draws (the latest: 4), read in two passes
+    // (diagnosis and drawing), each counted against the 4.
     let report = try underTerminal("report '\(path)' -o r.html", in: directory)
-    #expect(report.hasPrefix("\r\u{1B}[Kreporting: 0/8 events (0%)"), "\(report)")
+    #expect(report.hasPrefix("\r\u{1B}[Kreporting: 0/4 events, pass 1 of 2 (0%)"), "\(report)")
     #expect(withoutProgress(report) == "r.html\n")
 
     // export: into a file only (rows on the terminal would tear the line).
@@ -80,4 +82,19 @@ private func fixture() throws -> (URL, String) {
     let piped = try obsreplay(["export", path, "--what", "events", "--format", "csv", "-o", "p.csv"],
                               environment: ["OBSREPLAY_PROGRESS_DELAY_MS": "0"], in: directory)
     #expect(piped == RunResult(stdout: "", stderr: "", status: 0))
+}
+
+@Test func aReportsProgressCountsTheSessionsEventsOncePerPass() {
+    // A 1,000-event session, read twice (diagnosis, then drawing).
+    #expect(Progress.line("reporting", done: 0, total: 1000, passes: 2, unit: .events) == "reporting: 0/1,000 events, pass 1 of 2 (0%)")
+    #expect(Progress.line("reporting", done: 999, total: 1000, passes: 2, unit: .events) == "reporting: 999/1,000 events, pass 1 of 2 (49%)")
+    #expect(Progress.line("reporting", done: 1500, total: 1000, passes: 2, unit: .events) == "reporting: 500/1,000 events, pass 2 of 2 (75%)")
+    #expect(Progress.line("reporting", done: 2000, total: 1000, passes: 2, unit: .events) == "reporting: 1,000/1,000 events, pass 2 of 2 (100%)")
+    // Counted past the end (a session that grew while read): the last pass, full.
+    #expect(Progress.line("reporting", done: 2500, total: 1000, passes: 2, unit: .events) == "reporting: 1,000/1,000 events, pass 2 of 2 (100%)")
+    #expect(Progress.line("diagnosing", done: 340_000, total: 1_000_000, passes: 1, unit: .events) == "diagnosing: 340,000/1,000,000 events (34%)")
+    #expect(Progress.line("diagnosing", done: 12, total: 200, passes: 1, unit: .journals) == "diagnosing: 12/200 journals")
+    #expect(Progress.line("reporting", done: 0, total: 0, passes: 2, unit: .events) == "reporting: 0/0 events, pass 1 of 2")
+    // A hostile journal's count saturates: no trap, whatever the line then says.
+    #expect(Progress.line("reporting", done: .max, total: .max, passes: 2, unit: .events) == "reporting: 0/9,223,372,036,854,775,807 events, pass 2 of 2 (100%)")
 }

@@ -54,7 +54,7 @@ enum ReportCommand {
         let reader = try context.openJournal(journal)
         let sessions = try analysing { () throws(AnalysisError) in try HTMLReport.sessions(reader, selection).drawn }
         let progress = context.progress(
-            "reporting", total: Progress.events(of: sessions, passes: HTMLReport.passes), unit: .events, allowed: true
+            "reporting", total: Progress.events(of: sessions), passes: HTMLReport.passes, unit: .events, allowed: true
         )
         defer { progress.finish() }
         // `output` as given: a path derived from the journal's name is checked as one the user never chose.
