@@ -130,7 +130,7 @@ private func runReadme(sqlite: Bool, in directory: URL) throws -> [String] {
             }
         case "text":
             if let lastOutput { expectExcerpt(block, in: lastOutput) }
-            // Excerpts are compared without fingerprints (they hash call sites' lines), but a
+            // Excerpts are compared without fingerprints (they hash call sites' files), but a
             // fingerprint the README shows must be one the build computes, character for character.
             for line in block.lines {
                 for match in line.matches(of: /fingerprint ([0-9a-f]{32})/) where lastOutput != nil {

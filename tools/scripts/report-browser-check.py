@@ -354,6 +354,17 @@ def check_problems(page, checker, name):
     page.problems.clear()
 
 
+def check_axis_labels(page, checker, name):
+    """Every label of the axis is whole: inside the axis's width, none cut off at an end."""
+    outside = page.page.evaluate("""[...document.querySelectorAll('section.session:not([hidden]) svg.axis')].flatMap(svg => {
+      const width = svg.getBoundingClientRect().width, left = svg.getBoundingClientRect().left;
+      return [...svg.querySelectorAll('text')].map(t => t.getBoundingClientRect())
+        .filter(r => r.left < left - 0.5 || r.right > left + width + 0.5)
+        .map(r => `${Math.round(r.left - left)}-${Math.round(r.right - left)} of ${Math.round(width)}`);
+    })""")
+    checker.check(f"{name}: every axis label is drawn whole (none clipped at the axis's ends)", not outside, outside)
+
+
 def check_demo(browser, checker, path, shots):
     page = Page(browser)
     try:
@@ -363,6 +374,7 @@ def check_demo(browser, checker, path, shots):
         checker.check("demo: the timeline was drawn", counts["rendered"] == "ok", counts["rendered"])
         checker.check("demo: its clustered events open on the event-order axis", counts["axis"] == "order", counts["axis"])
         check_drawn(page, checker, path, "demo")
+        check_axis_labels(page, checker, "demo (event order)")
         check_colours(page, checker, "demo")
         check_last_callback_wins(page, checker, path, shots, "demo")
         page.open(path)
@@ -371,6 +383,7 @@ def check_demo(browser, checker, path, shots):
         checker.check("demo: the Time button switches to the time axis", counts["axis"] == "time"
                       and counts["range"].startswith("Showing"), counts["range"])
         page.shot(shots, "demo-time-axis")
+        check_axis_labels(page, checker, "demo (time)")
         check_problems(page, checker, "demo")
     finally:
         page.close()

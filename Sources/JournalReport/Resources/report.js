@@ -353,6 +353,12 @@
       var seq = this.model.density ? Math.floor(t) + 1 : cols.seq[Math.min(n - 1, Math.floor(t))];
       var label = text(this.axis, x, 15, order ? String(seq) : fmtTime(t, step), 'axis-label');
       label.setAttribute('text-anchor', 'middle');
+      // A label centred on a tick near the right edge would be cut off by the axis's end:
+      // it ends at the edge instead.
+      if (x + label.getComputedTextLength() / 2 > fullWidth - 2) {
+        label.setAttribute('text-anchor', 'end');
+        label.setAttribute('x', fullWidth - 2);
+      }
     }
   };
 

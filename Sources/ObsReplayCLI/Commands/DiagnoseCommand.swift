@@ -11,7 +11,8 @@ enum DiagnoseCommand {
             discussion: """
                 Each finding has a stable code and name, a severity, a one-sentence message, the
                 evidence, a suggested fix and a fingerprint (the same for the same bug in every
-                recording). Without --session every session is diagnosed, and the summary names
+                recording, and after lines are added above it: the call sites' files and
+                functions, not their lines). Without --session every session is diagnosed, and the summary names
                 the sessions the verdict covers. Exit code 1 when a finding (not in --baseline) is
                 at or above --fail-on.
                 Several journals and directories (searched for *.sqlite) may be given; they are
@@ -29,6 +30,10 @@ enum DiagnoseCommand {
                 suite per session, a test case per rule, failed by findings that fail the gate.
                 With --baseline and every session diagnosed, baseline entries that no finding
                 matched any more are reported as stale (remove them with --write-baseline).
+                Baselines keep the text of the call sites' lines found under --source-root;
+                a version-1 baseline (line numbers) still matches, with a note to rewrite it.
+                --format sarif links each rule to docs/RULES.md and, with --baseline, keeps
+                accepted findings as results with baselineState "unchanged".
                 --quiet prints only the findings that fail the gate, no summary and no notes.
                 """,
             arguments: [journals],
