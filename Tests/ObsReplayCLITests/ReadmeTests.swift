@@ -163,7 +163,7 @@ func readmeSQLiteQueriesRunAgainstTheDemoJournal() throws {
     let directory = try temporaryDirectory()
     #expect(try obsreplay(["demo"], in: directory).status == 0)
     let ran = try runReadme(sqlite: true, in: directory)
-    #expect(ran.count == 4)
+    #expect(ran.count == 5)
 }
 
 @Test func readmeSwiftSnippetsAreCompiledByTests() throws {
