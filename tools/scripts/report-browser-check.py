@@ -467,6 +467,8 @@ def check_large(browser, checker, path, shots):
               f"(script: {counts['renderMs']} ms), {counts['svgElements']} SVG elements")
         _, _, inked, colours = page.shot(shots, "large")
         checker.check(f"large: the screenshot is not blank ({inked:.1%} inked, {colours} colours)", inked > 0.03 and colours >= 20)
+        # Its last sequence number (100,000) is a tick at the chart's right edge.
+        check_axis_labels(page, checker, "large")
         check_problems(page, checker, "large")
     finally:
         page.close()
