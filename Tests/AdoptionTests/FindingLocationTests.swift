@@ -45,7 +45,7 @@ import TestSupport
 
     // The baseline `obsreplay diagnose --write-baseline` writes: its findings are accepted.
     let baseline = scratch.path("obsreplay-baseline.json")
-    try Data(#"{"version": 1, "fingerprints": [{"fingerprint": "\#(fingerprint)", "code": "OJ002"}]}"#.utf8)
+    try Data(#"{"version": 2, "fingerprints": [{"fingerprint": "\#(fingerprint)", "code": "OJ002"}]}"#.utf8)
         .write(to: URL(fileURLWithPath: baseline))
     #expect(try JournalDiagnosis.findings(inJournalAt: recording.path, session: recording.sessionID, baseline: baseline) == [])
     #expect(JournalDiagnosis.expectNoFindings(inJournalAt: recording.path, session: recording.sessionID, baseline: baseline) == [])

@@ -14,7 +14,7 @@ import JournalStore
 /// `sourceHash(of:locator:)`, kept beside the fingerprint in baselines and SARIF, as
 /// GitHub code scanning and SwiftLint baselines key a result on its line's text.
 ///
-/// Fingerprints of version 1 (before 0.3) hashed `Module/File.swift:line`: one line added
+/// Fingerprints of version 1 (obsreplay 0.2 and before) hashed `Module/File.swift:line`: one line added
 /// at the top of a file made every finding below it new. `legacyFingerprint(of:)` computes
 /// them only so that a baseline written then still matches, with a note to rewrite it.
 package enum FindingFingerprint {
