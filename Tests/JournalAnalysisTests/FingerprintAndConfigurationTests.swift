@@ -62,7 +62,7 @@ private func finding(
     #expect(FindingFingerprint.sourceHash(of: finding(), locator: SourceLocator(root: scratch.url.appendingPathComponent("Sources/None").path)) == nil)
 }
 
-@Test func baselineEntriesMatchByFingerprintSourceAndOldFingerprint() {
+@Test func baselineEntriesMatchByFingerprintSourceAndOldFingerprint() throws {
     let fingerprint = finding().fingerprint
     let exact = Baseline(entries: [Baseline.Entry(fingerprint: fingerprint, source: "s1")])
     #expect(exact.match(finding(), source: "s1") == .current(Baseline.Entry(fingerprint: fingerprint, source: "s1")))
@@ -72,6 +72,11 @@ private func finding(
     #expect(exact.match(finding(), source: nil) != nil)
     #expect(Baseline(entries: [Baseline.Entry(fingerprint: fingerprint)]).match(finding(), source: "s2") != nil)
     #expect(exact.match(finding(function: "show()"), source: "s1") == nil)
+    // Two entries of one fingerprint: a finding without sources accounts for both (neither is stale).
+    let two = Baseline(entries: [Baseline.Entry(fingerprint: fingerprint, source: "s1"), Baseline.Entry(fingerprint: fingerprint, source: "s2")])
+    let loose = try #require(two.match(finding(), source: nil))
+    #expect(two.matched(by: loose, source: nil).count == 2)
+    #expect(two.matched(by: try #require(two.match(finding(), source: "s2")), source: "s2") == [Baseline.Entry(fingerprint: fingerprint, source: "s2")])
     // A version-1 entry matches by the line-numbered fingerprint, and says so.
     let old = Baseline(entries: [Baseline.Entry(fingerprint: "2caadff5371ef9316d1fbad5411ed350")], version: 1)
     #expect(old.match(finding()) == .legacy(Baseline.Entry(fingerprint: "2caadff5371ef9316d1fbad5411ed350")))

@@ -73,6 +73,14 @@ package struct Baseline: Sendable, Equatable {
         return byFingerprint[FindingFingerprint.legacyFingerprint(of: finding)]?.first.map(Match.legacy)
     }
 
+    /// The entries `match` (of a finding whose call-site lines' hash is `source`) accounts
+    /// for: its own, or, when the finding's sources were not at hand, every entry of its
+    /// fingerprint (none of them can be told stale then).
+    package func matched(by match: Match, source: String?) -> [Entry] {
+        guard case .current(let entry) = match, source == nil else { return [match.entry] }
+        return byFingerprint[entry.fingerprint] ?? [entry]
+    }
+
     /// The entries no finding of this run matched (`matched`: the entries of every
     /// match), sorted: fixed bugs whose entries would hide their return.
     package func stale(matched: Set<Entry>) -> [Entry] { entries.subtracting(matched).sorted() }

@@ -116,8 +116,8 @@ final class DiagnoseOutput {
             if firsts[entry] == nil { firsts[entry] = finding }
         }
         let match = baseline?.match(finding, source: source)
-        if let match {
-            matched.insert(match.entry)
+        if let match, let baseline {
+            matched.formUnion(baseline.matched(by: match, source: source))
             if case .legacy = match { legacyMatches += 1 }
         }
         let new = match == nil
