@@ -137,11 +137,11 @@ def interface_declarations(path, declarations):
                     opened_with = scopes[-1]
 
 
-def symbol_graph_declarations(lib, module, declarations):
+def symbol_graph_declarations(lib, module, triple, declarations):
     out = tempfile.mkdtemp(prefix="availability-check.")
     try:
         result = subprocess.run(
-            ["swift-symbolgraph-extract", "-module-name", module, "-target", "x86_64-unknown-linux-gnu",
+            ["swift-symbolgraph-extract", "-module-name", module, "-target", triple,
              "-I", lib, "-output-dir", out],
             capture_output=True, text=True)
         main = os.path.join(out, f"{module}.symbols.json")
@@ -164,21 +164,45 @@ def symbol_graph_declarations(lib, module, declarations):
         shutil.rmtree(out, ignore_errors=True)
 
 
-def newer_names(floors):
-    """name -> {platform: introduced} for names newer than `floors` in every declaration."""
+def public_interface(lib, module):
+    """The module's public interface file and its target triple, if the toolchain has one."""
+    folder = os.path.join(lib, f"{module}.swiftmodule")
+    if not os.path.isdir(folder):
+        return None, None
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".swiftinterface") and not name.endswith(".private.swiftinterface"):
+            return os.path.join(folder, name), name[: -len(".swiftinterface")]
+    return None, None
+
+
+_DECLARATIONS = {}
+
+
+def toolchain_declarations():
+    """name -> [per-platform introduced versions of each public declaration], read once."""
+    if _DECLARATIONS:
+        return _DECLARATIONS
     lib = toolchain_lib()
     declarations = {}
+    triple = None
     for module in INTERFACE_MODULES:
-        path = os.path.join(lib, f"{module}.swiftmodule", "x86_64-unknown-linux-gnu.swiftinterface")
-        if os.path.exists(path):
+        path, found = public_interface(lib, module)
+        if path:
+            triple = triple or found
             interface_declarations(path, declarations)
     for module in SYMBOL_GRAPH_MODULES:
-        if os.path.isdir(os.path.join(lib, f"{module}.swiftmodule")):
-            symbol_graph_declarations(lib, module, declarations)
+        if triple and os.path.isdir(os.path.join(lib, f"{module}.swiftmodule")):
+            symbol_graph_declarations(lib, module, triple, declarations)
     if "InlineArray" not in declarations:
         fail("the toolchain's Swift interface declares no InlineArray: the parsing no longer fits it")
+    _DECLARATIONS.update(declarations)
+    return _DECLARATIONS
+
+
+def newer_names(floors):
+    """name -> {platform: introduced} for names newer than `floors` in every declaration."""
     newer = {}
-    for name, avails in declarations.items():
+    for name, avails in toolchain_declarations().items():
         for platform, floor in floors.items():
             oldest = min(a.get(platform, (0, 0, 0)) for a in avails)
             if oldest > floor:
