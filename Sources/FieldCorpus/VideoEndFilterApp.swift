@@ -5,8 +5,8 @@ import ObserverCore
 ///
 /// Buggy (the AVPlayerItemDidPlayToEndTime classic): the screen observes the end
 /// notification with `object: player`, but the player's item posts it, so the observer
-/// never runs. Correct: `object: player.currentItem`. Both twins play a playlist of two
-/// items, each observed with its own filter, of which only the first ends in the session.
+/// never runs. Correct: `object: player.currentItem`. In both twins an "up next" preview
+/// observes the next item's end with its own filter; that item does not end in the session.
 enum VideoEndFilterApp {
     static let app = FieldApp(
         name: "video-end-sender-filter",
@@ -33,15 +33,18 @@ enum VideoEndFilterApp {
         let player = Player()
         let items = [PlayerItem(title: "Episode 1"), PlayerItem(title: "Episode 2")]
         let screen = PlaybackScreen(center: center)
-        for item in items {
-            script.ui {
-                player.currentItem = item
-                screen.watch(player: player, variant: variant)
-            }
+        let upNext = PlaybackScreen(center: center)
+        script.ui {
+            player.currentItem = items[0]
+            screen.watch(player: player, variant: variant)
+            upNext.watch(item: items[1])
         }
         script.ui { center.post(name: didPlayToEnd, object: items[0]) }
         script.ui { center.post(name: didPlayToEnd, object: items[0]) }
-        script.ui { screen.close() }
+        script.ui {
+            screen.close()
+            upNext.close()
+        }
     }
 
     final class PlaybackScreen: @unchecked Sendable {
@@ -54,6 +57,13 @@ enum VideoEndFilterApp {
         func watch(player: Player, variant: FieldVariant) {
             let sender: AnyObject? = variant == .buggy ? player : player.currentItem
             tokens.append(center.addObserver(forName: VideoEndFilterApp.didPlayToEnd, object: sender, queue: nil, owner: self) { [weak self] _ in  // [site:video-end]
+                self?.showsWatchAgain += 1
+            })
+        }
+
+        /// Follows the end of a given item (the up-next preview).
+        func watch(item: PlayerItem) {
+            tokens.append(center.addObserver(forName: VideoEndFilterApp.didPlayToEnd, object: item, queue: nil, owner: self) { [weak self] _ in
                 self?.showsWatchAgain += 1
             })
         }

@@ -142,7 +142,7 @@ let expectedFindings: [String: [ExpectedFinding]] = [
         ExpectedFinding(code: "OJ002", severity: .warning, owners: ["LibraryScreen"], sites: ["library-init", "library-load"]),
     ],
     "video-end-sender-filter": [
-        // The first item's observer filters on the player; the second's never heard a post.
+        // The screen's observer filters on the player; the preview's item did not end (no finding).
         ExpectedFinding(code: "OJ018", severity: .warning, owners: ["PlaybackScreen"], sites: ["video-end"]),
     ],
     "playlist-row-tracking": [

@@ -94,6 +94,9 @@ final class DuplicateRegistrationChecker: RuleChecker {
     /// write (`withObservationTracking@`, `Observations@`): a change reaches one of them.
     static let forwardedPrefixes = [TrackingSite.keyPrefix, "Observations@"]
 
+    /// How many channels' answers `forwarded` keeps.
+    static let keptChannels = 4096
+
     /// Per channel, whether it is such a channel (asked per change and delivery).
     private var forwarded: [Int64: Bool] = [:]
 
@@ -101,6 +104,8 @@ final class DuplicateRegistrationChecker: RuleChecker {
         if let known = forwarded[channel] { return known }
         let key = context.catalog.channels[channel]?.key ?? ""
         let answer = Self.forwardedPrefixes.contains { key.hasPrefix($0) }
+        // A cache: a session that makes a channel per round has them in proportion to history.
+        if forwarded.count >= Self.keptChannels { forwarded.removeAll(keepingCapacity: true) }
         forwarded[channel] = answer
         return answer
     }
