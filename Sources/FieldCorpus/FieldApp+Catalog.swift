@@ -31,5 +31,9 @@ extension FieldApp {
         SyncStatusApp.app,
         CartBadgeTrackingApp.app,
         LiveScoreTrackingApp.app,
+        WeatherLabelTrackingApp.app,
+        LibraryReloadApp.app,
+        VideoEndFilterApp.app,
+        PlaylistRowTrackingApp.app,
     ]
 }

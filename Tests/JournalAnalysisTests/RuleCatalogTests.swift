@@ -4,13 +4,14 @@ import Testing
 // The catalog is one list of checkers; every list of rules derives from it.
 
 @Test func catalogListsEachRuleOnceInCodeOrder() {
-    #expect(Rule.allCases.map(\.code) == (1...16).map { "OJ" + String(repeating: "0", count: $0 < 10 ? 2 : 1) + String($0) })
+    #expect(Rule.allCases.map(\.code) == (1...18).map { "OJ" + String(repeating: "0", count: $0 < 10 ? 2 : 1) + String($0) })
     #expect(Set(Rule.allCases.map(\.name)).count == Rule.allCases.count)
     #expect(Rule.allCases.map(\.name) == [
         "last-callback-wins", "duplicate-registration", "remove-unregistered", "leaked-registration",
         "never-posted-key", "delivery-after-owner-gone", "redundant-change", "off-main-delivery", "feedback-loop",
         "slow-callback", "unclean-session", "silent-change", "subject-replaced", "first-change-only",
-        "tracking-reads-nothing", "tracking-rearmed-off-writer",
+        "tracking-reads-nothing", "tracking-rearmed-off-writer", "tracking-rearmed-before-write",
+        "sender-filter-never-matched",
     ])
     // The diagnoser runs exactly the catalog's checkers, each deciding its own rule.
     #expect(RuleCatalog.makeCheckers().map { type(of: $0).rule } == Rule.allCases)
@@ -19,6 +20,8 @@ import Testing
     #expect(Rule.firstChangeOnly.code == "OJ014")
     #expect(Rule.trackingReadsNothing.code == "OJ015")
     #expect(Rule.trackingRearmedOffWriter.code == "OJ016")
+    #expect(Rule.trackingRearmedBeforeWrite.code == "OJ017")
+    #expect(Rule.senderFilterNeverMatched.code == "OJ018")
 }
 
 @Test func rulesAreFoundByCodeInAnyCaseOrByName() {
@@ -26,7 +29,7 @@ import Testing
     #expect(Rule(codeOrName: "OJ012") == .silentChange)
     #expect(Rule(codeOrName: "feedback-loop") == .feedbackLoop)
     #expect(Rule(codeOrName: "Feedback-Loop") == .feedbackLoop)
-    #expect(Rule(codeOrName: "OJ017") == nil)
+    #expect(Rule(codeOrName: "OJ019") == nil)
     #expect(Rule(codeOrName: "feedbackLoop") == nil)
 }
 

@@ -110,10 +110,10 @@ private func withJournal<T>(_ body: (URL, String) throws -> T) throws -> T {
         #expect(root.name == "testsuites")
         let suites = root.elements(forName: "testsuite")
         #expect(suites.map { $0.attribute(forName: "name")?.stringValue } == ["demo.sqlite, session 1", "demo.sqlite, session 2"])
-        #expect(suites.map { $0.attribute(forName: "tests")?.stringValue } == ["16", "16"])
+        #expect(suites.map { $0.attribute(forName: "tests")?.stringValue } == ["18", "18"])
         #expect(suites.map { $0.attribute(forName: "failures")?.stringValue } == ["1", "0"])
         let cases = suites[0].elements(forName: "testcase")
-        #expect(cases.count == 16)
+        #expect(cases.count == 18)
         #expect(cases.first?.attribute(forName: "name")?.stringValue == "OJ001 last-callback-wins")
         #expect(cases.first?.attribute(forName: "classname")?.stringValue == "demo_sqlite.session_1")
         let failure = try #require(cases.first?.elements(forName: "failure").first)
@@ -130,7 +130,7 @@ private func withJournal<T>(_ body: (URL, String) throws -> T) throws -> T {
         #expect(strict.rootElement()?.elements(forName: "testsuite").first?.attribute(forName: "failures")?.stringValue == "2")
         try Data(#"{"rules": {"OJ012": {"enabled": false}}}"#.utf8).write(to: directory.appendingPathComponent(".obsreplay.json"))
         let configured = try XMLDocument(data: Data(try obsreplay(["diagnose", "demo.sqlite", "--format", "junit"], in: directory).stdout.utf8))
-        #expect(configured.rootElement()?.elements(forName: "testsuite").first?.attribute(forName: "tests")?.stringValue == "15")
+        #expect(configured.rootElement()?.elements(forName: "testsuite").first?.attribute(forName: "tests")?.stringValue == "17")
     }
 }
 

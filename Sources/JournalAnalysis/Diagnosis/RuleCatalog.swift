@@ -13,6 +13,7 @@ enum RuleCatalog {
             RedundantChangeChecker.self, OffMainDeliveryChecker.self, FeedbackLoopChecker.self, SlowCallbackChecker.self,
             UncleanSessionChecker.self, SilentChangeChecker.self, SubjectReplacedChecker.self,
             FirstChangeOnlyChecker.self, TrackingReadsNothingChecker.self, TrackingRearmedOffWriterChecker.self,
+            TrackingRearmedBeforeWriteChecker.self, SenderFilterNeverMatchedChecker.self,
         ]
     }
 

@@ -18,7 +18,9 @@ final class FirstChangeOnlyChecker: RuleChecker {
             last arming read after it fired, while its owner lives; the finding lists them as
             the changes the owner missed. Not reported: a tracking armed again after firing
             (the new arming reads the current state), or one whose properties never changed
-            again, or whose owner was deallocated.
+            again, or whose owner was deallocated. A change made while another arming of the same
+            site is live (two armings fired by one write, as nested trackings re-run) reached
+            that arming, and is not counted as missed.
             """,
         fix: TrackingSite.rearmFix
     )
@@ -36,20 +38,24 @@ final class FirstChangeOnlyChecker: RuleChecker {
 
     /// Per tracking channel, its state since its latest arming.
     private var sites: [Int64: Site] = [:]
-    /// The live arming of each tracking channel.
-    private var armed: [Int64: Int64] = [:]
+    /// The live armings of each tracking channel: a site armed twice before it fires (a
+    /// nested tracking run again) has two, and one write fires both, each recording its own
+    /// change.
+    private var armed: [Int64: Set<Int64>] = [:]
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard let channel = event.channelID, TrackingSite.isTracking(channel, context) else { return }
         switch event.kind {
         case .registered:
             guard let row = try context.registration(event.registrationID) else { return }
-            armed[channel] = row.id
+            armed[channel, default: []].insert(row.id)
             sites[channel] = Site(owner: row.ownerID, callSite: row.callSiteID, armedSeq: event.seq)
         case .removed:
-            if let id = event.registrationID, armed[channel] == id { armed[channel] = nil }
+            if let id = event.registrationID, armed[channel]?.remove(id) != nil, armed[channel]?.isEmpty == true {
+                armed[channel] = nil
+            }
         case .delivered:
-            guard let id = event.registrationID, armed[channel] == id, !event.isInitialDelivery else { return }
+            guard let id = event.registrationID, armed[channel]?.contains(id) == true, !event.isInitialDelivery else { return }
             if sites[channel]?.firedSeq == nil { sites[channel]?.firedSeq = event.seq }
         case .changed:
             guard armed[channel] == nil, sites[channel]?.firedSeq != nil else { return }

@@ -14,15 +14,19 @@ final class LeakedRegistrationChecker: RuleChecker {
             live when that scope ended and was then delivered to, or was never removed: the
             hook outlived its screen.
 
-            The fix names the API used: a for await loop over changes() or notifications(named:)
-            has no token (end the loop: cancel its task when the scope ends); a NotificationCenter
-            observer is removed with removeObserver(token).
+            The fix names the API used: a for await loop over changes(), notifications(named:) or
+            observations has no token (cancel the task that runs it when the scope ends; a
+            sequence held elsewhere keeps its registration after the loop is left); a
+            NotificationCenter observer is removed with removeObserver(token); a
+            withObservationTracking has no token either (stop arming it again).
 
             info: a registration was still live when its (cleanly ended) session ended while its
             owner was alive. Often intended (an app-wide observer), listed so it can be checked.
 
             Not reported: a registration removed automatically because its owner was
-            deallocated, or one whose owner was deallocated before the session ended.
+            deallocated, or one whose owner was deallocated before the session ended; at the
+            session's end, a withObservationTracking's live arming (a tracking armed again after
+            each change always has one, and it ends by itself at the next change).
             """,
         fix: "Remove the registration when its scope ends (cancel its token there), or tie it to an owner that goes away with the scope."
     )
@@ -64,10 +68,14 @@ final class LeakedRegistrationChecker: RuleChecker {
     /// loop's registration (`changes()`, `notifications(named:)`), a NotificationCenter
     /// token that owns its own observer, or an app's owner.
     enum Shape {
-        case loop, notificationToken, owned
+        case loop, notificationToken, tracking, owned
 
-        init(type: String?) {
-            switch type {
+        init(owner: Int64, channel: Int64, _ context: DiagnosisContext) {
+            if TrackingSite.isTracking(channel, context) {
+                self = .tracking
+                return
+            }
+            switch context.catalog.objects[owner]?.type {
             case "ChangeStream": self = .loop
             case "NotificationToken": self = .notificationToken
             default: self = .owned
@@ -76,18 +84,21 @@ final class LeakedRegistrationChecker: RuleChecker {
     }
 
     /// How a finding names the registration: `the for await loop's registration`.
-    static func what(owner: Int64, _ context: DiagnosisContext) -> String {
-        switch Shape(type: context.catalog.objects[owner]?.type) {
+    static func what(owner: Int64, channel: Int64, _ context: DiagnosisContext) -> String {
+        switch Shape(owner: owner, channel: channel, context) {
         case .loop: return "The for await loop (\(context.owner(owner)))"
+        case .tracking: return "\(context.owner(owner))'s tracking"
         case .notificationToken, .owned: return "\(context.owner(owner))'s registration"
         }
     }
 
     /// The fix for the API used; `nil` for the rule's own (an owner's registration).
-    static func fix(owner: Int64, _ context: DiagnosisContext) -> String? {
-        switch Shape(type: context.catalog.objects[owner]?.type) {
+    static func fix(owner: Int64, channel: Int64, _ context: DiagnosisContext) -> String? {
+        switch Shape(owner: owner, channel: channel, context) {
         case .loop:
-            return "End the for await loop when its scope ends: run it in a Task kept by the screen and cancel that task there (or break out of the loop); the sequence has no token to cancel."
+            return "End the for await loop when its scope ends: run it in a Task kept by the screen and cancel that task there. Leaving the loop (return or break) ends the registration only when nothing else holds the sequence: drop a sequence kept in a property or captured elsewhere too. The sequence has no token to cancel."
+        case .tracking:
+            return "Stop arming the tracking again once its scope ends (in onChange, re-arm only while the screen is visible), or give it an owner that goes away with the screen; a withObservationTracking has no token to cancel."
         case .notificationToken:
             return "Keep the token addObserver returned and pass it to removeObserver(_:) when the scope ends (viewWillDisappear, deinit)."
         case .owned:
@@ -146,9 +157,9 @@ final class LeakedRegistrationChecker: RuleChecker {
             }
             emit(Finding(
                 rule: Self.rule, severity: .warning, sessionID: context.session.id,
-                message: "\(Self.what(owner: row.ownerID, context)) on \(channel) (\(site)) outlived scope \(quoted(scope, limit: 60)) (ended at seq \(entry.scopeEndedSeq)) and \(tail).",
+                message: "\(Self.what(owner: row.ownerID, channel: row.channelID, context)) on \(channel) (\(site)) outlived scope \(quoted(scope, limit: 60)) (ended at seq \(entry.scopeEndedSeq)) and \(tail).",
                 evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
-                count: max(entry.deliveries, 1), fix: Self.fix(owner: row.ownerID, context)
+                count: max(entry.deliveries, 1), fix: Self.fix(owner: row.ownerID, channel: row.channelID, context)
             ))
         }
         // Still registered at the end of a cleanly ended session, owner alive: often
@@ -158,6 +169,7 @@ final class LeakedRegistrationChecker: RuleChecker {
         var groups: [Key: [RegistrationRow]] = [:]
         for row in context.live.registrations.values where outlived[row.id] == nil {
             if context.catalog.objects[row.ownerID]?.deallocSeq != nil { continue }
+            if Shape(owner: row.ownerID, channel: row.channelID, context) == .tracking { continue }
             groups[Key(site: row.callSiteID, channel: row.channelID), default: []].append(row)
         }
         for rows in groups.values {
@@ -173,7 +185,7 @@ final class LeakedRegistrationChecker: RuleChecker {
                 rule: Self.rule, severity: .info, sessionID: context.session.id, message: message,
                 evidence: rows.prefix(5).map { "seq \($0.registeredSeq): \(context.owner($0.ownerID)) registered at \(site), never removed" },
                 seqs: rows.prefix(5).map(\.registeredSeq), callSites: [site], owners: Array(owners.prefix(5)),
-                channel: channel, count: rows.count, fix: Self.fix(owner: first.ownerID, context)
+                channel: channel, count: rows.count, fix: Self.fix(owner: first.ownerID, channel: first.channelID, context)
             ))
         }
     }

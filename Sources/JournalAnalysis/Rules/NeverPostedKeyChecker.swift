@@ -23,6 +23,11 @@ final class NeverPostedKeyChecker: RuleChecker {
             missing, extra, wrong, or two swapped: contenOffset beside contentOffset). A
             posted key hints only for the never-posted keys closest to it: with minPrice and
             maxPirce observed and maxPrice posted, maxPirce (one swap) gets the hint.
+
+            A for await loop over observations { … } that never received a change is info, with
+            no typo hint (its channel is named after its line, not a key): what its closure reads
+            never changed, or it reads no observable property at all (a value captured before
+            the closure is not tracked).
             """,
         fix: "Check the key's spelling against the keys the subject posts; prefer a shared constant to a string literal."
     )
@@ -128,8 +133,8 @@ final class NeverPostedKeyChecker: RuleChecker {
         var candidates: [Candidate] = []
         // Pairs whose sibling test decides: more than one slip apart.
         var siblingTests: [(observed: TypedKey, posted: TypedKey)] = []
-        for key in observed.keys where posted[key] == nil {
-            for other in posted.keys where other.type == key.type {
+        for key in observed.keys where posted[key] == nil && !Self.isObservationsLoop(key.key) {
+            for other in posted.keys where other.type == key.type && !Self.isObservationsLoop(other.key) {
                 guard let distance = editDistance(key.key, other.key, limit: 2) else { continue }
                 let slips = editDistance(key.key, other.key, limit: 2, transpositions: true) ?? distance
                 if slips > 1, observed[other] != nil { siblingTests.append((key, other)) }
@@ -150,6 +155,12 @@ final class NeverPostedKeyChecker: RuleChecker {
         }
         return hints
     }
+
+    /// The prefix of a recorded `observations { … }` loop's channel key: named after its
+    /// line, not a key the app spells.
+    static let observationsPrefix = "Observations@"
+
+    static func isObservationsLoop(_ key: String) -> Bool { key.hasPrefix(observationsPrefix) }
 
     /// The pairs of `tests` that some owner observed both of, on the same subject (an
     /// owner that knows both spellings: sibling keys), from the registrations table in two
@@ -220,6 +231,14 @@ final class NeverPostedKeyChecker: RuleChecker {
                     message: "\(owner) observed \(channel) (\(site)), which was never posted; \(subject) posted \(quoted(match.key)), \(plural(distance, "edit")) away: a typo?",
                     evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
                     count: entry.registrations
+                ))
+            } else if Self.isObservationsLoop(key.key) {
+                emit(Finding(
+                    rule: Self.rule, severity: .info, sessionID: context.session.id,
+                    message: "The for await loop over observations at \(site) (\(owner)) never received a change: what its closure reads did not change in this session, or it reads no observable property.",
+                    evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
+                    count: entry.registrations,
+                    fix: "Read the @Observable properties inside the observations closure (a value read before it, or a property that is not observable, is never tracked); if it does read them, they did not change in this recording."
                 ))
             } else {
                 emit(Finding(

@@ -43,6 +43,9 @@ final class RemoveUnregisteredChecker: RuleChecker {
         /// Whether the event named what it removed (`detail`, a key maybe megabytes long in
         /// a journal from elsewhere): read back from the event when the finding needs it.
         var hasDetail: Bool
+        /// For an owner-wide removal: a registration the owner had live when it came, which
+        /// the removal did not reach (a block observer, removed only by its token); 0: none.
+        var ownedLive: Int64 = 0
     }
 
     struct Group {
@@ -118,8 +121,10 @@ final class RemoveUnregisteredChecker: RuleChecker {
             // A schema-1 journal records a token cancelled after the registry removed its
             // registration by itself as removeUnregistered; schema 2 as the no-op
             // cancelAfterAutoRemoval. Either way not the app's mistake.
-            if let id = event.registrationID, let reason = try context.storedRegistration(id)?.removal,
-               reason.isAutomatic {
+            // A registration live at the removal is not one removed by itself earlier: a
+            // removal that left it live (another center's) stays the app's, whatever ended it later.
+            if let id = event.registrationID, !context.live.registrations.contains(id),
+               let reason = try context.storedRegistration(id)?.removal, reason.isAutomatic {
                 return
             }
         default:
@@ -134,11 +139,15 @@ final class RemoveUnregisteredChecker: RuleChecker {
             groups[number] = group
             return
         }
-        let first = Removal(
+        var first = Removal(
             seq: event.seq, callSiteID: event.callSiteID, channelID: event.channelID, ownerID: event.ownerID,
             registrationID: event.registrationID, hasDetail: event.detail != nil
         )
-        if Self.isOwnerWide(first), let owner = first.ownerID { ownersRemovingAll.insert(owner) }
+        if Self.isOwnerWide(first), let owner = first.ownerID {
+            ownersRemovingAll.insert(owner)
+            // Once per group (a removal repeated from one place is looked at once).
+            first.ownedLive = context.live.registrations.values.first { $0.ownerID == owner }?.id ?? 0
+        }
         groups[number] = Group(key: key, first: first)
     }
 
@@ -201,6 +210,14 @@ final class RemoveUnregisteredChecker: RuleChecker {
             // Removing all of an owner's registrations when it had none left. (A removal
             // naming a channel that never existed has no channel id either, but names the
             // channel in `detail`.)
+            if event.ownedLive != 0, let live = try context.storedRegistration(event.ownedLive) {
+                let site = context.site(live.callSiteID)
+                return (
+                    "\(context.owner(owner)) owned a live registration (on \(context.channel(live.channelID)), added at \(site)) that a removal of the owner does not reach: a block observer is removed only through its token",
+                    ["seq \(live.registeredSeq): registration \(live.id) added at \(site), live when the removal came"],
+                    [live.registeredSeq]
+                )
+            }
             previous = try lastRemoved.flatMap { id throws(AnalysisError) in try context.registration(id) }
             if previous == nil {
                 return ("\(context.owner(owner)) had never registered anything", [], [])
@@ -283,7 +300,9 @@ final class RemoveUnregisteredChecker: RuleChecker {
                 message: "Removal at \(siteInFunction)\(repeated) matched no live registration: \(explanation).",
                 evidence: evidence, seqs: Array(seqs.prefix(Self.listedSeqs)), callSites: [site], owners: owner.map { [$0] } ?? [],
                 channel: context.catalog.channelName(group.first.channelID), count: group.count,
-                fix: group.first.registrationID.flatMap { missed[$0] } == nil ? nil
+                fix: group.first.ownedLive != 0
+                    ? "Keep the token addObserver(forName:object:queue:using:) returned and pass it to removeObserver(_:) (removeObserver(self) does not remove block observers), or let the observer's owner going away remove it."
+                    : group.first.registrationID.flatMap { missed[$0] } == nil ? nil
                     : "Call removeObserver(token) on the center whose addObserver returned the token (keep that center with the token); removing it elsewhere leaves the block registered."
             ))
         }

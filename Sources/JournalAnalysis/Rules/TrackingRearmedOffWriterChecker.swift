@@ -21,7 +21,7 @@ final class TrackingRearmedOffWriterChecker: RuleChecker {
             may be one serial queue, whose blocks run on any worker thread, so they are not told
             apart. Not reported: a tracking written and re-armed on main.
             """,
-        fix: "Write the observed state on the thread or actor that tracks it (make the model @MainActor and set it there), or arm the tracking again inside onChange on the writer's thread."
+        fix: "Write the observed state on the thread or actor that tracks it (make the model @MainActor and set it there), and arm the tracking again after the write, from a task or block enqueued on that actor (Task { @MainActor in self.observe() }): not synchronously inside onChange, which runs before the write, so apply would read the old value."
     )
 
     struct Site {

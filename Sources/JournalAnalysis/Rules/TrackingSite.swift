@@ -22,5 +22,5 @@ enum TrackingSite {
     }
 
     /// The fix of a tracking that stopped hearing changes.
-    static let rearmFix = "Arm the tracking again from onChange (call the function that tracks again, on the thread or actor that owns the state: Task { @MainActor in self.observe() }), or follow every change with Observations { … } in a for await loop."
+    static let rearmFix = "Arm the tracking again after each change: from onChange, enqueue the call that tracks again on the thread or actor that owns the state (Task { @MainActor in self.observe() }), so apply runs after the write and reads the new value; or follow every change with Observations { … } in a for await loop."
 }
