@@ -299,7 +299,7 @@ private final class Seen: @unchecked Sendable {
 
 /// The usual Swift 6 model: main-actor isolated, read from main-actor code.
 @MainActor @Observable
-final class Cart {
+final class TrackedCart {
     var items: [String] = []
     var total: Int { items.count * 3 }
 }
@@ -308,7 +308,7 @@ final class Cart {
 @Test func aMainActorModelIsFollowedFromMainActorCode() async throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "cart")
-    let cart = Cart()
+    let cart = TrackedCart()
     let registry = recording.registry
     var totals: [Int] = []
     Task { cart.items = ["mug", "tea"] }            // one stretch of main-actor code: one value
@@ -327,7 +327,7 @@ final class Cart {
 @Test func eachLoopOverOneSequenceIsARegistrationOfItsOwn() async throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "two loops")
-    let cart = Cart()
+    let cart = TrackedCart()
     let totals = recording.registry.observations { cart.total }
     var first = totals.makeAsyncIterator()
     var second = totals.makeAsyncIterator()
@@ -344,16 +344,16 @@ final class Cart {
 
 /// A screen whose tracking and loop are declared for the time it is visible.
 @MainActor
-final class CartScreen {
+final class BasketScreen {
     let registry: ObserverRegistry
-    let cart: Cart
+    let cart: TrackedCart
     let visible: ObservationScope
     var badge = ""
 
-    init(registry: ObserverRegistry, cart: Cart) {
+    init(registry: ObserverRegistry, cart: TrackedCart) {
         self.registry = registry
         self.cart = cart
-        visible = registry.beginScope("CartScreen visible")
+        visible = registry.beginScope("BasketScreen visible")
     }
 
     func track() {
@@ -367,22 +367,22 @@ final class CartScreen {
 @Test func aTrackingStillArmedWhenItsScreenIsGoneIsALeak() throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "scoped tracking")
-    let screen = CartScreen(registry: recording.registry, cart: Cart())
+    let screen = BasketScreen(registry: recording.registry, cart: TrackedCart())
     screen.track()
     screen.visible.end()
     recording.close()
     let found = try findings(scratch.path())
     #expect(found.count == 1)
-    #expect(found.first?.hasPrefix("OJ004 leaked-registration: CartScreen#1's registration on CartScreen#1.withObservationTracking@ObservationTrackingTests.swift:") == true, "\(found)")
-    #expect(found.first?.contains("CartScreen visible") == true, "\(found)")
+    #expect(found.first?.hasPrefix("OJ004 leaked-registration: BasketScreen#1's registration on BasketScreen#1.withObservationTracking@ObservationTrackingTests.swift:") == true, "\(found)")
+    #expect(found.first?.contains("BasketScreen visible") == true, "\(found)")
 }
 
 @MainActor
 @Test func aLoopStillWaitingWhenItsScreenIsGoneIsALeak() async throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "scoped loop")
-    let cart = Cart()
-    let visible = recording.registry.beginScope("CartScreen visible")
+    let cart = TrackedCart()
+    let visible = recording.registry.beginScope("BasketScreen visible")
     var loop = recording.registry.observations(scope: visible) { cart.total }.makeAsyncIterator()
     #expect(await loop.next() == 0)
     visible.end()
@@ -390,5 +390,5 @@ final class CartScreen {
     let found = try findings(scratch.path())
     #expect(found.count == 1)
     #expect(found.first?.hasPrefix("OJ004 leaked-registration: ChangeStream#1's registration on *.Observations@ObservationTrackingTests.swift:") == true, "\(found)")
-    #expect(found.first?.contains("CartScreen visible") == true, "\(found)")
+    #expect(found.first?.contains("BasketScreen visible") == true, "\(found)")
 }

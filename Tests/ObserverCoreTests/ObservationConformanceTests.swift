@@ -20,12 +20,13 @@ final class ConformanceModel {
     var value = 0
     var name = "test"
     @ObservationIgnored var ignored = 0
+    @ObservationIgnored var failing = false
 }
 
 /// A step function over either implementation's iterator, on the main actor.
 @MainActor
 final class Steps<Element: Sendable> {
-    private let step: () async -> Element?
+    private let step: @MainActor () async -> Element?
 
     init(_ implementation: ObservationImplementation, _ registry: ObserverRegistry, _ emit: @escaping @MainActor () -> Element) {
         switch implementation {
@@ -46,20 +47,30 @@ final class Steps<Element: Sendable> {
 }
 
 /// Runs `body`, failing (and cancelling it) if it has not finished within 20 seconds.
-@MainActor
 func bounded<T: Sendable>(
     _ body: @escaping @MainActor @Sendable () async -> T, sourceLocation: SourceLocation = #_sourceLocation
 ) async -> T? {
-    await withTaskGroup(of: T?.self) { group in
-        group.addTask { @MainActor in await body() }
+    let first = await withTaskGroup(of: T?.self, returning: T?.self) { group in
+        group.addTask { await body() }
         group.addTask {
             try? await Task.sleep(for: .seconds(20))
             return nil
         }
         let first = await group.next() ?? nil
         group.cancelAll()
-        if first == nil { Issue.record("timed out: an observation never delivered", sourceLocation: sourceLocation) }
         return first
+    }
+    if first == nil { Issue.record("timed out: an observation never delivered", sourceLocation: sourceLocation) }
+    return first
+}
+
+/// One step of an iterator whose `emit` may throw: its value, `nil`, or `threw`.
+@MainActor
+func step<Iterator: AsyncIteratorProtocol>(_ iterator: inout Iterator) async -> String where Iterator.Element == Int {
+    do {
+        return try await iterator.next(isolation: MainActor.shared).map(String.init) ?? "nil"
+    } catch {
+        return "threw"
     }
 }
 
@@ -175,32 +186,26 @@ private func recordingRegistry() -> ObserverRegistry { ObserverRegistry(sink: In
     func aThrownErrorEndsTheSequence(_ implementation: ObservationImplementation) async throws {
         struct Failed: Error, Equatable {}
         let model = ConformanceModel()
-        var fail = false
-        let emit = { @MainActor () throws(Failed) -> Int in
-            if fail { throw Failed() }
-            return model.value
-        }
         let outcome = await bounded { () async -> [String] in
-            var outcome: [String] = []
-            func record(_ step: () async throws(Failed) -> Int?) async {
-                do throws(Failed) { outcome.append((try await step()).map(String.init) ?? "nil") } catch { outcome.append("threw") }
-            }
             switch implementation {
             case .original:
                 guard #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) else { return [] }
-                var iterator = Observations<Int, Failed>(emit).makeAsyncIterator()
-                await record { () async throws(Failed) in try await iterator.next() }
-                Task { fail = true; model.value = 1 }
-                await record { () async throws(Failed) in try await iterator.next() }
-                await record { () async throws(Failed) in try await iterator.next() }
+                var iterator = Observations { () throws(Failed) -> Int in
+                    if model.failing { throw Failed() }
+                    return model.value
+                }.makeAsyncIterator()
+                let first = await step(&iterator)
+                Task { model.failing = true; model.value = 1 }
+                return [first, await step(&iterator), await step(&iterator)]
             case .dropIn:
-                var iterator = recordingRegistry().observations(emit).makeAsyncIterator()
-                await record { () async throws(Failed) in try await iterator.next() }
-                Task { fail = true; model.value = 1 }
-                await record { () async throws(Failed) in try await iterator.next() }
-                await record { () async throws(Failed) in try await iterator.next() }
+                var iterator = recordingRegistry().observations { () throws(Failed) -> Int in
+                    if model.failing { throw Failed() }
+                    return model.value
+                }.makeAsyncIterator()
+                let first = await step(&iterator)
+                Task { model.failing = true; model.value = 1 }
+                return [first, await step(&iterator), await step(&iterator)]
             }
-            return outcome
         }
         #expect(outcome == ["0", "threw", "nil"])
     }

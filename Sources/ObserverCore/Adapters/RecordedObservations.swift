@@ -68,11 +68,6 @@ public struct RecordedObservations<Element: Sendable, Failure: Error>: AsyncSequ
             }
         }
 
-        /// `next(isolation:)` from code that is not isolated to an actor.
-        public mutating func next() async throws(Failure) -> Element? {
-            try await next(isolation: nil)
-        }
-
         private mutating func end() -> Element? {
             finished = true
             run?.end()
