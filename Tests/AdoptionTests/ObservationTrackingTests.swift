@@ -318,8 +318,9 @@ final class TrackedCart {
     }
     recording.close()
     #expect(totals == [0, 6])
-    #expect(try rows(scratch.path(), "select kind, is_main from event_log where kind = 'delivered' order by seq") == [
-        "delivered|1", "delivered|1",
+    #expect(try rows(scratch.path(), "select seq, kind, new_value, reason from event_log order by seq") == [
+        "1|registered|NULL|NULL", "2|delivered|0|NULL", "3|changed|6|NULL", "4|delivered|NULL|NULL",
+        "5|removed|NULL|streamEnded",
     ])
 }
 
@@ -389,6 +390,6 @@ final class BasketScreen {
     recording.close()
     let found = try findings(scratch.path())
     #expect(found.count == 1)
-    #expect(found.first?.hasPrefix("OJ004 leaked-registration: ChangeStream#1's registration on *.Observations@ObservationTrackingTests.swift:") == true, "\(found)")
+    #expect(found.first?.hasPrefix("OJ004 leaked-registration: The for await loop (ChangeStream#1) on *.Observations@ObservationTrackingTests.swift:") == true, "\(found)")
     #expect(found.first?.contains("BasketScreen visible") == true, "\(found)")
 }

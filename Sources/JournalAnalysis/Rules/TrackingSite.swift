@@ -8,6 +8,9 @@
 enum TrackingSite {
     /// The prefix of a tracking site's channel key.
     static let keyPrefix = "withObservationTracking@"
+    /// The prefix of the channel key of a recorded `Observations` loop
+    /// (`ObserverRegistry.observations`): `Observations@File.swift:42`.
+    static let observationsKeyPrefix = "Observations@"
 
     /// Whether `channel` is a tracking site.
     static func isTracking(_ channel: Int64?, _ context: DiagnosisContext) -> Bool {
