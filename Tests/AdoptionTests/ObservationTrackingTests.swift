@@ -260,6 +260,9 @@ private final class Seen: @unchecked Sendable {
     var all: [Int] { lock.withLock { values } }
 }
 
+// On the main actor, as apps iterate: each value is computed there after the write's stretch
+// of code, so the values are exactly the writes'.
+@MainActor
 @Test func anObservationsLoopIsRecordedAtItsLineAndEndsAsStreamEnded() async throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "observations")
@@ -290,7 +293,7 @@ private final class Seen: @unchecked Sendable {
         "7|removed|ChangeStream#1|NULL|streamEnded",
     ])
     #expect(try rows(scratch.path(), "select channel, options, call_site from registration_log") == [
-        "*.Observations@ObservationTrackingTests.swift:270|initial,new|AdoptionTests/ObservationTrackingTests.swift:270",
+        "*.Observations@ObservationTrackingTests.swift:273|initial,new|AdoptionTests/ObservationTrackingTests.swift:273",
     ])
     #expect(try findings(scratch.path()) == [])
 }

@@ -48,7 +48,7 @@ grep -q "will not include any SPI symbols" "$scratch/build.log" && fail "an @_sp
 for product in ObserverCore ObservationJournal ObservationJournalTesting obsreplay; do
     swift build "${flags[@]}" --product "$product" >/dev/null 2>&1 || fail "product $product does not build"
 done
-swift test "${flags[@]}" --skip-build \
-    --filter 'AdoptionTests|ObservationConformanceTests|DemoAppsTests' \
-    2>&1 | tail -3
+swift test "${flags[@]}" --skip-build --filter 'AdoptionTests|ObservationConformanceTests|DemoAppsTests' \
+    >"$scratch/test.log" 2>&1 || { tail -20 "$scratch/test.log" >&2; fail "tests failed (see $scratch/test.log)"; }
+grep -E '^. Test run with' "$scratch/test.log" || true
 echo "public-interface check passed"
