@@ -2,19 +2,20 @@ import Observation
 import ObserverCore
 import Synchronization
 
-/// Swift Observation's one-shot `onChange`, the mirror of seed 004: a scoreboard label
-/// follows an `@Observable` match with `withObservationTracking`.
+/// Swift Observation's tracking of what `apply` reads: a scoreboard label follows an
+/// `@Observable` match with `withObservationTracking`.
 ///
-/// Buggy: `onChange` marks the label for display and the display pass redraws it, but
-/// nothing tracks again, so only the first goal is ever announced ("only the first change
-/// fires"). Fixed: the display pass arms the tracking again, after the change.
+/// Buggy: the label formats the score before tracking and tracks the formatted text, so
+/// `apply` reads no observable property, Observation installs nothing and no goal is ever
+/// announced. Fixed: `apply` reads the match itself, and the display pass after each
+/// change arms the tracking again.
 enum ScoreboardTrackingScenario {
     static let scenario = DemoApp(
         name: "scoreboard-tracking",
         summary: "a scoreboard label follows an @Observable match with withObservationTracking",
         sourceFile: #fileID,
-        buggy: "the display pass redraws but never tracks again: only the first goal is announced",
-        fixed: "the display pass after each change arms the tracking again",
+        buggy: "the score is read before the tracking: apply reads nothing and no goal is announced",
+        fixed: "apply reads the match; the display pass after each change arms the tracking again",
         story: { variant, registry, ui throws(ScenarioError) in try story(variant, registry, ui) }
     )
 
@@ -22,7 +23,7 @@ enum ScoreboardTrackingScenario {
     /// UI's next display pass; the label is released.
     static func story(_ variant: ScenarioVariant, _ registry: ObserverRegistry, _ ui: UIQueue) throws(ScenarioError) {
         let match = Match()
-        var label: ScoreLabel? = ScoreLabel(registry: registry, match: match, rearms: variant == .fixed)
+        var label: ScoreLabel? = ScoreLabel(registry: registry, match: match, readsInside: variant == .fixed)
         label?.track()
         for goal in 1...3 {
             match.home = goal
@@ -44,29 +45,38 @@ enum ScoreboardTrackingScenario {
     final class ScoreLabel: @unchecked Sendable {
         private let registry: ObserverRegistry
         private let match: Match
-        private let rearms: Bool
+        private let readsInside: Bool
         private let needsDisplay = Atomic<Bool>(false)
         private(set) var text = ""
 
-        init(registry: ObserverRegistry, match: Match, rearms: Bool) {
+        init(registry: ObserverRegistry, match: Match, readsInside: Bool) {
             self.registry = registry
             self.match = match
-            self.rearms = rearms
+            self.readsInside = readsInside
         }
 
         func track() {
-            registry.withObservationTracking(owner: self) {
-                text = "\(match.home) : \(match.away)"
-            } onChange: { [weak self] in
-                self?.needsDisplay.store(true, ordering: .releasing)
+            if readsInside {
+                registry.withObservationTracking(owner: self) {
+                    text = "\(match.home) : \(match.away)"
+                } onChange: { [weak self] in
+                    self?.needsDisplay.store(true, ordering: .releasing)
+                }
+            } else {
+                let score = "\(match.home) : \(match.away)"     // the bug: read before the tracking
+                registry.withObservationTracking(owner: self) {
+                    text = score
+                } onChange: { [weak self] in
+                    self?.needsDisplay.store(true, ordering: .releasing)
+                }
             }
         }
 
-        /// The display pass: redraws if a change was announced. Buggy, it only redraws;
-        /// fixed, it tracks again, which redraws and hears the next change.
+        /// The display pass: if a change was announced, tracks again, which redraws and
+        /// hears the next change.
         func displayIfNeeded() {
             guard needsDisplay.exchange(false, ordering: .acquiring) else { return }
-            if rearms { track() } else { text = "\(match.home) : \(match.away)" }
+            track()
         }
     }
 }

@@ -5,16 +5,17 @@ import ObserverCore
 /// A shop's tab bar shows a badge with the number of items in the `@Observable` cart,
 /// followed with Swift Observation's `withObservationTracking`.
 ///
-/// Buggy (the "my view only updated once" report): the badge tracks the cart once and its
-/// `onChange` schedules a redraw but never tracks again, so only the first added item
-/// updates the badge. Correct: `onChange` arms the tracking again on the main queue.
+/// Buggy (the "my badge never updates" report): the badge counts the items before
+/// tracking and tracks the count it captured, so `apply` reads no observable property and
+/// no added item updates the badge. Correct: `apply` reads the cart, and `onChange` arms
+/// the tracking again on the main queue.
 enum CartBadgeTrackingApp {
     static let app = FieldApp(
         name: "cart-badge-tracking",
         summary: "a shop's tab-bar badge follows an @Observable cart with withObservationTracking",
-        bug: "onChange redraws but never arms the tracking again",
-        fix: "onChange arms the tracking again on the main queue",
-        expectedCodes: ["OJ014"],
+        bug: "the count is read before the tracking: apply reads nothing",
+        fix: "apply reads the cart; onChange arms the tracking again on the main queue",
+        expectedCodes: ["OJ015"],
         mainLoops: [.runLoop, .dispatchMain],
         story: story
     )
@@ -46,13 +47,12 @@ enum CartBadgeTrackingApp {
         }
 
         func observe() {
+            let captured = cart.items.count     // read before the tracking: what the bug tracks
             registry.withObservationTracking(owner: self) {  // [site:cart-badge-track]
-                text = cart.items.isEmpty ? "" : "\(cart.items.count)"
-            } onChange: { [weak self, variant] in
-                DispatchQueue.main.async {
-                    guard let self else { return }
-                    if variant == .correct { self.observe() } else { self.text += "•" }
-                }
+                let count = variant == .correct ? cart.items.count : captured
+                text = count == 0 ? "" : "\(count)"
+            } onChange: { [weak self] in
+                DispatchQueue.main.async { self?.observe() }
             }
         }
     }

@@ -2,26 +2,27 @@
 /// `NotificationCenter`, behind `RecordingNotificationCenter`): the registry keeps their
 /// registrations and records their posts and deliveries, but never calls them itself.
 extension ObserverRegistry {
-    /// Records a post on `channel` (a `changed` event with `value` as its new value), under
+    /// Records a post on `channel` (a `changed` event with `value` as its new value, none
+    /// when `value` returns `nil`), under
     /// the channel's lock like a dispatch, so it is ordered with the registrations around it. `value`
     /// runs before the lock is taken: it may ask the registry to name objects.
-    func recordForwardedPost(on channel: Channel, value: () -> String, callSite: CallSite?) {
+    func recordForwardedPost(on channel: Channel, value: () -> String?, callSite: CallSite?) {
         guard let sink else { return }
-        let text = value()
+        let text = value().map { EventValue($0) }
         channel.exclusive {
             let number = takeChangeNumber()
             if hasRecordSink {
                 // No delivery loop follows (the other dispatcher delivers, unnumbered), so
                 // the thread's loop answers are not set (`recordChanged`).
                 recordChanged(
-                    context: ThreadContext.current, channel: channel, values: ChangeValues(new: EventValue(text)),
+                    context: ThreadContext.current, channel: channel, values: ChangeValues(new: text),
                     isPrior: false, callSite: callSite, change: number
                 )
                 return
             }
             emit(sink, .changed) {
                 $0.channel = channel.info
-                $0.new = EventValue(text)
+                $0.new = text
                 $0.liveCount = channel.liveCount
                 $0.callSite = callSite
                 $0.changeNumber = number
@@ -42,6 +43,21 @@ extension ObserverRegistry {
             }
             invokeRecorded(
                 entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, change: 0
+            )
+        }
+    }
+
+    /// `deliverForwarded` of a registration's first value (`initial`, recorded on the
+    /// delivery), which no change precedes.
+    func deliverForwarded<Payload>(_ entry: RegistrationEntry, carrier: AnyObject, payload: Payload, initial: EventValue) {
+        withUnsafePointer(to: payload) { pointer in
+            guard hasSink else {
+                entry.call(carrier, UnsafeRawPointer(pointer))
+                return
+            }
+            invokeRecorded(
+                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth,
+                initial: initial, change: 0
             )
         }
     }

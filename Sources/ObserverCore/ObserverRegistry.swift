@@ -40,9 +40,6 @@ public final class ObserverRegistry: Sendable {
     let recordSink: (any RecordSink)?
     /// `recordSink != nil`, for the same reason as `hasSink`.
     let hasRecordSink: Bool
-    /// The recorded `withObservationTracking` sites, by owner and call site: which arm of
-    /// each is the latest (see `ObservationArm`).
-    let trackingSites = Protected<[ObservationArm.SiteKey: ObservationArm.Site]>([:])
 
     /// Creates a registry.
     /// - Parameter sink: receives every action as an event; `nil` (the default) costs nothing.

@@ -52,18 +52,18 @@ final class ScoreView: @unchecked Sendable {
     board.home = 2
     recording.close()
     #expect(view.renders == 1)
+    // Observation's public API tells of the first change only, and nothing of the two
+    // after it: the journal has the firing, not what the view missed, so OJ014 cannot be
+    // told from a tracking that was meant to fire once, and stays silent.
     #expect(try rows(scratch.path(), "select seq, kind, owner, reason, new_value from event_log order by seq") == [
         "1|registered|ScoreView#1|NULL|NULL",
-        "2|changed|NULL|NULL|Scoreboard.(Int)", "3|delivered|ScoreView#1|NULL|NULL",
+        "2|changed|NULL|NULL|NULL", "3|delivered|ScoreView#1|NULL|NULL",
         "4|removed|ScoreView#1|tokenCancelled|NULL",
-        "5|changed|NULL|NULL|Scoreboard.(Int)", "6|changed|NULL|NULL|Scoreboard.(Int)",
     ])
     #expect(try rows(scratch.path(), "select channel, options, call_site from registration_log") == [
         "ScoreView#1.withObservationTracking@ObservationTrackingTests.swift:34|prior|AdoptionTests/ObservationTrackingTests.swift:34",
     ])
-    #expect(try findings(scratch.path()) == [
-        "OJ014 first-change-only: ScoreView#1's withObservationTracking at ObservationTrackingTests.swift:34 fired once (seq 3) and was never armed again: it missed 2 later changes of what it read (Scoreboard.(Int)), first at seq 5.",
-    ])
+    #expect(try findings(scratch.path()) == [])
 }
 
 @Test func aTrackingArmedAgainInOnChangeHearsEveryChange() throws {
@@ -260,6 +260,9 @@ private final class Seen: @unchecked Sendable {
     var all: [Int] { lock.withLock { values } }
 }
 
+// On the main actor, as apps iterate: each value is computed there after the write's stretch
+// of code, so the values are exactly the writes'.
+@MainActor
 @Test func anObservationsLoopIsRecordedAtItsLineAndEndsAsStreamEnded() async throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "observations")
@@ -280,15 +283,116 @@ private final class Seen: @unchecked Sendable {
     board.home = 3                                                  // after the loop: nobody
     recording.close()
     #expect(seen.all == [0, 1, 2])
+    // The first value is the registration's initial delivery; each later one a change and
+    // its delivery.
     let log = try rows(scratch.path(), "select seq, kind, owner, new_value, reason from event_log order by seq")
     #expect(log == [
-        "1|registered|ChangeStream#1|NULL|NULL",
-        "2|changed|NULL|1|NULL", "3|delivered|ChangeStream#1|NULL|NULL",
-        "4|changed|NULL|2|NULL", "5|delivered|ChangeStream#1|NULL|NULL",
-        "6|removed|ChangeStream#1|NULL|streamEnded",
+        "1|registered|ChangeStream#1|NULL|NULL", "2|delivered|ChangeStream#1|0|NULL",
+        "3|changed|NULL|1|NULL", "4|delivered|ChangeStream#1|NULL|NULL",
+        "5|changed|NULL|2|NULL", "6|delivered|ChangeStream#1|NULL|NULL",
+        "7|removed|ChangeStream#1|NULL|streamEnded",
     ])
     #expect(try rows(scratch.path(), "select channel, options, call_site from registration_log") == [
-        "*.Observations@ObservationTrackingTests.swift:270|initial,new|AdoptionTests/ObservationTrackingTests.swift:270",
+        "*.Observations@ObservationTrackingTests.swift:273|initial,new|AdoptionTests/ObservationTrackingTests.swift:273",
     ])
     #expect(try findings(scratch.path()) == [])
+}
+
+// MARK: - main-actor models, scopes
+
+/// The usual Swift 6 model: main-actor isolated, read from main-actor code.
+@MainActor @Observable
+final class TrackedCart {
+    var items: [String] = []
+    var total: Int { items.count * 3 }
+}
+
+@MainActor
+@Test func aMainActorModelIsFollowedFromMainActorCode() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "cart")
+    let cart = TrackedCart()
+    let registry = recording.registry
+    var totals: [Int] = []
+    Task { cart.items = ["mug", "tea"] }            // one stretch of main-actor code: one value
+    for await total in registry.observations({ cart.total }) {
+        totals.append(total)
+        if total == 6 { break }
+    }
+    recording.close()
+    #expect(totals == [0, 6])
+    #expect(try rows(scratch.path(), "select seq, kind, new_value, reason from event_log order by seq") == [
+        "1|registered|NULL|NULL", "2|delivered|0|NULL", "3|changed|6|NULL", "4|delivered|NULL|NULL",
+        "5|removed|NULL|streamEnded",
+    ])
+}
+
+@MainActor
+@Test func eachLoopOverOneSequenceIsARegistrationOfItsOwn() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "two loops")
+    let cart = TrackedCart()
+    let totals = recording.registry.observations { cart.total }
+    var first = totals.makeAsyncIterator()
+    var second = totals.makeAsyncIterator()
+    #expect(await first.next() == 0)
+    #expect(await second.next() == 0)
+    cart.items = ["mug"]
+    #expect(await first.next() == 3)
+    #expect(await second.next() == 3)
+    recording.close()
+    #expect(try rows(scratch.path(), "select owner, registered_seq, removed_seq from registration_log order by id") == [
+        "ChangeStream#1|1|NULL", "ChangeStream#2|3|NULL",
+    ])
+}
+
+/// A screen whose tracking and loop are declared for the time it is visible.
+@MainActor
+final class BasketScreen {
+    let registry: ObserverRegistry
+    let cart: TrackedCart
+    let visible: ObservationScope
+    var badge = ""
+
+    init(registry: ObserverRegistry, cart: TrackedCart) {
+        self.registry = registry
+        self.cart = cart
+        visible = registry.beginScope("BasketScreen visible")
+    }
+
+    func track() {
+        registry.withObservationTracking(owner: self, scope: visible) {
+            badge = "\(cart.items.count)"
+        } onChange: {}
+    }
+}
+
+@MainActor
+@Test func aTrackingStillArmedWhenItsScreenIsGoneIsALeak() throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "scoped tracking")
+    let screen = BasketScreen(registry: recording.registry, cart: TrackedCart())
+    screen.track()
+    screen.visible.end()
+    recording.close()
+    let found = try findings(scratch.path())
+    #expect(found.count == 1)
+    #expect(found.first?.hasPrefix("OJ004 leaked-registration: BasketScreen#1's registration on BasketScreen#1.withObservationTracking@ObservationTrackingTests.swift:") == true, "\(found)")
+    #expect(found.first?.contains("BasketScreen visible") == true, "\(found)")
+}
+
+@MainActor
+@Test func aLoopStillWaitingWhenItsScreenIsGoneIsALeak() async throws {
+    let scratch = try ScratchDirectory()
+    let recording = try Journal.open(path: scratch.path()).startSession(label: "scoped loop")
+    let cart = TrackedCart()
+    let visible = recording.registry.beginScope("BasketScreen visible")
+    var loop = recording.registry.observations(scope: visible) { cart.total }.makeAsyncIterator()
+    #expect(await loop.next() == 0)
+    visible.end()
+    recording.close()
+    let found = try findings(scratch.path())
+    #expect(found.count == 1)
+    #expect(found.first?.hasPrefix("OJ004 leaked-registration: The for await loop (ChangeStream#1) on *.Observations@ObservationTrackingTests.swift:") == true, "\(found)")
+    #expect(found.first?.contains("BasketScreen visible") == true, "\(found)")
 }

@@ -96,7 +96,7 @@ let expectedFindings: [String: [ExpectedFinding]] = [
         ExpectedFinding(code: "OJ008", severity: .error, owners: ["NotificationToken"], sites: ["sync-label"]),
     ],
     "cart-badge-tracking": [
-        ExpectedFinding(code: "OJ014", severity: .warning, owners: ["CartBadge"], sites: ["cart-badge-track"]),
+        ExpectedFinding(code: "OJ015", severity: .warning, owners: ["CartBadge"], sites: ["cart-badge-track"]),
     ],
     "live-score-tracking": [
         ExpectedFinding(code: "OJ016", severity: .warning, owners: ["MatchScreen"], sites: ["score-track"]),

@@ -29,7 +29,7 @@ private func files(in directory: URL) throws -> [String] {
           session  6  upload-progress/fixed      10 events, 1 registration
           session  7  stretchy-header/buggy      17 events, 3 registrations
           session  8  stretchy-header/fixed      14 events, 2 registrations
-          session  9  scoreboard-tracking/buggy  6 events, 1 registration
+          session  9  scoreboard-tracking/buggy  2 events, 1 registration
           session 10  scoreboard-tracking/fixed  14 events, 4 registrations
         The same as a picture: obsreplay-demo.html (open it in a browser)
 
@@ -88,12 +88,10 @@ private func files(in directory: URL) throws -> [String] {
             clean: no findings at warning or above
 
         scoreboard-tracking (Sources/DemoApps/ScoreboardTrackingScenario.swift): a scoreboard label follows an @Observable match with withObservationTracking
-          buggy, session 9: the display pass redraws but never tracks again: only the first goal is announced
-            warning[OJ014] first-change-only: ScoreLabel#1's withObservationTracking at ScoreboardTrackingScenario.swift:# fired once (seq 3) and was never armed again: it missed 2 later changes of what it read (Match.(Int)), first at seq 5.
-                seq 1: armed at ScoreboardTrackingScenario.swift:#
-                seq 3: onChange ran; the tracking ended
-                missed: seqs 5, 6
-          fixed, session 10: the display pass after each change arms the tracking again
+          buggy, session 9: the score is read before the tracking: apply reads nothing and no goal is announced
+            warning[OJ015] tracking-reads-nothing: ScoreLabel#1's withObservationTracking at ScoreboardTrackingScenario.swift:# read no observable property (once, first at seq 1): its onChange can never run.
+                seq 1: armed at ScoreboardTrackingScenario.swift:#, tracking nothing
+          fixed, session 10: apply reads the match; the display pass after each change arms the tracking again
             clean: no findings at warning or above
 
         Try next:

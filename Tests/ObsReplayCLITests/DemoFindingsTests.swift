@@ -124,12 +124,10 @@ let expectedOnMain: [String: [FindingShape]] = [
     ],
     "scoreboard-tracking/buggy": [
         FindingShape(
-            code: "OJ014", severity: "warning",
-            message: "ScoreLabel#1's withObservationTracking at ScoreboardTrackingScenario.swift:# fired once (seq 3) and was never armed again: it missed 2 later changes of what it read (Match.(Int)), first at seq 5.",
+            code: "OJ015", severity: "warning",
+            message: "ScoreLabel#1's withObservationTracking at ScoreboardTrackingScenario.swift:# read no observable property (once, first at seq 1): its onChange can never run.",
             evidence: [
-                "seq 1: armed at ScoreboardTrackingScenario.swift:#",
-                "seq 3: onChange ran; the tracking ended",
-                "missed: seqs 5, 6",
+                "seq 1: armed at ScoreboardTrackingScenario.swift:#, tracking nothing",
             ]
         ),
     ],

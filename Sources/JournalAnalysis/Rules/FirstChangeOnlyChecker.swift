@@ -13,14 +13,16 @@ final class FirstChangeOnlyChecker: RuleChecker {
         details: """
             withObservationTracking's onChange runs once: the tracking is over after the first
             change of a property apply read, and code that does not arm it again (calling the
-            tracking function from onChange) hears nothing more. Recorded through
-            ObserverRegistry.withObservationTracking, the journal keeps the changes of what the
-            last arming read after it fired, while its owner lives; the finding lists them as
-            the changes the owner missed. Not reported: a tracking armed again after firing
-            (the new arming reads the current state), or one whose properties never changed
-            again, or whose owner was deallocated. A change made while another arming of the same
-            site is live (two armings fired by one write, as nested trackings re-run) reached
-            that arming, and is not counted as missed.
+            tracking function from onChange) hears nothing more. Journals recorded by
+            ObservationJournal 0.2.0 (which read Observation's SPI) keep the changes of what
+            the last arming read after it fired, while its owner lives; the finding lists them
+            as the changes the owner missed. Journals recorded since are built on
+            Observation's public API, which says nothing of the changes after a firing: they
+            hold the firing only, and this rule stays silent on them (a tracking meant to fire
+            once looks the same). Not reported: a tracking armed again after firing (the new
+            arming reads the current state), or one whose properties never changed again, or
+            whose owner was deallocated, or a change made while another arming of the same
+            site is live (two armings fired by one write, as nested trackings re-run).
             """,
         fix: TrackingSite.rearmFix
     )

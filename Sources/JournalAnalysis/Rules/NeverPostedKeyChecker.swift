@@ -101,8 +101,10 @@ final class NeverPostedKeyChecker: RuleChecker {
         switch event.kind {
         case .registered, .replaced:
             // A withObservationTracking site is no key the app names: one that reads nothing
-            // is OJ015's.
+            // is OJ015's. Nor is an Observations loop's line: a loop that saw no change is
+            // no typo.
             guard let channel = event.channelID, !TrackingSite.isTracking(channel, context),
+                  context.catalog.channels[channel]?.key.hasPrefix(TrackingSite.observationsKeyPrefix) != true,
                   let key = keyNumber(channel, context) else { return }
             if observedByNumber[key] == nil {
                 guard let row = try context.registration(event.registrationID) else { return }

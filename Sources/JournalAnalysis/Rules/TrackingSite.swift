@@ -2,11 +2,15 @@
 /// (`ObserverRegistry.withObservationTracking`): each tracking site is a channel keyed
 /// `withObservationTracking@File.swift:42` (of its owner, or `*`), each arming a
 /// registration (options `prior`; none when `apply` read nothing), each firing a change
-/// delivered once and followed by the arming's removal (`tokenCancelled`), and each later
-/// change of what the arming read a change nobody is told of.
+/// delivered once and followed by the arming's removal (`tokenCancelled`). Journals of
+/// 0.2.0 also hold each later change of what the arming read, a change nobody is told of;
+/// later recorders, on Observation's public API, cannot hear those.
 enum TrackingSite {
     /// The prefix of a tracking site's channel key.
     static let keyPrefix = "withObservationTracking@"
+    /// The prefix of the channel key of a recorded `Observations` loop
+    /// (`ObserverRegistry.observations`): `Observations@File.swift:42`.
+    static let observationsKeyPrefix = "Observations@"
 
     /// Whether `channel` is a tracking site.
     static func isTracking(_ channel: Int64?, _ context: DiagnosisContext) -> Bool {

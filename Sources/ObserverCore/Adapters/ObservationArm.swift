@@ -1,83 +1,60 @@
-@_spi(SwiftUI) import Observation
-
-/// One arming of a recorded `withObservationTracking`: its registration, and the Swift
-/// Observation tracking behind it, which stays installed after the firing only to record
-/// the changes the app is no longer told of. When no owner is given it is the
+/// One arming of a recorded `withObservationTracking`: its registration, and the `onChange`
+/// Swift Observation calls at the first change. When no owner is given it is the
 /// registration's owner, and the journal names it `ObservationArm#N`.
 ///
-/// Thread-safe: Observation calls `willSet` on whatever thread writes.
+/// Built on Observation's public `withObservationTracking(_:onChange:)` only, which tells
+/// of one change and then forgets the tracking: the changes after the firing reach no
+/// code, so they are not recorded (see `ObserverRegistry.withObservationTracking`).
+///
+/// Thread-safe: Observation calls `onChange` on whatever thread writes.
 final class ObservationArm: @unchecked Sendable {
     /// What a firing hands `onChange` through the registry (nothing: Observation's
     /// `onChange` takes no argument).
     struct Firing {}
 
-    /// Made only to be captured by Observation's `willSet` closure: alive after the
-    /// arming only if Observation kept the closure.
-    final class Sentinel: Sendable {}
-
-    /// Identifies a tracking site: an owner (its journal id; 0 for none) and a call site.
-    struct SiteKey: Hashable {
-        var owner: UInt64
-        var callSite: CallSite
-    }
-
-    /// A tracking site: which arm is its latest, so that earlier ones stop recording.
-    final class Site: @unchecked Sendable {
-        private let lock = Protected<ObjectIdentifier?>(nil)
-        private weak var owner: AnyObject?
-        private let hasOwner: Bool
-
-        init(owner: AnyObject?) {
-            self.owner = owner
-            hasOwner = owner != nil
-        }
-
-        /// The latest arm of the site.
-        var latest: ObjectIdentifier? {
-            get { lock.withLock { $0 } }
-            set { lock.withLock { $0 = newValue } }
-        }
-
-        /// Whether the site's owner is gone: nothing can arm it again.
-        var isAbandoned: Bool { hasOwner && owner == nil }
-    }
-
     private enum Phase {
         /// Armed: the next change fires `onChange`.
         case armed
-        /// Fired (or never installed): changes are recorded as missed.
+        /// Fired, or never installed: Observation calls nothing more.
         case fired
-        /// Retired: re-armed since, or its owner is gone; Observation's tracking is
-        /// cancelled at its next change.
-        case retired
     }
 
     private let registry: ObserverRegistry
     private let channel: Channel
     private weak var owner: AnyObject?
     private let hasOwner: Bool
-    private let onChange: @Sendable () -> Void
     private let phase = Protected<Phase>(.armed)
+    /// Set under `phase`'s lock, once, by `armed`.
     private var entry: RegistrationEntry?
-    /// Set once, before Observation can call back.
-    var site: Site?
+    /// The app's `onChange`, set under `phase`'s lock when Observation asks for it (only
+    /// when `apply` read an observable property).
+    private var onChange: (@Sendable () -> Void)?
 
-    init(registry: ObserverRegistry, channel: Channel, owner: AnyObject?, onChange: @escaping @Sendable () -> Void) {
+    init(registry: ObserverRegistry, channel: Channel, owner: AnyObject?) {
         self.registry = registry
         self.channel = channel
         self.owner = owner
         hasOwner = owner != nil
-        self.onChange = onChange
     }
 
-    /// Records the arming, once `apply` has run. `readSomething`: Observation installed a
-    /// tracking (the arming is live); otherwise it never fires, and is recorded as a
-    /// registration asking for nothing, released at once.
-    func armed(readSomething: Bool, callSite: CallSite) {
+    /// The closure Observation installs. Observation evaluates its `onChange` argument only
+    /// when `apply` read an observable property: this runs then, and its having run is
+    /// how the arming knows that something was read.
+    func handler(_ onChange: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        phase.withLock { _ in self.onChange = onChange }
+        return { [self] in fire() }
+    }
+
+    /// Records the arming, once `apply` has run. An arming that installed nothing (`apply`
+    /// read no observable property) never fires: it is recorded as a registration asking
+    /// for nothing (empty options), released at once.
+    func armed(callSite: CallSite, scope: ObservationScope?) {
+        let onChange = phase.withLock { _ in self.onChange }
+        let readSomething = onChange != nil
         let entry = registry.register(
             on: channel, owner: owner ?? self, payload: Firing.self, options: readSomething ? [.prior] : [],
-            queue: nil, expectsMainThread: false, sender: nil, scope: nil, callSite: callSite
-        ) { [onChange] _, _ in onChange() }
+            queue: nil, expectsMainThread: false, sender: nil, scope: scope, callSite: callSite
+        ) { _, _ in onChange?() }
         let firedMeanwhile = phase.withLock { phase -> Bool in
             self.entry = entry
             defer { if !readSomething { phase = .fired } }
@@ -92,54 +69,36 @@ final class ObservationArm: @unchecked Sendable {
         }
     }
 
-    /// A property this arming read is about to change (Observation's `willSet`, on the
-    /// writing thread).
-    func willSet(_ tracking: ObservationTracking) {
-        let (previous, entry) = phase.withLock { phase -> (Phase, RegistrationEntry?) in
-            let previous = phase
-            switch phase {
-            case .armed: phase = .fired
-            case .fired:
-                if site?.latest != ObjectIdentifier(self) || (hasOwner && owner == nil) { phase = .retired }
-            case .retired: break
-            }
-            return (phase == .retired ? .retired : previous, self.entry)
+    /// A property the arming read is about to change: Observation's `onChange`, on the
+    /// writing thread, called once.
+    private func fire() {
+        let (previous, entry, onChange) = phase.withLock { phase -> (Phase, RegistrationEntry?, (@Sendable () -> Void)?) in
+            defer { phase = .fired }
+            return (phase, self.entry, self.onChange)
         }
-        switch previous {
-        case .retired:
-            tracking.cancel()
-        case .armed:
-            guard let entry else {
-                // Armed and changed before `armed` recorded it (another thread wrote while
-                // `apply` ran): Observation calls `onChange`; so does this.
-                onChange()
-                return
-            }
-            registry.recordForwardedPost(on: channel, value: { Self.describe(tracking) }, callSite: nil)
-            guard let carrier = owner ?? (hasOwner ? nil : self) else {
-                // The owner is gone: the registration goes with it, as the registry's own do;
-                // Observation still calls `onChange` (typically a `[weak self]` no-op).
-                registry.remove(
-                    registrationID: entry.info.id, info: entry.info, reason: .ownerDeallocated, callSite: nil,
-                    reportMissing: false
-                )
-                onChange()
-                return
-            }
-            registry.deliverForwarded(entry, carrier: carrier, payload: Firing())
+        guard previous == .armed, let onChange else { return }
+        guard let entry else {
+            // Changed before `armed` recorded the arming (another thread wrote while
+            // `apply` ran): Observation calls `onChange`; so does this.
+            onChange()
+            return
+        }
+        // The change's value is unknown: Observation's public API does not say which
+        // property changed.
+        registry.recordForwardedPost(on: channel, value: { nil }, callSite: nil)
+        guard let carrier = owner ?? (hasOwner ? nil : self) else {
+            // The owner is gone: the registration goes with it, as the registry's own do;
+            // Observation still calls `onChange` (typically a `[weak self]` no-op).
             registry.remove(
-                registrationID: entry.info.id, info: entry.info, reason: .tokenCancelled, callSite: nil, reportMissing: false
+                registrationID: entry.info.id, info: entry.info, reason: .ownerDeallocated, callSite: nil,
+                reportMissing: false
             )
-        case .fired:
-            registry.recordForwardedPost(on: channel, value: { Self.describe(tracking) }, callSite: nil)
+            onChange()
+            return
         }
-    }
-
-    /// The changing property as the journal's value: `Model.(Int)`, its type and its value's
-    /// type (Swift Observation gives key paths no names on Linux).
-    private static func describe(_ tracking: ObservationTracking) -> String {
-        guard let keyPath = tracking.changed else { return "?" }
-        let path = type(of: keyPath)
-        return "\(path.rootType).(\(path.valueType))"
+        registry.deliverForwarded(entry, carrier: carrier, payload: Firing())
+        registry.remove(
+            registrationID: entry.info.id, info: entry.info, reason: .tokenCancelled, callSite: nil, reportMissing: false
+        )
     }
 }
