@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Checks the README's "Running the tests" figures against a real `swift test` run: the
-# number of tests must be the run's, and the run's time must be within half to twice
-# the README's "about M minutes S seconds" (the README's figure is for a quiet 2-core
-# machine; a run outside that range means the figure has drifted: measure it again and
-# write the new one, with the date of the run). `.ci/run` calls it on its `swift test`.
+# number of tests must be the run's. The run's time is only compared, never enforced (a
+# shared CI machine's load decides it): outside half to twice the README's "about M
+# minutes S seconds" it prints a note to measure again on a quiet machine. `.ci/run`
+# calls it on its `swift test`.
 # Usage: tools/scripts/readme-test-figures.sh SWIFT_TEST_LOG
 set -euo pipefail
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ] || [ $# -ne 1 ]; then
@@ -28,8 +28,7 @@ if [ "$tests" != "$stated_tests" ]; then
     status=1
 fi
 if ! awk -v s="$seconds" -v r="$stated_seconds" 'BEGIN { exit !(s >= r / 2 && s <= r * 2) }'; then
-    echo "readme-test-figures: README.md says about ${stated_seconds} s of tests; this run took ${seconds} s (measure it again on a quiet machine and write it)" >&2
-    status=1
+    echo "readme-test-figures: note: README.md says about ${stated_seconds} s of tests; this run took ${seconds} s (if this machine was quiet, measure again and write it)" >&2
 fi
-[ "$status" -eq 0 ] && echo "readme-test-figures: $tests tests in ${seconds} s, as README.md says ($stated_tests tests, about ${stated_seconds} s)"
+[ "$status" -eq 0 ] && echo "readme-test-figures: $tests tests, as README.md says (this run ${seconds} s; README about ${stated_seconds} s)"
 exit "$status"
