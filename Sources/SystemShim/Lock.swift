@@ -94,7 +94,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
 
 /// A pthread condition variable, waited for with a `Lock` (`Lock.wait`), on the monotonic
 /// clock. Every call's return code is checked, as `Lock`'s are.
-package struct LockCondition: ~Copyable, @unchecked Sendable {
+package struct LockCondition: ~Copyable {
     @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
 
     /// A new condition, whose timed waits run on the monotonic clock.
