@@ -1,4 +1,5 @@
-import SystemShim
+// Public: `lock()` and `unlock()` are inlined into the app's modules (see `Lock`).
+public import SystemShim
 
 /// A value guarded by a mutex (SystemShim's `Lock`, which checks every pthread call).
 ///
@@ -9,7 +10,7 @@ import SystemShim
 /// (see `Lock`).
 @usableFromInline
 final class Protected<Value>: @unchecked Sendable {
-    private let mutex = Lock()
+    @usableFromInline let mutex = Lock()
     /// Only between `lock()` and `unlock()`; everything else goes through `withLock`.
     /// The mutex already excludes other accesses: the runtime's dynamic exclusivity check
     /// on a class property (a thread-local access set, per access) would only repeat it
@@ -20,13 +21,14 @@ final class Protected<Value>: @unchecked Sendable {
         self.value = value
     }
 
-    /// Takes the mutex: for code inlined into other modules (which cannot see `Lock`),
-    /// paired with `unlock()` around a use of `value`.
-    @usableFromInline
+    /// Takes the mutex: for code inlined into other modules, paired with `unlock()`
+    /// around a use of `value`. Inlined there too: a call per lock and unlock was the
+    /// largest part of a bare post's lock cost.
+    @inlinable
     func lock() { mutex.lock() }
 
     /// Releases the mutex `lock()` took.
-    @usableFromInline
+    @inlinable
     func unlock() { mutex.unlock() }
 
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {

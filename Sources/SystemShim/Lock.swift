@@ -19,11 +19,16 @@
 ///
 /// Noncopyable: it owns its mutex, in memory of its own (pthread needs a fixed address),
 /// and destroys it when it ends.
-package struct Lock: ~Copyable, @unchecked Sendable {
+///
+/// `public` (SystemShim is no product: only the package's modules see it), because only
+/// public `@inlinable` code is inlined into other modules without cross-module
+/// optimisation: a `package` lock and unlock stayed calls, a dozen instructions per
+/// locked section on the registry's post path.
+public struct Lock: ~Copyable, @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// A new, unlocked mutex.
-    package init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
@@ -45,21 +50,21 @@ package struct Lock: ~Copyable, @unchecked Sendable {
 
     /// Takes the mutex, waiting for it if another thread holds it.
     @inlinable @inline(__always)
-    package func lock() {
+    public func lock() {
         let result = pthread_mutex_lock(mutex)
         if result != 0 { pthreadFailed(result, "pthread_mutex_lock") }
     }
 
     /// Releases the mutex this thread took.
     @inlinable @inline(__always)
-    package func unlock() {
+    public func unlock() {
         let result = pthread_mutex_unlock(mutex)
         if result != 0 { pthreadFailed(result, "pthread_mutex_unlock") }
     }
 
     /// Runs `body` holding the mutex.
     @inlinable @inline(__always)
-    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock()
         defer { unlock() }
         return try body()
