@@ -79,7 +79,7 @@ extension EventBuffer {
             endsSession: phase == .closing && place == closingEnd && closingWaiters == 0
         )
         spare = PendingEvents()
-        if roomWaiters > 0 { monitor.broadcast(room) }
+        if roomWaiters > 0 { room.broadcast() }
         return batch
     }
 
@@ -90,7 +90,7 @@ extension EventBuffer {
         committedSeq = batch.lastSeq
         counts.written += batch.pending.count
         if batch.endsSession { phase = .closed }
-        monitor.broadcast(progress)
+        progress.broadcast()
     }
 
     /// The writer could not commit `batch`: recording stops; the batch and everything
@@ -107,7 +107,7 @@ extension EventBuffer {
         phase = .failed
         self.error = error
         announcing = true
-        monitor.broadcast(room)
+        room.broadcast()
     }
 
     /// The app has been told of the failure: `flush()` and `close()` may return.
@@ -115,6 +115,6 @@ extension EventBuffer {
         monitor.lock()
         defer { monitor.unlock() }
         announcing = false
-        monitor.broadcast(progress)
+        progress.broadcast()
     }
 }

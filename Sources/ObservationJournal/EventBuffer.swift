@@ -50,13 +50,15 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         var gap: GapRecord
     }
 
-    let monitor = Monitor()
+    /// Guards the state below; callers lock, check, wait and unlock explicitly, and every
+    /// wait is in a loop re-checking its condition.
+    let monitor = Lock()
     /// Signalled for the writer: events, a flush, or close.
-    let work: Monitor.Condition
+    let work = LockCondition()
     /// Signalled for producers waiting for room.
-    let room: Monitor.Condition
+    let room = LockCondition()
     /// Signalled when the writer committed a batch, ended or failed.
-    let progress: Monitor.Condition
+    let progress = LockCondition()
 
     let policy: Journal.BufferFullPolicy
     /// Gathered events that make the writer start at once rather than wait for more.
@@ -114,9 +116,6 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
         self.policy = policy
         self.batchThreshold = max(1, min(ring.capacity / 4, 4_096))
         self.gatherNanoseconds = UInt64(max(0, gatherMilliseconds)) * 1_000_000
-        work = monitor.makeCondition()
-        room = monitor.makeCondition()
-        progress = monitor.makeCondition()
     }
 
     /// The events the ring holds at most.
@@ -149,7 +148,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
             // Every producer in `roomWaiters` waits in the recording phase (none can
             // start to wait from now on, but for its own place below).
             closingWaiters = roomWaiters
-            monitor.broadcast(room)
+            room.broadcast()
         }
         while phase == .closing || mustAwaitAnnouncement {
             wakeWriterLocked()
@@ -187,7 +186,7 @@ final class EventBuffer: RecordSink, @unchecked Sendable {
     func wakeWriterLocked() {
         if writerState.load(ordering: .relaxed) != WriterState.working.rawValue {
             writerState.store(WriterState.working.rawValue, ordering: .sequentiallyConsistent)
-            monitor.signal(work)
+            work.signal()
         }
     }
 }

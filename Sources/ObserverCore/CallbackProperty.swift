@@ -75,9 +75,9 @@ public final class CallbackProperty<Payload: Sendable>: Sendable {
         // Inlined where `Payload` is concrete, and the registry's `post` is not generic: a
         // call runs no unspecialised generic code (see `ObservableValue.set`).
         let callSite = registry.hasSink ? CallSite(file: file, line: line, function: function) : nil
-        withUnsafePointer(to: payload) { pointer in
+        ErasedPayload.lending(payload) { erased in
             registry.post(
-                on: channel, isPrior: false, sender: nil, callSite: callSite, payload: UnsafeRawPointer(pointer),
+                on: channel, isPrior: false, sender: nil, callSite: callSite, payload: erased,
                 produce: { false }, values: { ChangeValues(old: nil, new: payload) }, copy: { PayloadCopy(payload) }
             )
         }

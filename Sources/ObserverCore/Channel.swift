@@ -1,3 +1,4 @@
+import SystemShim
 import Synchronization
 
 /// One (subject, key) channel and its registrations, in registration order.
@@ -33,7 +34,7 @@ final class Channel: @unchecked Sendable {
     /// skip the prior dispatch entirely when nobody wants it.
     let priorCount = Atomic<Int>(0)
     /// The channel's own lock (see the type's comment).
-    private let lock = Protected<Void>(())
+    private let lock = Lock()
     /// Told when the channel is deallocated, so it can forget the channel's definition:
     /// entries hold their channel, so no record can name it after that.
     private let recordSink: (any RecordSink)?
@@ -69,9 +70,6 @@ final class Channel: @unchecked Sendable {
     /// Runs `body` under the channel's lock: taken after the registry's lock when both
     /// are needed, never the other way round; `body` must not call the registry.
     func exclusive<Result>(_ body: () throws -> Result) rethrows -> Result {
-        // lock()/unlock(), not withLock: an inout access to the zero-sized `Void` value sits
-        // at the mutex pointer's address, and ThreadSanitizer reports it as a race with the
-        // unlocked read of that (immutable) pointer by the next thread taking the lock.
         lock.lock()
         defer { lock.unlock() }
         return try body()

@@ -42,7 +42,7 @@ extension ObservableValue {
             owner: owner, options: options, queue: nil, expectsMainThread: false, scope: scope,
             callSite: CallSite(file: file, line: line, function: function)
         ) { _, change in
-            continuation.yield(change.assumingMemoryBound(to: ValueChange<Value>.self).pointee.filtered(by: options))
+            continuation.yield(change.load(as: ValueChange<Value>.self).filtered(by: options))
         }
         let registry = self.registry
         // The termination handler keeps the owner (and so the registration) alive exactly

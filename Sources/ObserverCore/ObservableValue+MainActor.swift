@@ -36,7 +36,7 @@ extension ObservableValue {
             owner: owner, options: options, queue: DispatchQueue.main, expectsMainThread: true, scope: scope,
             callSite: CallSite(file: file, line: line, function: function)
         ) { owner, change in
-            let change = change.assumingMemoryBound(to: ValueChange<Value>.self).pointee.filtered(by: options)
+            let change = change.load(as: ValueChange<Value>.self).filtered(by: options)
             let owner = unsafeDowncast(owner, to: Owner.self)
             MainActor.assumeIsolated { callback(owner, change) }
         }

@@ -81,32 +81,32 @@ public final class ObservableValue<Value: Sendable>: Sendable {
         let isEqual = self.isEqual
         if channel.hasPriorObservers {
             var change = ValueChange<Value>(old: nil, new: newValue, isPrior: true)
-            withUnsafeMutablePointer(to: &change) { pointer in
+            ErasedPayload.lending(&change) { payload, change in
                 registry.post(
-                    on: channel, isPrior: true, sender: nil, callSite: callSite, payload: UnsafeRawPointer(pointer),
+                    on: channel, isPrior: true, sender: nil, callSite: callSite, payload: payload,
                     produce: {
                         let current = read()
-                        pointer.pointee.old = current
+                        change.access { $0.old = current }
                         return isEqual?(current, newValue) ?? false
                     },
-                    values: { ChangeValues(old: pointer.pointee.old, new: pointer.pointee.new) },
-                    copy: { PayloadCopy(pointer.pointee) }
+                    values: { change.access { ChangeValues(old: $0.old, new: $0.new) } },
+                    copy: { change.access { PayloadCopy($0) } }
                 )
             }
         }
         // The swap happens inside `produce`, which runs in the same critical section as
         // the recorded `changed` event: concurrent sets record a consistent old → new chain.
         var change = ValueChange<Value>(old: nil, new: newValue)
-        withUnsafeMutablePointer(to: &change) { pointer in
+        ErasedPayload.lending(&change) { payload, change in
             registry.post(
-                on: channel, isPrior: false, sender: nil, callSite: callSite, payload: UnsafeRawPointer(pointer),
+                on: channel, isPrior: false, sender: nil, callSite: callSite, payload: payload,
                 produce: {
                     let old = exchange(newValue)
-                    pointer.pointee.old = old
+                    change.access { $0.old = old }
                     return isEqual?(old, newValue) ?? false
                 },
-                values: { ChangeValues(old: pointer.pointee.old, new: pointer.pointee.new) },
-                copy: { PayloadCopy(pointer.pointee) }
+                values: { change.access { ChangeValues(old: $0.old, new: $0.new) } },
+                copy: { change.access { PayloadCopy($0) } }
             )
         }
     }
@@ -156,14 +156,14 @@ public final class ObservableValue<Value: Sendable>: Sendable {
         // Value and Owner are concrete: the registry's delivery loop then calls fully
         // specialised code (built inside this module it would pay generic metadata
         // lookups and value witnesses on every delivery; see BENCHMARKS.md).
-        let call: @Sendable (AnyObject, UnsafeRawPointer) -> Void
+        let call: @Sendable (AnyObject, ErasedPayload) -> Void
         if options.isSuperset(of: [.old, .new]) {
             call = { owner, change in
-                callback(unsafeDowncast(owner, to: Owner.self), change.assumingMemoryBound(to: ValueChange<Value>.self).pointee)
+                callback(unsafeDowncast(owner, to: Owner.self), change.load(as: ValueChange<Value>.self))
             }
         } else {
             call = { owner, change in
-                let full = change.assumingMemoryBound(to: ValueChange<Value>.self).pointee
+                let full = change.load(as: ValueChange<Value>.self)
                 callback(unsafeDowncast(owner, to: Owner.self), full.filtered(by: options))
             }
         }
@@ -173,12 +173,12 @@ public final class ObservableValue<Value: Sendable>: Sendable {
         )
     }
 
-    /// The non-generic part of `observe`: registers `call`, whose pointer argument is a
+    /// The non-generic part of `observe`: registers `call`, whose payload argument is a
     /// `ValueChange<Value>`, and delivers the initial value if asked to.
     @usableFromInline
     func register(
         owner: AnyObject, options: ObservationOptions, queue: DispatchQueue?, expectsMainThread: Bool,
-        scope: ObservationScope?, callSite: CallSite, call: @escaping @Sendable (AnyObject, UnsafeRawPointer) -> Void
+        scope: ObservationScope?, callSite: CallSite, call: @escaping @Sendable (AnyObject, ErasedPayload) -> Void
     ) -> ObservationToken {
         let entry = registry.register(
             on: channel, owner: owner, payload: ValueChange<Value>.self, options: options, queue: queue,

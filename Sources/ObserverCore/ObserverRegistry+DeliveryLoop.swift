@@ -8,12 +8,12 @@ extension ObserverRegistry {
     /// The delivery loop: calls every live entry of `snapshot` that wants this change,
     /// in order, and returns the entries found with a deallocated owner.
     ///
-    /// Not generic, so it is compiled once, fully optimised: the payload is passed by
-    /// pointer and only each entry's `call` knows its type. `change` is the change's
+    /// Not generic, so it is compiled once, fully optimised: the payload is passed
+    /// erased and only each entry's `call` knows its type. `change` is the change's
     /// number for events (0 without a sink); `context` the calling thread's context when
     /// the post has looked it up (with a sink), so its deliveries need not look it up again.
     func deliver(
-        _ snapshot: ContiguousArray<RegistrationEntry?>, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool,
+        _ snapshot: ContiguousArray<RegistrationEntry?>, payload: ErasedPayload, unchanged: Bool, isPrior: Bool,
         sender: AnyObject?, depth: Int, change: UInt64, context: ThreadContext?, enqueue: (RegistrationEntry) -> Void
     ) -> [RegistrationEntry] {
         var dead: [RegistrationEntry] = []
@@ -39,7 +39,7 @@ extension ObserverRegistry {
 
     /// One step of the delivery loop.
     func deliver(
-        to entry: RegistrationEntry, payload: UnsafeRawPointer, unchanged: Bool, isPrior: Bool, sender: AnyObject?,
+        to entry: RegistrationEntry, payload: ErasedPayload, unchanged: Bool, isPrior: Bool, sender: AnyObject?,
         depth: Int, change: UInt64, context: ThreadContext?, dead: inout [RegistrationEntry],
         enqueue: (RegistrationEntry) -> Void
     ) {

@@ -16,10 +16,10 @@ extension ObserverRegistry {
         on channel: Channel, payload: Payload, unchanged: Bool, isPrior: Bool,
         sender: AnyObject?, callSite: CallSite?, values: (Payload) -> ChangeValues
     ) {
-        withUnsafePointer(to: payload) { pointer in
+        ErasedPayload.lending(payload) { erased in
             post(
-                on: channel, isPrior: isPrior, sender: sender, callSite: callSite, payload: UnsafeRawPointer(pointer),
-                produce: { unchanged }, values: { values(pointer.pointee) },
+                on: channel, isPrior: isPrior, sender: sender, callSite: callSite, payload: erased,
+                produce: { unchanged }, values: { values(payload) },
                 copy: { PayloadCopy(payload) }
             )
         }
@@ -35,8 +35,8 @@ extension ObserverRegistry {
     /// section as the `changed` event: a value set from several threads at once then
     /// records its changes in exactly the order its old → new chain happened.
     /// - Parameters:
-    ///   - payload: where the payload is, of the channel's payload type; `produce` may
-    ///     write it, and it is read only after `produce` ran.
+    ///   - payload: the payload, of the channel's payload type; `produce` may write it
+    ///     (through the slot its maker holds), and it is read only after `produce` ran.
     ///   - produce: makes the payload and says whether old equals new
     ///     (`onlyWhenChanged` registrations are skipped then). Must not call the registry.
     ///   - isPrior: a notification before the change; only `prior` registrations get it.
@@ -46,7 +46,7 @@ extension ObserverRegistry {
     ///     another queue (once per post, shared by its queued deliveries).
     @usableFromInline
     func post(
-        on channel: Channel, isPrior: Bool, sender: AnyObject?, callSite: CallSite?, payload: UnsafeRawPointer,
+        on channel: Channel, isPrior: Bool, sender: AnyObject?, callSite: CallSite?, payload: ErasedPayload,
         produce: () -> Bool, values: () -> ChangeValues, copy: () -> PayloadCopy
     ) {
         if isPrior && channel.priorCount.load(ordering: .relaxed) == 0 { return }
@@ -81,8 +81,8 @@ extension ObserverRegistry {
             let held = copy()
             entry.queue?.async { [self] in
                 guard let owner = self.ownerForQueuedDelivery(entry, depth: depth, change: change) else { return }
-                held.withPointer { pointer in
-                    self.invoke(entry, owner: owner, payload: pointer, depth: depth, change: change)
+                held.withPayload { payload in
+                    self.invoke(entry, owner: owner, payload: payload, depth: depth, change: change)
                 }
             }
         }
@@ -158,7 +158,7 @@ extension ObserverRegistry {
     /// Calls one registration; with a sink, also times it and reports the delivery.
     /// `context`: the calling thread's, if the caller has it (`nil`: looked up).
     func invoke(
-        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64,
+        _ entry: RegistrationEntry, owner: AnyObject, payload: ErasedPayload, depth: Int, change: UInt64,
         context: ThreadContext? = nil
     ) {
         if hasSink {
@@ -174,7 +174,7 @@ extension ObserverRegistry {
     /// thread's, if the caller has it (a thread-specific lookup saved per delivery).
     @inline(never)
     func invokeRecorded(
-        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64,
+        _ entry: RegistrationEntry, owner: AnyObject, payload: ErasedPayload, depth: Int, change: UInt64,
         context: ThreadContext? = nil
     ) {
         guard hasSink else {
@@ -203,7 +203,7 @@ extension ObserverRegistry {
     /// registration's initial value, recorded on its `delivered` event), or none.
     @inline(never)
     func invokeRecorded(
-        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?,
+        _ entry: RegistrationEntry, owner: AnyObject, payload: ErasedPayload, depth: Int, initial: EventValue?,
         change: UInt64
     ) {
         guard let initial else {
@@ -230,7 +230,7 @@ extension ObserverRegistry {
     /// consumer then does is its own task's).
     @inline(never)
     func handOff(
-        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, initial: EventValue?,
+        _ entry: RegistrationEntry, owner: AnyObject, payload: ErasedPayload, depth: Int, initial: EventValue?,
         change: UInt64
     ) {
         let context = ThreadContext.current
@@ -266,7 +266,7 @@ extension ObserverRegistry {
     /// Calls one registration, timed, one level deeper on this thread (whose context is
     /// `context`).
     func timedCall(
-        _ entry: RegistrationEntry, owner: AnyObject, payload: UnsafeRawPointer, depth: Int, change: UInt64,
+        _ entry: RegistrationEntry, owner: AnyObject, payload: ErasedPayload, depth: Int, change: UInt64,
         context: ThreadContext
     ) -> TimedCall {
         let savedDepth = context.depth
@@ -331,19 +331,15 @@ extension ObserverRegistry {
         if let queue = entry.queue {
             queue.async { [self] in
                 guard let owner = self.ownerForQueuedDelivery(entry, depth: 0, change: 0) else { return }
-                withUnsafePointer(to: payload) { pointer in
-                    self.invokeRecorded(
-                        entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: 0, initial: initial, change: 0
-                    )
+                ErasedPayload.lending(payload) { payload in
+                    self.invokeRecorded(entry, owner: owner, payload: payload, depth: 0, initial: initial, change: 0)
                 }
             }
         } else if let owner = entry.owner {
             // The thread's context is only event work: untouched without a sink.
             let depth = sink == nil ? 0 : ThreadContext.current.depth
-            withUnsafePointer(to: payload) { pointer in
-                invokeRecorded(
-                    entry, owner: owner, payload: UnsafeRawPointer(pointer), depth: depth, initial: initial, change: 0
-                )
+            ErasedPayload.lending(payload) { payload in
+                invokeRecorded(entry, owner: owner, payload: payload, depth: depth, initial: initial, change: 0)
             }
         }
     }

@@ -36,14 +36,12 @@ extension ObserverRegistry {
     /// argument (the entry's own owner is held weakly and may be gone: the other dispatcher
     /// still calls, and the journal then shows a delivery after the owner went).
     func deliverForwarded<Payload>(_ entry: RegistrationEntry, carrier: AnyObject, payload: Payload) {
-        withUnsafePointer(to: payload) { pointer in
+        ErasedPayload.lending(payload) { payload in
             guard hasSink else {
-                entry.call(carrier, UnsafeRawPointer(pointer))
+                entry.call(carrier, payload)
                 return
             }
-            invokeRecorded(
-                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth, change: 0
-            )
+            invokeRecorded(entry, owner: carrier, payload: payload, depth: ThreadContext.current.depth, change: 0)
         }
     }
 

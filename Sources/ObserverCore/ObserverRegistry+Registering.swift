@@ -13,17 +13,17 @@ extension ObserverRegistry {
             on: channel, owner: owner, payload: Payload.self, options: options, queue: queue,
             expectsMainThread: expectsMainThread, sender: sender, scope: scope, callSite: callSite
         ) { owner, payload in
-            callback(unsafeDowncast(owner, to: Owner.self), payload.assumingMemoryBound(to: Payload.self).pointee)
+            callback(unsafeDowncast(owner, to: Owner.self), payload.load(as: Payload.self))
         }
     }
 
-    /// Registers `call` on `channel` for `owner`. `call` receives a pointer to a value of
-    /// type `payload`; callers build it where `payload` is a concrete type when they can,
+    /// Registers `call` on `channel` for `owner`. `call` receives a payload of type
+    /// `payload`; callers build it where `payload` is a concrete type when they can,
     /// so the delivery path runs no unspecialised generic code.
     func register(
         on channel: Channel, owner: AnyObject, payload: Any.Type, options: ObservationOptions, queue: DispatchQueue?,
         expectsMainThread: Bool, sender: AnyObject?, scope: ObservationScope?, callSite: CallSite,
-        call: @escaping @Sendable (AnyObject, UnsafeRawPointer) -> Void
+        call: @escaping @Sendable (AnyObject, ErasedPayload) -> Void
     ) -> RegistrationEntry {
         channel.requirePayload(payload, "A callback is registered")
         // Not `queue === DispatchQueue.main`: on Linux every `DispatchQueue.main` is a new

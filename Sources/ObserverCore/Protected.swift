@@ -1,16 +1,16 @@
-import SystemShim
+// Public: `lock()` and `unlock()` are inlined into the app's modules (see `Lock`).
+public import SystemShim
 
-/// A value guarded by a mutex.
+/// A value guarded by a mutex (SystemShim's `Lock`, which checks every pthread call).
 ///
 /// `Synchronization.Mutex` would be the first choice, but its `inout sending` contract
 /// rejects storing non-`Sendable` objects (weak references to owners and subjects) that
 /// the registry must keep; this wrapper makes the same guarantee by construction: the
-/// value is only reachable inside `withLock`. It is also what ThreadSanitizer can check:
-/// on Linux `Mutex` locks with raw futex calls TSan does not intercept, so anything
-/// guarded by one is reported as a race; TSan knows pthread mutexes.
+/// value is only reachable inside `withLock`. It is also what ThreadSanitizer can check
+/// (see `Lock`).
 @usableFromInline
 final class Protected<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex = Lock()
     /// Only between `lock()` and `unlock()`; everything else goes through `withLock`.
     /// The mutex already excludes other accesses: the runtime's dynamic exclusivity check
     /// on a class property (a thread-local access set, per access) would only repeat it
@@ -19,28 +19,21 @@ final class Protected<Value>: @unchecked Sendable {
 
     init(_ value: Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    /// Takes the mutex: for code inlined into other modules (which cannot call pthread
-    /// themselves), paired with `unlock()` around a use of `value`.
-    @usableFromInline
-    func lock() { pthread_mutex_lock(mutex) }
+    /// Takes the mutex: for code inlined into other modules, paired with `unlock()`
+    /// around a use of `value`. Inlined there too: a call per lock and unlock was the
+    /// largest part of a bare post's lock cost.
+    @inlinable
+    func lock() { mutex.lock() }
 
     /// Releases the mutex `lock()` took.
-    @usableFromInline
-    func unlock() { pthread_mutex_unlock(mutex) }
+    @inlinable
+    func unlock() { mutex.unlock() }
 
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body(&value)
     }
 }

@@ -27,9 +27,9 @@ final class RegistrationEntry: @unchecked Sendable {
     let ending: RegistrationEnding
     /// Position in `channel.entries`; kept by the channel, under the registry's lock.
     var index = 0
-    /// Calls the typed callback with the owner and the payload the pointer points to,
-    /// which must be of the payload type the registration was made for.
-    let call: (AnyObject, UnsafeRawPointer) -> Void
+    /// Calls the typed callback with the owner and the payload, which must be of the
+    /// payload type the registration was made for.
+    let call: (AnyObject, ErasedPayload) -> Void
     /// The callback hands the value to a consumer on another task: the `AsyncStream` of
     /// `changes()`, `observations(_:)` or `notifications(named:)`, whose registrations a
     /// `ChangeStream` owns. The consumer may act on the value, and even end the stream
@@ -40,7 +40,7 @@ final class RegistrationEntry: @unchecked Sendable {
 
     init(
         info: RegistrationInfo, owner: AnyObject, sender: AnyObject?, queue: DispatchQueue?,
-        channel: Channel, call: @escaping (AnyObject, UnsafeRawPointer) -> Void
+        channel: Channel, call: @escaping (AnyObject, ErasedPayload) -> Void
     ) {
         self.info = info
         self.owner = owner

@@ -1,4 +1,3 @@
-import Foundation
 import SystemShim
 
 /// The temporary files of outputs being written (`OutputFile`), removed when SIGTERM,
@@ -25,7 +24,7 @@ enum PendingOutputs {
         slots.initialize(repeating: nil, count: capacity)
         return slots
     }()
-    private static let lock = NSLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var installed = false
 
     /// The signals that remove pending outputs.
