@@ -48,13 +48,13 @@ extension ObserverRegistry {
     /// `deliverForwarded` of a registration's first value (`initial`, recorded on the
     /// delivery), which no change precedes.
     func deliverForwarded<Payload>(_ entry: RegistrationEntry, carrier: AnyObject, payload: Payload, initial: EventValue) {
-        withUnsafePointer(to: payload) { pointer in
+        ErasedPayload.lending(payload) { payload in
             guard hasSink else {
-                entry.call(carrier, UnsafeRawPointer(pointer))
+                entry.call(carrier, payload)
                 return
             }
             invokeRecorded(
-                entry, owner: carrier, payload: UnsafeRawPointer(pointer), depth: ThreadContext.current.depth,
+                entry, owner: carrier, payload: payload, depth: ThreadContext.current.depth,
                 initial: initial, change: 0
             )
         }
