@@ -62,8 +62,11 @@ let package = Package(
             name: "JournalStress", dependencies: ["ObservationJournal", "ObserverCore", "JournalAnalysis", "JournalFixtures", "SystemShim"],
             path: "tools/harnesses/JournalStress", swiftSettings: strict
         ),
+        // JournalBenchmark's raw ceiling: the writer's INSERT driven from C (no Swift in the loop).
+        .target(name: "CRawCeiling", dependencies: ["CSQLite"], path: "tools/benchmarks/CRawCeiling"),
         .executableTarget(
-            name: "JournalBenchmark", dependencies: ["ObservationJournal", "ObserverCore", "JournalFixtures", "JournalStore", "SystemShim", "CSQLite"],
+            name: "JournalBenchmark",
+            dependencies: ["ObservationJournal", "ObserverCore", "JournalFixtures", "JournalStore", "SystemShim", "CSQLite", "CRawCeiling"],
             path: "tools/benchmarks/JournalBenchmark", swiftSettings: strict
         ),
         // What the tests share (scratch directories that remove themselves, the child-process

@@ -99,8 +99,7 @@ package final class JournalFixture {
     /// Inserts an event's row, and its details unless empty, bound as the writer binds them.
     func insert(_ event: StoredEvent, _ details: StoredEventDetails) throws {
         let insert = try statement(EventColumn.insertSQL(rows: 1))
-        try insert.bind(event)
-        try insert.step()
+        try insert.run(inserting: [event])
         guard !details.isEmpty else { return }
         let insertDetails = try statement(EventDetailColumn.insertSQL)
         try insertDetails.bind(details)

@@ -1,3 +1,5 @@
+import CSQLite
+
 /// One row of the `events` table: exactly its stored columns, in `EventColumn` order, as
 /// stored. The one shape of an event row: the writer binds it, the readers read it (and
 /// decode it, `EventRow`), the fixtures write it.
@@ -71,27 +73,58 @@ package struct StoredEvent: Sendable, Equatable {
 }
 
 extension SQLiteStatement {
-    /// Binds `event`'s columns to parameters `base + 1 …`, in `EventColumn` order (the
-    /// parameters of `EventColumn.insertSQL`, whose row `n` starts at `n * EventColumn.count`):
-    /// the one place a row of `events` is bound.
-    package func bind(_ event: StoredEvent, from base: Int32 = 0) throws(SQLiteError) {
-        func at(_ column: EventColumn) -> Int32 { base + column.rawValue + 1 }
-        try bind(event.sessionID, at: at(.sessionID))
-        try bind(event.seq, at: at(.seq))
-        try bind(event.timeNs, at: at(.timeNs))
-        try bind(event.kind, at: at(.kind))
-        try bind(event.thread, at: at(.thread))
-        try bind(event.flags, at: at(.flags))
-        try bind(event.channelID, at: at(.channelID))
-        try bind(event.registrationID, at: at(.registrationID))
-        try bind(event.ownerID, at: at(.ownerID))
-        try bind(event.changeBack, at: at(.changeBack))
-        try bind(event.durationNs, at: at(.durationNs))
-        try bind(event.cpuNs, at: at(.cpuNs))
-        try bind(event.liveCount, at: at(.liveCount))
-        try bind(event.callSiteID, at: at(.callSiteID))
-        try bind(event.oldValue, at: at(.oldValue))
-        try bind(event.newValue, at: at(.newValue))
-        try bind(event.reason, at: at(.reason))
+    /// Binds `rows` to parameters 1 … (`EventColumn` order, row `n` from `n * EventColumn.count`:
+    /// the parameters of `EventColumn.insertSQL(rows: rows.count)`) and runs the statement:
+    /// the one place rows of `events` are bound. Texts are copied once, to bytes the
+    /// statement keeps, and bound from there; the rows are read in place.
+    package func run(inserting rows: [StoredEvent]) throws(SQLiteError) {
+        try checkFault(.bind)
+        // Staged in a local value (no exclusivity check per text), put back before the step.
+        var texts = stagedTexts
+        stagedTexts = StagedTexts()
+        texts.begin()
+        var failed = SQLITE_OK
+        var base: Int32 = 0
+        for index in rows.indices {
+            func at(_ column: EventColumn) -> Int32 { base + column.rawValue + 1 }
+            var rc = sqlite3_bind_int64(handle, at(.sessionID), rows[index].sessionID)
+            rc |= sqlite3_bind_int64(handle, at(.seq), rows[index].seq)
+            rc |= sqlite3_bind_int64(handle, at(.timeNs), rows[index].timeNs)
+            rc |= sqlite3_bind_int64(handle, at(.kind), rows[index].kind)
+            rc |= sqlite3_bind_int64(handle, at(.thread), rows[index].thread)
+            rc |= sqlite3_bind_int64(handle, at(.flags), rows[index].flags)
+            rc |= bindReturningCode(rows[index].channelID, at: at(.channelID))
+            rc |= bindReturningCode(rows[index].registrationID, at: at(.registrationID))
+            rc |= bindReturningCode(rows[index].ownerID, at: at(.ownerID))
+            rc |= bindReturningCode(rows[index].changeBack, at: at(.changeBack))
+            rc |= bindReturningCode(rows[index].durationNs, at: at(.durationNs))
+            rc |= bindReturningCode(rows[index].cpuNs, at: at(.cpuNs))
+            rc |= bindReturningCode(rows[index].liveCount, at: at(.liveCount))
+            rc |= bindReturningCode(rows[index].callSiteID, at: at(.callSiteID))
+            rc |= stage(rows[index].oldValue, at: at(.oldValue), into: &texts)
+            rc |= stage(rows[index].newValue, at: at(.newValue), into: &texts)
+            if let reason = rows[index].reason {
+                texts.stage(reason, at: at(.reason))
+            } else {
+                rc |= sqlite3_bind_null(handle, at(.reason))
+            }
+            if rc != SQLITE_OK, failed == SQLITE_OK { failed = rc }
+            base += EventColumn.count
+        }
+        let rc = texts.bind(to: handle)
+        stagedTexts = texts
+        try check(failed != SQLITE_OK ? failed : rc)
+        try run()
+    }
+
+    /// Stages a value's text at `index` (NULL, bound now, for `nil`); returns SQLite's result code.
+    private func stage(_ value: ValueText?, at index: Int32, into texts: inout StagedTexts) -> Int32 {
+        switch value {
+        case nil: return sqlite3_bind_null(handle, index)
+        case .text(let text)?: texts.stage(text, at: index)
+        case .bool(let flag)?: texts.stage(flag ? "true" : "false", at: index)
+        case .integer(let number)?: texts.stage(digitsOf: number, at: index)
+        }
+        return SQLITE_OK
     }
 }

@@ -248,12 +248,7 @@ extension SessionWriter {
             statement = try database.prepare(EventColumn.insertSQL(rows: staged.count))
             insertRows[staged.count - 1] = statement
         }
-        var base: Int32 = 0
-        for row in staged {
-            try statement.bind(row, from: base)
-            base += EventColumn.count
-        }
-        try statement.run()
+        try statement.run(inserting: staged)
         staged.removeAll(keepingCapacity: true)
     }
 

@@ -95,13 +95,30 @@ import Testing
         #expect(documented(after: "### `event_details`") == EventDetailColumn.allCases.map(\.name))
     }
 
-    /// A value's text is bound as its `string` says, digits included.
+    /// A value's text is stored as its `string` says, digits included, whichever row of a
+    /// many-row insert it is in; `nil` as NULL.
     @Test(arguments: [ValueText.integer(0), .integer(-1), .integer(.min), .integer(.max), .bool(true), .text("é\u{0}x")])
-    func valueTextIsBoundAsItsString(_ value: ValueText) throws {
+    func valueTextIsStoredAsItsString(_ value: ValueText) throws {
         let database = try SQLiteDatabase(path: ":memory:", mode: .readWriteCreate)
-        let select = try database.prepare("SELECT ?1")
-        try select.bind(value, at: 1)
+        try database.execute("CREATE TABLE events (" + EventColumn.allCases.map(\.name).joined(separator: ", ") + ")")
+        var first = StoredEvent(sessionID: 1, seq: 1, timeNs: 10, kind: 5, thread: 1, flags: 0)
+        first.oldValue = .text("")
+        first.newValue = value
+        first.reason = "unchanged"
+        var second = first
+        second.seq = 2
+        second.oldValue = value
+        second.newValue = nil
+        second.reason = nil
+        try database.prepare(EventColumn.insertSQL(rows: 2)).run(inserting: [first, second])
+        let select = try database.prepare(
+            "SELECT seq, typeof(old_value), old_value, typeof(new_value), new_value, reason FROM events ORDER BY seq")
         #expect(try select.step())
-        #expect(select.text(0) == value.string)
+        #expect(select.text(1) == "text" && select.text(2) == "" && select.text(3) == "text")
+        #expect(select.text(4) == value.string && select.text(5) == "unchanged")
+        #expect(try select.step())
+        #expect(select.text(1) == "text" && select.text(2) == value.string && select.text(3) == "null")
+        #expect(select.isNull(5))
+        #expect(try !select.step())
     }
 }

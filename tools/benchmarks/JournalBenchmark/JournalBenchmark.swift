@@ -9,9 +9,9 @@ import ObserverCore
 /// the same machine at the same moment:
 ///
 /// (a) raw ceiling: the rows the recorder writes for a fan-out-1 workload, inserted into
-///     the journal's `events` table with the SQLite C API, 64 rows per statement (as the
-///     writer inserts) and one, in 10,000-event transactions, no registry, no recorder
-///     (`RawCeiling`);
+///     the journal's `events` table by C code calling the SQLite C API, 64 rows per
+///     statement (the writer's statement) and one, in 10,000-event transactions, no
+///     registry, no recorder (`RawCeiling`);
 /// (b) sustained events per second through the recorder, until `close()` has committed
 ///     everything, and its ratio to (a) in the same round;
 /// (c) the calling thread's cost per event: recording vs the bare registry, in bursts that
