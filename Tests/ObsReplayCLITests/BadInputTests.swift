@@ -26,11 +26,11 @@ let badInputs: [(name: String, arguments: [String], stderr: String)] = [
     ("demo.sqlite", ["replay", "--session", "1", "--at", "11"], "error: DIR/demo.sqlite: seq 11 is beyond the end of session 1 (last seq 10)\n"),
     ("nosessions.sqlite", ["timeline"], "error: DIR/nosessions.sqlite: the journal holds no sessions\n"),
     // Journals from elsewhere: a schema changed by another tool is refused before any query.
-    ("endless.sqlite", ["check"], "error: DIR/endless.sqlite: refused: 'events' is a view, where journal schema 7 has a table (the schema was changed outside ObservationJournal)\n"),
-    ("endless.sqlite", ["diagnose"], "error: DIR/endless.sqlite: refused: 'events' is a view, where journal schema 7 has a table (the schema was changed outside ObservationJournal)\n"),
-    ("trigger.sqlite", ["sessions"], "error: DIR/trigger.sqlite: refused: it has a trigger 'sessions_spy' that journal schema 7 does not have (the schema was changed outside ObservationJournal)\n"),
-    ("altered.sqlite", ["timeline"], "error: DIR/altered.sqlite: refused: the table 'event_details' is not defined as journal schema 7 defines it (the schema was changed outside ObservationJournal)\n"),
-    ("noindex.sqlite", ["stats"], "error: DIR/noindex.sqlite: refused: the index 'registrations_by_channel' of journal schema 7 is missing (the schema was changed outside ObservationJournal)\n"),
+    ("endless.sqlite", ["check"], "error: DIR/endless.sqlite: refused: 'events' is a view, where journal schema 8 has a table (the schema was changed outside ObservationJournal)\n"),
+    ("endless.sqlite", ["diagnose"], "error: DIR/endless.sqlite: refused: 'events' is a view, where journal schema 8 has a table (the schema was changed outside ObservationJournal)\n"),
+    ("trigger.sqlite", ["sessions"], "error: DIR/trigger.sqlite: refused: it has a trigger 'sessions_spy' that journal schema 8 does not have (the schema was changed outside ObservationJournal)\n"),
+    ("altered.sqlite", ["timeline"], "error: DIR/altered.sqlite: refused: the table 'event_details' is not defined as journal schema 8 defines it (the schema was changed outside ObservationJournal)\n"),
+    ("noindex.sqlite", ["stats"], "error: DIR/noindex.sqlite: refused: the index 'registrations_by_channel' of journal schema 8 is missing (the schema was changed outside ObservationJournal)\n"),
     ("stat1.sqlite", ["stats"], "error: DIR/stat1.sqlite: refused: it holds query planner statistics (sqlite_stat1) that ObservationJournal never writes; remove them with: sqlite3 DIR/stat1.sqlite 'DELETE FROM sqlite_stat1'\n"),
     ("stat1.sqlite", ["migrate"], "error: DIR/stat1.sqlite: refused: it holds query planner statistics (sqlite_stat1) that ObservationJournal never writes; remove them with: sqlite3 DIR/stat1.sqlite 'DELETE FROM sqlite_stat1'\n"),
 ]

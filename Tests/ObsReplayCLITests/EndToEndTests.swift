@@ -9,7 +9,7 @@ import TestSupport
 // status exactly.
 
 @Test(.tags(.childProcess)) func versionAndHelp() throws {
-    #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.2.0 (journal schema 7)\n", stderr: "", status: 0))
+    #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.2.0 (journal schema 8)\n", stderr: "", status: 0))
     let help = try obsreplay(["--help"])
     #expect(help.status == 0 && help.stderr.isEmpty)
     #expect(help.stdout.hasPrefix("OVERVIEW: Read observation journals: sessions, timelines, replay, diagnosis and export.\n"))
@@ -253,7 +253,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
 
         """)
     #expect(try obsreplay(["check", path]) == RunResult(stdout: """
-        schema version    7 (this version reads up to 7)
+        schema version    8 (this version reads up to 8)
         application id    0x4F4A524E (ObservationJournal)
         integrity         ok
         unclean sessions  none
@@ -279,7 +279,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     try s.change(rate, old: "2", new: "3")  // seq 6
     try fixture.finish()
     #expect(try obsreplay(["check", path]) == RunResult(stdout: """
-        schema version    7 (this version reads up to 7)
+        schema version    8 (this version reads up to 8)
         application id    0x4F4A524E (ObservationJournal)
         integrity         ok
         unclean sessions  1
