@@ -176,4 +176,19 @@ import Testing
         }
         #expect(try files(directory.appendingPathComponent("out")).count == 3 * count)
     }
+
+    /// On a terminal, the fleet export counts journals on standard error; in a pipe, nothing.
+    @Test func progressOnATerminalOnly() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try twoJournals(in: directory)
+        let binary = try obsreplayBinary().path
+        let shown = try run(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", "'\(binary)' export journals --fleet tty", "/dev/null"],
+            environment: ["OBSREPLAY_PROGRESS_DELAY_MS": "0", "TERM": "xterm"], in: directory
+        ).stdout
+        #expect(shown.hasPrefix("\r\u{1B}[Kexporting: 0/2 journals"), "\(shown)")
+        let piped = try obsreplay(["export", "journals", "--fleet", "piped"], environment: ["OBSREPLAY_PROGRESS_DELAY_MS": "0"], in: directory)
+        #expect(piped.stderr == "exported 2 of 2 journals to piped: 4 sessions, 4 findings, 6 call_sites rows\n", "\(piped)")
+    }
 }

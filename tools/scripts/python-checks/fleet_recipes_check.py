@@ -27,6 +27,7 @@ import duckdb
 
 obsreplay, work, root = sys.argv[1:4]
 JOURNALS = 240
+CUMULATIVE = [1, 3, 6, 10, 15, 21, 28, 36]
 
 
 def blocks(path):
@@ -72,7 +73,9 @@ fleet_dir = os.path.join(work, "ui-test-journals")
 os.makedirs(fleet_dir)
 for index in range(JOURNALS):
     path = os.path.join(fleet_dir, f"run-{index:03}.sqlite")
-    shutil.copyfile(sources[(index * 7 + index // 8) % len(sources)], path)
+    # Source k of 8 for k + 1 journals in every 36: each fingerprint in a different number
+    # of sessions, so the order by severity, then sessions, is tested.
+    shutil.copyfile(sources[next(k for k, top in enumerate(CUMULATIVE) if index % 36 < top)], path)
     host = f"ci-runner-{index % 4 + 1}"
     with sqlite3.connect(path) as db:
         db.execute("UPDATE journal SET id = ?", (uuid.uuid4().hex,))
@@ -214,7 +217,8 @@ found_hosts = json.loads(str(session.query("SELECT DISTINCT host FROM findings O
 assert found_hosts == [[f"ci-runner-{n}"] for n in range(1, 5)], found_hosts
 session.cleanup()
 
-# Spark (pyspark), the block verbatim; its `groups` is the result.
+# Spark (pyspark), the block verbatim; its `groups` is the result. No progress bars in the log.
+os.environ["PYSPARK_SUBMIT_ARGS"] = "--conf spark.ui.showConsoleProgress=false pyspark-shell"
 namespace = {}
 exec(compile(spark_blocks[0], "FLEET.md (Spark)", "exec"), namespace)
 check_groups("Spark", [tuple(row) for row in namespace["groups"].collect()])
