@@ -158,7 +158,7 @@ import TestSupport
         // stats
         (8, """
             file size       \(size) bytes
-            schema version  7
+            schema version  8
             sessions        1
             events          10
             registrations   2
