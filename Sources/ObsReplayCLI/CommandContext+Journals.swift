@@ -9,25 +9,32 @@ extension CommonOptions {
 }
 
 extension CommandContext {
-    /// The journals `paths` (the `journal` arguments) name, opened read-only. One file: as always,
-    /// its error is the command's (exit 2). Several paths or a directory: expanded, and a
-    /// file that is not a journal is skipped with a one-line notice; a damaged journal is
-    /// an error (exit 2). `many` says which.
-    func openJournals(_ paths: [String]) throws(CLIError) -> (readers: [JournalReader], many: Bool) {
+    /// Calls `body` with each journal `paths` (the `journal` arguments) name, opened
+    /// read-only one at a time (each closed before the next opens), and returns whether
+    /// they were many. One file: as always, its error is the command's (exit 2). Several
+    /// paths or a directory: expanded, and a file that is not a journal is skipped with a
+    /// one-line notice; a damaged journal is an error (exit 2); none found is an error.
+    @discardableResult
+    func forEachJournal(_ paths: [String], _ body: (JournalReader) throws(CLIError) -> Void) throws(CLIError) -> Bool {
         var isDirectory: ObjCBool = false
         if paths.count == 1, !(FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue) {
-            return ([try openJournal(paths[0])], false)
+            try body(try openJournal(paths[0]))
+            return false
         }
-        var readers: [JournalReader] = []
+        var found = 0
         for path in JournalInputs.expand(paths) {
+            let reader: JournalReader
             do {
-                readers.append(try JournalReader(path: path))
+                reader = try JournalReader(path: path)
             } catch {
                 guard error.isNotAJournal else { throw .analysis(error) }
                 message("note: skipped \(error.description)")
+                continue
             }
+            found += 1
+            try body(reader)
         }
-        if readers.isEmpty { throw .input("no journal found in \(paths.joined(separator: ", "))") }
-        return (readers, true)
+        if found == 0 { throw .input("no journal found in \(paths.joined(separator: ", "))") }
+        return true
     }
 }

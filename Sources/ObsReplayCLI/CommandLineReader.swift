@@ -111,7 +111,8 @@ package enum CommandLineReader {
             parsed.lists[last.name] = Array(positionals.dropFirst(spec.arguments.count - 1))
         }
         for option in spec.options where option.required {
-            if parsed.values[option.name] == nil && !parsed.flags.contains(option.name) {
+            let excused = option.requiredUnless.map { parsed.values[$0] != nil || parsed.flags.contains($0) } ?? false
+            if parsed.values[option.name] == nil && !parsed.flags.contains(option.name) && !excused {
                 throw fail("missing option '--\(option.name) <\(option.valueName ?? "")>'")
             }
         }

@@ -31,6 +31,8 @@ package struct CommandSpec: Sendable {
         package var valueName: String?
         package var help: String
         package var required: Bool
+        /// A required option may be left out when this option is given (`export --fleet`).
+        package var requiredUnless: String?
         package var repeatable: Bool
         /// The values the option takes, when they are a fixed set (for shell completion).
         package var choices: [String]
@@ -44,6 +46,7 @@ package struct CommandSpec: Sendable {
             self.valueName = value
             self.help = help
             self.required = required
+            self.requiredUnless = nil
             self.repeatable = repeatable
             self.choices = choices
         }

@@ -43,19 +43,25 @@ struct ValueOption<Value>: OptionDeclaration {
 
     /// The option, required: the reader refuses a command line without it.
     var required: RequiredOption<Value> { RequiredOption(self) }
+
+    /// The option, required unless the option named `other` is given.
+    func required(unless other: String) -> RequiredOption<Value> { RequiredOption(self, unless: other) }
 }
 
 /// An option the command cannot run without (`--at <seq>`), read as `Value`.
 struct RequiredOption<Value>: OptionDeclaration {
     let option: ValueOption<Value>
+    let unless: String?
     var spec: CommandSpec.Option {
         var spec = option.spec
         spec.required = true
+        spec.requiredUnless = unless
         return spec
     }
 
-    init(_ option: ValueOption<Value>) {
+    init(_ option: ValueOption<Value>, unless: String? = nil) {
         self.option = option
+        self.unless = unless
     }
 }
 

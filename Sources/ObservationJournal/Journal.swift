@@ -101,7 +101,7 @@ public final class Journal: Sendable {
                 throw JournalError.olderSchema(path: path, found: version, supported: JournalSchema.latestVersion)
             }
             try database.execute("PRAGMA synchronous = NORMAL")
-            writer = try SessionWriter(database: database, label: label, values: options.values)
+            writer = try SessionWriter(database: database, label: label, values: options.values, run: options.resolvedRun)
         } catch let error as JournalError {
             throw error
         } catch let error as SQLiteError {

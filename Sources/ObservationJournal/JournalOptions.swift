@@ -1,3 +1,4 @@
+import Foundation
 import JournalStore
 extension Journal {
     /// What `Journal.open` does when nothing (or an empty file) is at the path.
@@ -46,6 +47,12 @@ extension Journal {
         /// milliseconds: the most an event waits before it is committed when nothing
         /// calls `flush()`.
         public var batchDelayMilliseconds: Int
+        /// The CI run or job the journal's sessions belong to (a CI job's number, a build
+        /// id): stored with each session and carried by every row `obsreplay export --fleet`
+        /// writes, beside the journal's id and the host. `nil` (the default): the
+        /// environment variable `OBSERVATION_JOURNAL_RUN` when it is set and not empty,
+        /// else none.
+        public var run: String?
         /// Failures to inject into the journal's SQLite calls (debug builds, tests only).
         var faults: SQLiteFaultPlan?
 
@@ -59,11 +66,14 @@ extension Journal {
         ///   - values: how change values are stored.
         ///   - busyTimeoutMilliseconds: how long a write waits for another writer's lock.
         ///   - batchDelayMilliseconds: the longest an event waits before it is committed.
+        ///   - run: the CI run or job the sessions belong to (default: the environment's
+        ///     `OBSERVATION_JOURNAL_RUN`, if set).
         public init(
             creation: Creation = .createIfMissing, bufferCapacity: Int = 16_384,
             whenBufferFull: BufferFullPolicy = .wait, values: ValueRecording = ValueRecording(),
-            busyTimeoutMilliseconds: Int = 5_000, batchDelayMilliseconds: Int = 10
+            busyTimeoutMilliseconds: Int = 5_000, batchDelayMilliseconds: Int = 10, run: String? = nil
         ) {
+            self.run = run
             self.creation = creation
             self.bufferCapacity = bufferCapacity
             self.whenBufferFull = whenBufferFull
@@ -71,5 +81,17 @@ extension Journal {
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
             self.batchDelayMilliseconds = batchDelayMilliseconds
         }
+    }
+
+    /// The environment variable a session's run is read from when `Options.run` is `nil`.
+    static let runVariable = "OBSERVATION_JOURNAL_RUN"
+}
+
+extension Journal.Options {
+    /// `run`, else the environment's `OBSERVATION_JOURNAL_RUN` (not empty), else `nil`.
+    var resolvedRun: String? {
+        if let run { return run }
+        guard let value = ProcessInfo.processInfo.environment[Journal.runVariable], !value.isEmpty else { return nil }
+        return value
     }
 }

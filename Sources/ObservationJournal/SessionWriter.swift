@@ -79,7 +79,8 @@ final class SessionWriter: @unchecked Sendable {
     ///     only by this writer from now on.
     ///   - label: the session's label.
     ///   - values: how change values are stored.
-    init(database: SQLiteDatabase, label: String, values: ValueRecording) throws(SQLiteError) {
+    ///   - run: the CI run or job the session belongs to, if known.
+    init(database: SQLiteDatabase, label: String, values: ValueRecording, run: String? = nil) throws(SQLiteError) {
         self.database = database
         self.values = values
         let start = monotonicNanoseconds()
@@ -129,8 +130,8 @@ final class SessionWriter: @unchecked Sendable {
         // the caller's thread (`startSession`), so busy waits one timeout, not twelve.
         sessionID = try database.writeTransaction(withinOneBusyTimeout: true) { () throws(SQLiteError) -> Int64 in
             let insert = try database.cached("""
-                INSERT INTO sessions (label, process, pid, host, started_at, start_ns, library_version)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sessions (label, process, pid, host, started_at, start_ns, library_version, run)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let process = ProcessInfo.processInfo
             // Names, which readers show and shorten as they do keys and types.
@@ -141,6 +142,7 @@ final class SessionWriter: @unchecked Sendable {
             try insert.bind(JournalClock.isoNow(), at: 5)
             try insert.bind(Int64(bitPattern: start), at: 6)
             try insert.bind(Journal.libraryVersion, at: 7)
+            try insert.bind(run.map(JournalName.capped), at: 8)
             try insert.run()
             return database.lastInsertRowID
         }

@@ -9,7 +9,7 @@ import TestSupport
 // status exactly.
 
 @Test(.tags(.childProcess)) func versionAndHelp() throws {
-    #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.2.0 (journal schema 7)\n", stderr: "", status: 0))
+    #expect(try obsreplay(["--version"]) == RunResult(stdout: "obsreplay 0.2.0 (journal schema 8)\n", stderr: "", status: 0))
     let help = try obsreplay(["--help"])
     #expect(help.status == 0 && help.stderr.isEmpty)
     #expect(help.stdout.hasPrefix("OVERVIEW: Read observation journals: sessions, timelines, replay, diagnosis and export.\n"))
@@ -68,8 +68,8 @@ import TestSupport
     (["diagnose", "j.sqlite", "--fail-on", "fatal"], "error: invalid value 'fatal' for '--fail-on': expected one of error, warning, info, never\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--output <file>] [--quiet] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
     (["diagnose", "j.sqlite", "--all", "--session", "1"], "error: '--all' and '--session' cannot be used together\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--output <file>] [--quiet] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
     (["diagnose", "--explain", "OJ999"], "error: unknown rule 'OJ999': expected one of OJ001, OJ002, OJ003, OJ004, OJ005, OJ006, OJ007, OJ008, OJ009, OJ010, OJ011, OJ012, OJ013, OJ014, OJ015, OJ016, OJ017, OJ018; did you mean 'OJ009'?\nUsage: obsreplay diagnose <journal> ... [--session <n>] [--all] [--fail-on <severity>] [--budget-ms <ms>] [--explain <code>] [--format <format>] [--group-by <key>] [--baseline <file>] [--write-baseline <file>] [--config <file>] [--source-root <dir>] [--output <file>] [--quiet] [--json]\n  See 'obsreplay diagnose --help' for more information.\n"),
-    (["export", "j.sqlite", "--what", "events"], "error: missing option '--format <format>'\nUsage: obsreplay export <journal> ... --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n"),
-    (["export", "j.sqlite", "--what", "everything", "--format", "csv"], "error: invalid value 'everything' for '--what': expected one of events, registrations, deliveries, findings\nUsage: obsreplay export <journal> ... --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n"),
+    (["export", "j.sqlite", "--what", "events"], "error: missing option '--format <format>'\nUsage: obsreplay export <journal> ... --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>] [--fleet <dir>] [--events]\n  See 'obsreplay export --help' for more information.\n"),
+    (["export", "j.sqlite", "--what", "everything", "--format", "csv"], "error: invalid value 'everything' for '--what': expected one of events, registrations, deliveries, findings\nUsage: obsreplay export <journal> ... --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>] [--fleet <dir>] [--events]\n  See 'obsreplay export --help' for more information.\n"),
     (["timeline", "j.sqlite", "--kind", "changed,bogus"], "error: invalid value 'bogus' for '--kind': expected one of registered, replaced, removed, removeUnregistered, changed, delivered, skipped, scopeBegan, scopeEnded, gap, cancelAfterAutoRemoval, ownerGone\nUsage: obsreplay timeline <journal> [--session <n>] [--key <key>] [--owner <type>] [--kind <kind> ...] [--from <seq>] [--to <seq>] [--limit <n>] [--json]\n  See 'obsreplay timeline --help' for more information.\n"),
     (["timeline", "j.sqlite", "--limit", "ten"], "error: invalid value 'ten' for '--limit': expected a whole number of at least 1\nUsage: obsreplay timeline <journal> [--session <n>] [--key <key>] [--owner <type>] [--kind <kind> ...] [--from <seq>] [--to <seq>] [--limit <n>] [--json]\n  See 'obsreplay timeline --help' for more information.\n"),
 ])
@@ -226,7 +226,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
     #expect(try obsreplay(["stats", path]) == RunResult(stdout: """
         file size       \(size) bytes
-        schema version  7
+        schema version  8
         sessions        2
         events          14
         registrations   3
@@ -249,11 +249,11 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
 
         """, stderr: "", status: 0))
     #expect(try obsreplay(["stats", path, "--session", "2", "--json"]).stdout == """
-        {"file_size":\(size),"schema_version":7,"sessions":1,"events":4,"registrations":1,"events_by_kind":{"changed":1,"delivered":1,"registered":1,"removed":1},"busiest_channels":[{"session_id":2,"name":"Player#1.rate","count":4}],"top_owners":[{"session_id":2,"name":"Screen#2","count":1}]}
+        {"file_size":\(size),"schema_version":8,"sessions":1,"events":4,"registrations":1,"events_by_kind":{"changed":1,"delivered":1,"registered":1,"removed":1},"busiest_channels":[{"session_id":2,"name":"Player#1.rate","count":4}],"top_owners":[{"session_id":2,"name":"Screen#2","count":1}]}
 
         """)
     #expect(try obsreplay(["check", path]) == RunResult(stdout: """
-        schema version    7 (this version reads up to 7)
+        schema version    8 (this version reads up to 8)
         application id    0x4F4A524E (ObservationJournal)
         integrity         ok
         unclean sessions  none
@@ -264,7 +264,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
 
         """, stderr: "", status: 0))
     #expect(try obsreplay(["migrate", path]) == RunResult(
-        stdout: "", stderr: "\(path): already at the latest schema (7); nothing to do\n", status: 0
+        stdout: "", stderr: "\(path): already at the latest schema (8); nothing to do\n", status: 0
     ))
 }
 
@@ -279,7 +279,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     try s.change(rate, old: "2", new: "3")  // seq 6
     try fixture.finish()
     #expect(try obsreplay(["check", path]) == RunResult(stdout: """
-        schema version    7 (this version reads up to 7)
+        schema version    8 (this version reads up to 8)
         application id    0x4F4A524E (ObservationJournal)
         integrity         ok
         unclean sessions  1
@@ -292,7 +292,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
 
         """, stderr: "", status: 1))
     #expect(try obsreplay(["check", path, "--json"]).stdout == """
-        {"schema_version":7,"supported_version":7,"application_id":"0x4F4A524E","integrity":["ok"],"unclean_sessions":[1],"recorded_gaps":[{"session_id":1,"seq":2,"detail":"dropped=40"}],"seq_gaps":[{"session_id":1,"from":3,"to":5}],"long_names":[],"long_name_count":0,"healthy":false}
+        {"schema_version":8,"supported_version":8,"application_id":"0x4F4A524E","integrity":["ok"],"unclean_sessions":[1],"recorded_gaps":[{"session_id":1,"seq":2,"detail":"dropped=40"}],"seq_gaps":[{"session_id":1,"from":3,"to":5}],"long_names":[],"long_name_count":0,"healthy":false}
 
         """)
 }

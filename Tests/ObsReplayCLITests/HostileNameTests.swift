@@ -158,7 +158,7 @@ import TestSupport
         // stats
         (8, """
             file size       \(size) bytes
-            schema version  7
+            schema version  8
             sessions        1
             events          10
             registrations   2
@@ -197,7 +197,7 @@ import TestSupport
             """, 0),
         // check
         (11, """
-            schema version    7 (this version reads up to 7)
+            schema version    8 (this version reads up to 8)
             application id    0x4F4A524E (ObservationJournal)
             integrity         ok
             unclean sessions  none

@@ -62,18 +62,18 @@ import TestSupport
             #expect(result.status == 0 || (name == "diagnose" && result.status == 1), "\(name): \(result.stderr)")
             #expect(result.stderr == "", "\(name)")
             #expect(!result.stdout.isEmpty, "\(name)")
-            #expect(result == latest[name], "\(name) of schema 1 differs from schema 7")
+            #expect(result == latest[name], "\(name) of schema 1 differs from schema 8")
         }
         #expect(try obsreplay(["stats", old]).stdout.contains("schema version  1\n"))
-        #expect(try obsreplay(["check", old]).stdout.contains("schema version    1 (this version reads up to 7)\n"))
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    1 (this version reads up to 8)\n"))
 
         let migrated = try obsreplay(["migrate", old])
-        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 7\n", status: 0))
+        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 8\n", status: 0))
         let after = try readings(old)
         for (name, result) in before.sorted(by: { $0.key < $1.key }) {
             #expect(after[name] == result, "\(name) changed by the migration")
         }
-        #expect(try obsreplay(["check", old]).stdout.contains("schema version    7 (this version reads up to 7)\n"))
+        #expect(try obsreplay(["check", old]).stdout.contains("schema version    8 (this version reads up to 8)\n"))
     }
 
     /// Schema 7 stores channels' policies and registrations' removal reasons as codes: a
@@ -101,7 +101,7 @@ import TestSupport
         #expect(reasons == ["NULL", "explicit", "ownerDeallocated", "replaced", "tokenReleased"])
 
         let migrated = try obsreplay(["migrate", old])
-        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 7\n", status: 0))
+        #expect(migrated == RunResult(stdout: "", stderr: "\(old): upgraded schema 1 to 8\n", status: 0))
         #expect(try views.map { try rows(old, $0) } == before)
         #expect(try obsreplay(["export", old, "--what", "registrations", "--format", "csv"]) == exported)
         #expect(try rows(old, "SELECT DISTINCT typeof(policy) || ' ' || policy FROM channels ORDER BY 1") == ["integer 0", "integer 1"])

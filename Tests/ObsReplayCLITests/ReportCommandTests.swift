@@ -31,7 +31,7 @@ import TestSupport
     let cases: [(file: String, extra: [String], stderr: String)] = [
         ("truncated.sqlite", [], "error: DIR/truncated.sqlite: journal is damaged (database disk image is malformed)\n"),
         ("notes.txt", [], "error: DIR/notes.txt: not a journal (not an SQLite database)\n"),
-        ("newer.sqlite", [], "error: DIR/newer.sqlite: journal schema 99 is newer than this version supports (7); upgrade ObservationJournal\n"),
+        ("newer.sqlite", [], "error: DIR/newer.sqlite: journal schema 99 is newer than this version supports (8); upgrade ObservationJournal\n"),
         ("demo.sqlite", ["--session", "9"], "error: DIR/demo.sqlite: no session 9\n"),
         ("nosessions.sqlite", ["--all"], "error: DIR/nosessions.sqlite: the journal holds no sessions\n"),
         ("demo.sqlite", ["-o", "DIR/demo.sqlite"], "error: DIR/demo.sqlite: refusing to write the report over the journal\n"),
@@ -63,7 +63,7 @@ import TestSupport
     #expect(events.count { $0["ph"] as? String == "b" } == 2 && events.count { $0["ph"] as? String == "e" } == 2)
     #expect(try obsreplay(["export", journal, "--what", "findings", "--format", "chrome-trace"]) == RunResult(
         stdout: "",
-        stderr: "error: '--format chrome-trace' exports events only: use '--what events'\nUsage: obsreplay export <journal> ... --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>]\n  See 'obsreplay export --help' for more information.\n",
+        stderr: "error: '--format chrome-trace' exports events only: use '--what events'\nUsage: obsreplay export <journal> ... --what <table> --format <format> [--session <n>] [--output <file>] [--raw] [--budget-ms <ms>] [--fleet <dir>] [--events]\n  See 'obsreplay export --help' for more information.\n",
         status: 64
     ))
 }

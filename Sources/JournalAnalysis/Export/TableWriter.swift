@@ -4,25 +4,28 @@ package struct TableWriter {
     let format: ExportFormat
     let csv: CSVWriter
     let output: any TextOutput
-    /// A first `journal` column with this value (exports of several journals).
-    let journal: String?
+    /// The first cells of every row: a `journal` column (exports of several journals), or
+    /// the provenance of the fleet export (`journal_id`, `host`, `run`).
+    let prefix: [ExportCell]
 
     /// Starts the table (writes the CSV header unless `header` is false: a later journal
-    /// of an export of several).
+    /// of an export of several). `journal`: a first `journal` column of that value;
+    /// `prefix`: first columns (names and values) in every row, after `journal`.
     package init(
-        columns: [String], format: ExportFormat, raw: Bool, output: any TextOutput, journal: String? = nil, header: Bool = true
+        columns: [String], format: ExportFormat, raw: Bool, output: any TextOutput, journal: String? = nil, header: Bool = true,
+        prefix: [(name: String, value: ExportCell)] = []
     ) {
-        self.columns = (journal == nil ? [] : ["journal"]) + columns
+        self.columns = (journal == nil ? [] : ["journal"]) + prefix.map(\.name) + columns
         self.format = format
         self.csv = CSVWriter(raw: raw)
         self.output = output
-        self.journal = journal
+        self.prefix = (journal.map { [ExportCell.text($0)] } ?? []) + prefix.map(\.value)
         if format == .csv && header { output.write(csv.header(self.columns)) }
     }
 
-    /// Writes one row; `cells` line up with `columns` (without the `journal` column).
+    /// Writes one row; `cells` line up with `columns` (without the `journal` and prefix columns).
     package func row(_ given: [ExportCell]) {
-        let cells = journal.map { [ExportCell.text($0)] + given } ?? given
+        let cells = prefix.isEmpty ? given : prefix + given
         switch format {
         case .csv:
             output.write(csv.record(cells))

@@ -12,48 +12,49 @@ package struct FingerprintGroup: Sendable, Equatable {
     package var sessions: Int
     /// In how many distinct journals it occurred.
     package var journals: Int
-
-    /// Groups `findings` by fingerprint (see `FingerprintGrouper.groups`).
-    package static func group(_ findings: [JournalFinding]) -> [FingerprintGroup] {
-        var grouper = FingerprintGrouper()
-        for item in findings { grouper.add(item) }
-        return grouper.groups()
-    }
 }
 
 /// Builds fingerprint groups one finding at a time, keeping one example and the counts
-/// per fingerprint: memory follows the number of distinct bugs, not of findings.
+/// per fingerprint: memory follows the number of distinct bugs, not of findings nor of
+/// journals. The findings of one journal arrive together (as `diagnose` hands them over),
+/// so a fingerprint counts a journal when it first sees it and keeps only the sessions of
+/// the journal at hand.
 package struct FingerprintGrouper: Sendable {
-    /// Journals by number: a fingerprint seen in every journal keeps a set of small
-    /// integers, not of paths.
-    private struct SessionKey: Hashable {
-        var journal: Int
-        var session: Int64
-    }
-
     private struct Tally {
         var example: JournalFinding
         var severity: Severity
         var occurrences = 0
-        var sessions = Set<SessionKey>()
-        var journals = Set<Int>()
+        var sessions = 0
+        var journals = 0
+        /// The number of the journal it was last seen in, and its sessions there.
+        var journal = -1
+        var journalSessions = Set<Int64>()
     }
 
     private var tallies: [String: Tally] = [:]
-    private var journalNumbers: [String: Int] = [:]
+    /// The journal whose findings arrive now, and its number.
+    private var journal: String?
+    private var journalNumber = -1
 
     package init() {}
 
     /// Counts one finding in its fingerprint's group (the first one is the example).
     package mutating func add(_ item: JournalFinding) {
+        if item.journal != journal {
+            journal = item.journal
+            journalNumber += 1
+        }
         let key = item.finding.fingerprint
-        let journal = journalNumbers[item.journal] ?? journalNumbers.count
-        journalNumbers[item.journal] = journal
-        if tallies[key] == nil { tallies[key] = Tally(example: item, severity: item.finding.severity) }
-        tallies[key]!.occurrences += 1
-        tallies[key]!.severity = max(tallies[key]!.severity, item.finding.severity)
-        tallies[key]!.sessions.insert(SessionKey(journal: journal, session: item.finding.sessionID))
-        tallies[key]!.journals.insert(journal)
+        var tally = tallies.removeValue(forKey: key) ?? Tally(example: item, severity: item.finding.severity)
+        tally.occurrences += 1
+        tally.severity = max(tally.severity, item.finding.severity)
+        if tally.journal != journalNumber {
+            tally.journal = journalNumber
+            tally.journals += 1
+            tally.journalSessions.removeAll()
+        }
+        if tally.journalSessions.insert(item.finding.sessionID).inserted { tally.sessions += 1 }
+        tallies[key] = tally
     }
 
     /// The groups, most severe first, then most widespread, then by code and fingerprint
@@ -62,7 +63,7 @@ package struct FingerprintGrouper: Sendable {
         tallies.map { key, tally in
             FingerprintGroup(
                 fingerprint: key, example: tally.example, severity: tally.severity, occurrences: tally.occurrences,
-                sessions: tally.sessions.count, journals: tally.journals.count
+                sessions: tally.sessions, journals: tally.journals
             )
         }
         .sorted { a, b in

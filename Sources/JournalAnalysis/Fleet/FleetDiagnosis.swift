@@ -1,11 +1,8 @@
-import Dispatch
 import Foundation
-import Synchronization
 
 /// `diagnose` over many journals at once: each journal is read on its own connection,
-/// several in parallel (one per core), and handed to the caller in order as soon as it
-/// and those before it are done. At most `2 × cores` journals' results exist at a time,
-/// so memory follows the largest journals being read, not the sum of all of them.
+/// several in parallel (one per core), and handed to the caller in order (`OrderedWork`):
+/// memory and open files follow the journals being read, not the sum of all of them.
 package enum FleetDiagnosis {
     /// What happened to one journal.
     package enum Outcome: Sendable {
@@ -29,33 +26,9 @@ package enum FleetDiagnosis {
         _ paths: [String], options: DiagnosisOptions, configuration: DiagnosisConfiguration = DiagnosisConfiguration(),
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, _ body: (JournalResult) -> Void
     ) {
-        guard !paths.isEmpty else { return }
-        let limit = max(1, parallelism)
-        let results = Mutex<[Int: JournalResult]>([:])
-        let ready = paths.map { _ in DispatchSemaphore(value: 0) }
-        // Slots: a journal starts only when fewer than 2 × limit results are started and
-        // not yet consumed, so a slow first journal cannot make the rest pile up.
-        let slots = DispatchSemaphore(value: 2 * limit)
-        let workers = DispatchSemaphore(value: limit)
-        let queue = DispatchQueue(label: "obsreplay.fleet", attributes: .concurrent)
-        DispatchQueue.global().async {
-            for index in paths.indices {
-                slots.wait()
-                workers.wait()
-                queue.async {
-                    let outcome = diagnoseOne(paths[index], options: options, configuration: configuration)
-                    results.withLock { $0[index] = JournalResult(path: paths[index], outcome: outcome) }
-                    workers.signal()
-                    ready[index].signal()
-                }
-            }
-        }
-        for index in paths.indices {
-            ready[index].wait()
-            let result = results.withLock { $0.removeValue(forKey: index)! }
-            body(result)
-            slots.signal()
-        }
+        OrderedWork.forEach(paths.count, parallelism: parallelism, work: { index in
+            JournalResult(path: paths[index], outcome: diagnoseOne(paths[index], options: options, configuration: configuration))
+        }) { _, result in body(result) }
     }
 
     /// Diagnoses every session of each of `paths`; results in the order of `paths`.

@@ -14,7 +14,8 @@ package enum JournalInputs {
                 continue
             }
             var found: [String] = []
-            let base = URL(fileURLWithPath: path)
+            // A directory named through a symlink is searched where the link leads.
+            let base = URL(fileURLWithPath: path).resolvingSymlinksInPath()
             if let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) {
                 while let url = walker.nextObject() as? URL {
                     guard url.pathExtension == "sqlite" else { continue }

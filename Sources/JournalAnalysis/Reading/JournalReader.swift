@@ -119,7 +119,7 @@ package final class JournalReader {
                    (SELECT COUNT(*) FROM events e WHERE e.session_id = s.id),
                    (SELECT COUNT(*) FROM registrations r WHERE r.session_id = s.id),
                    (SELECT e.seq FROM events e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1),
-                   (SELECT e.time_ns FROM events e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1)
+                   (SELECT e.time_ns FROM events e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1), s.run
             FROM sessions s ORDER BY s.id
             """) { row in
             result.append(SessionSummary(
@@ -127,7 +127,8 @@ package final class JournalReader {
                 pid: row.int(3), host: JournalName.capped(row.text(4)),
                 startedAt: JournalName.capped(row.text(5)), endedAt: row.optionalText(6).map(JournalName.capped),
                 cleanEnd: row.int(7) != 0, libraryVersion: JournalName.capped(row.text(8)), eventCount: row.int(9),
-                registrationCount: row.int(10), lastSeq: row.optionalInt(11) ?? 0, lastTimeNs: row.optionalInt(12) ?? 0
+                registrationCount: row.int(10), lastSeq: row.optionalInt(11) ?? 0, lastTimeNs: row.optionalInt(12) ?? 0,
+                run: row.optionalText(13).map(JournalName.capped)
             ))
         }
         return result

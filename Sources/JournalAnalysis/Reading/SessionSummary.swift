@@ -16,6 +16,8 @@ package struct SessionSummary: Sendable, Equatable {
     package var lastSeq: Int64
     /// `time_ns` of the last event (0 when there are no events).
     package var lastTimeNs: Int64
+    /// The CI run or job the recorder was told (`Journal.Options.run`), if any.
+    package var run: String? = nil
 
     /// The last seq a command may ask for: the last event's, or 1 (the start) in a
     /// session with no events, so that its timeline and state can be shown (empty).

@@ -19,9 +19,9 @@ enum SessionsCommand {
     )
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        let (readers, many) = try context.openJournals(arguments.arguments(CommonOptions.journals))
+        // One journal open at a time: a fleet of any size stays within the open-file limit.
         var sessions: [(journal: String, session: SessionSummary)] = []
-        for reader in readers {
+        let many = try context.forEachJournal(arguments.arguments(CommonOptions.journals)) { (reader) throws(CLIError) in
             sessions += try analysing { () throws(AnalysisError) in try reader.sessions() }.map { (reader.path, $0) }
         }
         if arguments.flag(CommonOptions.json) {

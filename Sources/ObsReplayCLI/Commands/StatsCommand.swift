@@ -23,10 +23,12 @@ enum StatsCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let sessionID = try arguments.value(session)
         let top = try arguments.value(Self.top) ?? 10
-        let (readers, many) = try context.openJournals(arguments.arguments(CommonOptions.journals))
-        if many && sessionID != nil { throw context.usageError("'--session' needs exactly one journal file") }
+        let paths = arguments.arguments(CommonOptions.journals)
+        if !DiagnoseCommand.isSingleFile(paths) && sessionID != nil {
+            throw context.usageError("'--session' needs exactly one journal file")
+        }
         var all: [(journal: String, stats: JournalStatistics)] = []
-        for reader in readers {
+        let many = try context.forEachJournal(paths) { (reader) throws(CLIError) in
             all.append((reader.path, try analysing { () throws(AnalysisError) in
                 try JournalStatistics.compute(reader, session: sessionID, top: Int(top))
             }))
