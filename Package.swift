@@ -1,4 +1,7 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
+// 6.2, the oldest compiler that builds the products: `weak let` (SE-0481) is Swift 6.2. The
+// tests also call Swift Testing's `Test.cancel` (Swift 6.3); CI builds with 6.3 (README,
+// "Platforms").
 import PackageDescription
 
 // Strictness for every target: Swift 6 language mode (strict concurrency) plus
@@ -11,8 +14,10 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "ObservationJournal",
     // The floor is set by `Synchronization` (`Atomic`, `Mutex`), used by the registry and the
-    // recorder: macOS 15, iOS 18 and their siblings. Linux has no floor here. Only Linux is
-    // built and tested (see README).
+    // recorder: macOS 15, iOS 18 and their siblings. No API newer than these floors may be
+    // used without `@available`: tools/scripts/availability-check.py (run by .ci/run) checks
+    // every Swift file against the toolchain's own availability annotations. Linux has no
+    // floor here. Where each platform is built and tested: README, "Platforms".
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ObserverCore", targets: ["ObserverCore"]),

@@ -74,7 +74,7 @@ package final class FixtureSession {
     ) throws -> Int64 {
         seq += 1
         timeNs += tickNs
-        let callSite: JournalFixture.Value = try site.map { .int(try fixture.callSite($0)) } ?? .null
+        let callSite = try site.map { try fixture.callSite($0) }
         guard fixture.schemaVersion > 1 else {
             // As 0.1.0 wrote it: the kind by name, every column in the one table.
             try fixture.run("""
@@ -84,25 +84,34 @@ package final class FixtureSession {
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
                 """, [
                     .int(id), .int(seq), .int(timeNs), .text(kind.name), .int(thread), .int(isMain ? 1 : 0), .optional(channel),
-                    .optional(registration), .optional(owner), .optional(other), callSite, .optional(scope),
+                    .optional(registration), .optional(owner), .optional(other), .optional(callSite), .optional(scope),
                     .int(Int64(depth)), .optional(liveCount), .optional(duration), .int(prior ? 1 : 0), .text(old),
                     .text(new), .text(reason), .text(detail),
                 ])
             return seq
         }
-        // In `EventColumn` order.
-        let flags = EventFlags.encode(isMain: isMain, isPrior: prior, isMainQueue: mainQueue, depth: Int64(depth))
-        let values: [JournalFixture.Value] = [
-            .int(id), .int(seq), .int(timeNs), .int(kind.code), .int(thread), .int(flags), .optional(channel),
-            .optional(registration), .optional(owner), .optional(changeSeq.map { seq - $0 }), .optional(duration),
-            .optional(cpu), .optional(liveCount), callSite, .text(old), .text(new), .text(reason),
-        ]
-        try fixture.run(EventColumn.insertSQL(rows: 1), values)
-        if other != nil || scope != nil || waits != nil || detail != nil || runQueue != nil {
-            try fixture.run(EventDetailColumn.insertSQL, [
-                .int(id), .int(seq), .optional(other), .optional(scope), .optional(waits), .text(detail), .optional(runQueue),
-            ])
-        }
+        var row = StoredEvent(
+            sessionID: id, seq: seq, timeNs: timeNs, kind: kind.code, thread: thread,
+            flags: EventFlags.encode(isMain: isMain, isPrior: prior, isMainQueue: mainQueue, depth: Int64(depth))
+        )
+        row.channelID = channel
+        row.registrationID = registration
+        row.ownerID = owner
+        row.changeBack = changeSeq.map { seq - $0 }
+        row.durationNs = duration
+        row.cpuNs = cpu
+        row.liveCount = liveCount
+        row.callSiteID = callSite
+        row.oldValue = old.map(ValueText.text)
+        row.newValue = new.map(ValueText.text)
+        row.reason = reason
+        var details = StoredEventDetails(sessionID: id, seq: seq)
+        details.otherRegistrationID = other
+        details.scopeID = scope
+        details.waits = waits
+        details.detail = detail
+        details.runQueueNs = runQueue
+        try fixture.insert(row, details)
         return seq
     }
 

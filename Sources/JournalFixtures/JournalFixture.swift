@@ -85,15 +85,30 @@ package final class JournalFixture {
         static func optional(_ value: Int64?) -> Value { value.map(Value.int) ?? .null }
     }
 
-    func run(_ sql: String, _ values: [Value]) throws {
-        let statement: SQLiteStatement
+    /// The statement for `sql`, reset, compiled on first use.
+    private func statement(_ sql: String) throws -> SQLiteStatement {
         if let cached = statements[sql] {
-            statement = cached
-            statement.reset()
-        } else {
-            statement = try database.prepare(sql)
-            statements[sql] = statement
+            cached.reset()
+            return cached
         }
+        let statement = try database.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Inserts an event's row, and its details unless empty, bound as the writer binds them.
+    func insert(_ event: StoredEvent, _ details: StoredEventDetails) throws {
+        let insert = try statement(EventColumn.insertSQL(rows: 1))
+        try insert.bind(event)
+        try insert.step()
+        guard !details.isEmpty else { return }
+        let insertDetails = try statement(EventDetailColumn.insertSQL)
+        try insertDetails.bind(details)
+        try insertDetails.step()
+    }
+
+    func run(_ sql: String, _ values: [Value]) throws {
+        let statement = try statement(sql)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             switch value {

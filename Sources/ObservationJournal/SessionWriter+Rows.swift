@@ -1,75 +1,56 @@
 import JournalStore
 import ObserverCore
 
-/// Event rows: one row of `events` per registry event, in `EventColumn` order, and one of
-/// `event_details` for the few that carry details; the registry's enumerations in the
-/// journal's vocabulary.
+/// Event rows: one row of `events` per registry event (`StoredEvent`), and one of
+/// `event_details` (`StoredEventDetails`) for the few that carry details; the registry's
+/// enumerations in the journal's vocabulary.
 extension SessionWriter {
     // MARK: - Events
 
-    /// The columns of one event.
-    struct Row {
-        var seq: Int64
-        var time: UInt64
-        var kind: JournalEventKind
-        var thread: UInt64
-        var isMain: Bool
-        /// `nil` for a gap row: no event, so no queue to speak of.
-        var isMainQueue: Bool?
-        var depth: Int
-        var isPrior: Bool
-        var channel: Int64?
-        var registration: Int64?
-        var owner: Int64?
-        var otherRegistration: Int64?
-        var callSite: Int64?
-        var scope: Int64?
-        var liveCount: Int64?
-        var duration: Int64?
-        var cpu: Int64?
-        var waits: Int64?
-        var runQueue: Int64?
-        var changeSeq: Int64?
-        var old: ValueText?
-        var new: ValueText?
-        /// The name of a removal, skip or gap reason.
-        var reason: String?
-        var detail: String?
-
-        /// Whether the event has a row of `event_details` (a column only rare events set).
-        var hasDetails: Bool { otherRegistration != nil || scope != nil || waits != nil || detail != nil || runQueue != nil }
+    /// The row of event `seq` with the columns every event has, as stored: the time since
+    /// the session's start, the kind's code, the facts in `flags`.
+    func eventRow(
+        seq: Int64, time: UInt64, kind: JournalEventKind, thread: UInt64, isMain: Bool, isMainQueue: Bool?,
+        depth: Int, isPrior: Bool
+    ) -> StoredEvent {
+        StoredEvent(
+            sessionID: sessionID, seq: seq, timeNs: Int64(bitPattern: time &- startNanoseconds), kind: kind.code,
+            thread: Int64(bitPattern: thread),
+            flags: EventFlags.encode(isMain: isMain, isPrior: isPrior, isMainQueue: isMainQueue, depth: Int64(depth))
+        )
     }
 
     func write(_ event: ObserverEvent, seq: Int64) throws(SQLiteError) {
-        var row = Row(
+        var row = eventRow(
             seq: seq, time: event.time, kind: Self.journal(event.kind), thread: event.thread,
             isMain: event.isMainThread, isMainQueue: event.isMainQueue, depth: event.depth, isPrior: event.isPrior
         )
+        var details = StoredEventDetails(sessionID: sessionID, seq: seq)
         if let channel = event.channel {
             if channel.id == 0 {
                 // A removal named a channel that does not exist (a misspelled key): there
                 // is no channel row to point at, so the event names it as text.
                 try note(channel.subject, seq: seq)
-                row.detail = channel.description
+                details.detail = channel.description
             } else {
                 try note(channel, seq: seq)
-                row.channel = Int64(channel.id)
+                row.channelID = Int64(channel.id)
             }
         }
         if let registration = event.registration {
             try note(registration, seq: seq)
-            row.registration = Int64(registration.id)
-            row.owner = Int64(registration.owner.id)
+            row.registrationID = Int64(registration.id)
+            row.ownerID = Int64(registration.owner.id)
         }
         if let owner = event.owner {
             try note(owner, seq: seq)
-            row.owner = Int64(owner.id)
+            row.ownerID = Int64(owner.id)
         }
-        if let callSite = event.callSite { row.callSite = try id(of: callSite) }
+        if let callSite = event.callSite { row.callSiteID = try id(of: callSite) }
         // A registration's call site is on its row; the event names it too, so that
         // `event_log.call_site` says where every registration was made.
-        if row.callSite == nil, event.kind == .registered || event.kind == .replaced, let registration = event.registration {
-            row.callSite = try id(of: registration.callSite)
+        if row.callSiteID == nil, event.kind == .registered || event.kind == .replaced, let registration = event.registration {
+            row.callSiteID = try id(of: registration.callSite)
         }
         switch event.kind {
         case .registered:
@@ -77,7 +58,7 @@ extension SessionWriter {
         case .replaced:
             if let replaced = event.replaced {
                 try note(replaced, seq: seq)
-                row.otherRegistration = Int64(replaced.id)
+                details.otherRegistrationID = Int64(replaced.id)
                 try remove(replaced.id, reason: .replaced, seq: seq)
             }
         case .removed:
@@ -97,18 +78,18 @@ extension SessionWriter {
             if let number = event.changeNumber { changeSeqs[Int(number % UInt64(Self.recentChanges))] = (number, seq) }
             row.liveCount = Int64(event.liveCount)
             let key = event.channel?.key
-            row.old = values.text(for: event.old, key: key).map { .text($0) }
-            row.new = values.text(for: event.new, key: key).map { .text($0) }
+            row.oldValue = values.text(for: event.old, key: key).map { .text($0) }
+            row.newValue = values.text(for: event.new, key: key).map { .text($0) }
         case .delivered:
-            row.duration = event.duration.map { Int64(clamping: $0) }
-            row.cpu = event.cpuDuration.map { Int64(clamping: $0) }
-            row.waits = event.waits.map { Int64(clamping: $0) }
-            row.runQueue = event.runQueueWait.map { Int64(clamping: $0) }
-            row.new = values.text(for: event.new, key: event.channel?.key).map { .text($0) }
-            row.changeSeq = changeSeq(of: event.changeNumber)
+            row.durationNs = event.duration.map { Int64(clamping: $0) }
+            row.cpuNs = event.cpuDuration.map { Int64(clamping: $0) }
+            details.waits = event.waits.map { Int64(clamping: $0) }
+            details.runQueueNs = event.runQueueWait.map { Int64(clamping: $0) }
+            row.newValue = values.text(for: event.new, key: event.channel?.key).map { .text($0) }
+            row.changeBack = changeBack(seq: seq, number: event.changeNumber)
         case .skipped:
             row.reason = event.skipReason.map { Self.journal($0).name }
-            row.changeSeq = changeSeq(of: event.changeNumber)
+            row.changeBack = changeBack(seq: seq, number: event.changeNumber)
         case .cancelAfterAutoRemoval:
             row.reason = event.removalReason.map { Self.journal($0).name }
         case .ownerGone:
@@ -125,8 +106,8 @@ extension SessionWriter {
                 scopes.remove(scope.id)
             }
         }
-        if let scope = event.scope { row.scope = Int64(scope.id) }
-        try add(row)
+        if let scope = event.scope { details.scopeID = Int64(scope.id) }
+        try add(row, details)
     }
 
     /// A `changed` record's event: what `write(_:seq:)` writes for its decoded event.
@@ -143,17 +124,17 @@ extension SessionWriter {
             ? values.redaction : values.redaction(forKey: decoder.channel(record.channel)?.key)
         // Read in place (`plainValues(at:)`); boxed only when needed.
         let plain = ChangeValues.plainValues(at: detail.pointer(to: \.values)!)
-        var row = Row(
+        var row = eventRow(
             seq: seq, time: record.time, kind: .changed, thread: record.thread,
             isMain: record.flags.contains(.mainThread),
             isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth),
             isPrior: record.flags.contains(.prior)
         )
-        row.channel = channel
-        row.callSite = callSite
+        row.channelID = channel
+        row.callSiteID = callSite
         row.liveCount = Int64(record.liveCount)
-        row.old = values.text(for: plain.old, boxed: { detail.pointee.old }, redaction: redaction)
-        row.new = values.text(for: plain.new, boxed: { detail.pointee.new }, redaction: redaction)
+        row.oldValue = values.text(for: plain.old, boxed: { detail.pointee.old }, redaction: redaction)
+        row.newValue = values.text(for: plain.new, boxed: { detail.pointee.new }, redaction: redaction)
         try add(row)
     }
 
@@ -163,12 +144,12 @@ extension SessionWriter {
         let delivered: Bool
         if case .delivered = record.kind { delivered = true } else { delivered = false }
         let channel = try channelID(record.channel, decoder: decoder, seq: seq)
-        var row = Row(
+        var row = eventRow(
             seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
             isMain: record.flags.contains(.mainThread),
             isMainQueue: record.flags.contains(.mainQueue), depth: Int(record.depth), isPrior: false
         )
-        row.channel = channel
+        row.channelID = channel
         if record.registration != 0 {
             // A registration's row is written when it is first named; afterwards its id is enough.
             // As with channels, the last registration found spares a lookup.
@@ -178,15 +159,21 @@ extension SessionWriter {
                 }
                 if registrations[record.registration] != nil { lastRegistration = record.registration }
             }
-            row.registration = Int64(record.registration)
-            row.owner = Int64(record.owner)
+            row.registrationID = Int64(record.registration)
+            row.ownerID = Int64(record.owner)
         }
-        row.changeSeq = changeSeq(of: record.changeNumber == 0 ? nil : record.changeNumber)
+        row.changeBack = changeBack(seq: seq, number: record.changeNumber == 0 ? nil : record.changeNumber)
         if delivered {
-            row.duration = Int64(clamping: record.duration)
-            row.cpu = Int64(clamping: record.cpu)
-            if record.flags.contains(.countedWaits) { row.waits = Int64(clamping: record.waits) }
-            row.runQueue = record.runQueue.map { Int64(clamping: $0) }
+            row.durationNs = Int64(clamping: record.duration)
+            row.cpuNs = Int64(clamping: record.cpu)
+            // A slow callback's details: rare.
+            if record.flags.contains(.countedWaits) || record.runQueue != nil {
+                var details = StoredEventDetails(sessionID: sessionID, seq: seq)
+                if record.flags.contains(.countedWaits) { details.waits = Int64(clamping: record.waits) }
+                details.runQueueNs = record.runQueue.map { Int64(clamping: $0) }
+                try add(row, details)
+                return
+            }
         } else {
             row.reason = record.skipReason.map { Self.journal($0).name }
         }
@@ -209,10 +196,15 @@ extension SessionWriter {
     }
 
     func write(_ gap: GapRecord) throws(SQLiteError) {
-        var row = Row(seq: gap.seq, time: gap.time, kind: .gap, thread: gap.thread, isMain: gap.isMainThread, depth: 0, isPrior: false)
+        // No event, so no queue to speak of.
+        var row = eventRow(
+            seq: gap.seq, time: gap.time, kind: .gap, thread: gap.thread, isMain: gap.isMainThread, isMainQueue: nil,
+            depth: 0, isPrior: false
+        )
         row.reason = JournalGapReason.bufferFull.name
-        row.detail = "dropped=\(gap.dropped)"
-        try add(row)
+        var details = StoredEventDetails(sessionID: sessionID, seq: gap.seq)
+        details.detail = "dropped=\(gap.dropped)"
+        try add(row, details)
     }
 
     /// The seq of the `changed` row of change `number`, if it is still remembered.
@@ -222,13 +214,26 @@ extension SessionWriter {
         return slot.number == number && slot.seq > 0 ? slot.seq : nil
     }
 
+    /// The `change_back` of event `seq` delivering change `number`: how many events back
+    /// its `changed` row is; `nil` when that is not remembered.
+    func changeBack(seq: Int64, number: UInt64?) -> Int64? {
+        changeSeq(of: number).map { seq &- $0 }
+    }
+
     /// Stages an event's row, inserting the staged rows when there are `rowsPerInsert`;
-    /// its details, if it has any, are inserted now (the two tables' rows are committed
+    /// its details, unless empty, are inserted now (the two tables' rows are committed
     /// together).
-    func add(_ row: Row) throws(SQLiteError) {
-        if row.hasDetails {
-            try insertDetails(of: row)
+    func add(_ row: StoredEvent, _ details: StoredEventDetails) throws(SQLiteError) {
+        if !details.isEmpty {
+            try insertDetails.bind(details)
+            try insertDetails.run()
         }
+        try add(row)
+    }
+
+    /// Stages the row of an event without details, inserting the staged rows when there
+    /// are `rowsPerInsert`.
+    func add(_ row: StoredEvent) throws(SQLiteError) {
         staged.append(row)
         if staged.count == Self.rowsPerInsert { try insertStaged() }
     }
@@ -245,47 +250,11 @@ extension SessionWriter {
         }
         var base: Int32 = 0
         for row in staged {
-            try bind(row, to: statement, from: base)
+            try statement.bind(row, from: base)
             base += EventColumn.count
         }
         try statement.run()
         staged.removeAll(keepingCapacity: true)
-    }
-
-    /// Binds `row`'s columns to parameters `base + 1 …` of `statement`, in `EventColumn` order.
-    private func bind(_ row: Row, to statement: SQLiteStatement, from base: Int32) throws(SQLiteError) {
-        func at(_ column: EventColumn) -> Int32 { base + column.rawValue + 1 }
-        try statement.bind(sessionID, at: at(.sessionID))
-        try statement.bind(row.seq, at: at(.seq))
-        try statement.bind(Int64(bitPattern: row.time &- startNanoseconds), at: at(.timeNs))
-        try statement.bind(Int64(row.kind.rawValue), at: at(.kind))
-        try statement.bind(Int64(bitPattern: row.thread), at: at(.thread))
-        let flags = EventFlags.encode(isMain: row.isMain, isPrior: row.isPrior, isMainQueue: row.isMainQueue, depth: Int64(row.depth))
-        try statement.bind(flags, at: at(.flags))
-        try statement.bind(row.channel, at: at(.channelID))
-        try statement.bind(row.registration, at: at(.registrationID))
-        try statement.bind(row.owner, at: at(.ownerID))
-        try statement.bind(row.changeSeq.map { row.seq &- $0 }, at: at(.changeBack))
-        try statement.bind(row.duration, at: at(.durationNs))
-        try statement.bind(row.cpu, at: at(.cpuNs))
-        try statement.bind(row.liveCount, at: at(.liveCount))
-        try statement.bind(row.callSite, at: at(.callSiteID))
-        try statement.bind(row.old, at: at(.oldValue))
-        try statement.bind(row.new, at: at(.newValue))
-        try statement.bind(row.reason, at: at(.reason))
-    }
-
-    /// Inserts the `event_details` row of `row`.
-    private func insertDetails(of row: Row) throws(SQLiteError) {
-        func at(_ column: EventDetailColumn) -> Int32 { column.rawValue + 1 }
-        try insertDetails.bind(sessionID, at: at(.sessionID))
-        try insertDetails.bind(row.seq, at: at(.seq))
-        try insertDetails.bind(row.otherRegistration, at: at(.otherRegistrationID))
-        try insertDetails.bind(row.scope, at: at(.scopeID))
-        try insertDetails.bind(row.waits, at: at(.waits))
-        try insertDetails.bind(row.detail, at: at(.detail))
-        try insertDetails.bind(row.runQueue, at: at(.runQueueNs))
-        try insertDetails.run()
     }
 
     // MARK: - The registry's enumerations in the journal's vocabulary

@@ -51,7 +51,7 @@ final class SessionWriter: @unchecked Sendable {
 
     /// Events added and not yet inserted: inserted `rowsPerInsert` at a time by one
     /// statement, and before every COMMIT, so the committed prefix is always whole.
-    var staged: [Row] = []
+    var staged: [StoredEvent] = []
     /// The most rows one `INSERT` takes: enough to spread the statement's fixed cost
     /// (JournalBenchmark `--only shapes`), far below SQLite's limit on bound parameters.
     static let rowsPerInsert = 64

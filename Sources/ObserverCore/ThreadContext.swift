@@ -162,7 +162,10 @@ struct ThreadUsage {
     var runQueueNanoseconds: UInt64?
 
     /// The calling thread's usage now: its CPU clock (`CLOCK_THREAD_CPUTIME_ID`) and, on
-    /// Linux, its voluntary switches (`getrusage(RUSAGE_THREAD)`).
+    /// Linux (glibc or musl), its voluntary switches (`getrusage(RUSAGE_THREAD)`) and
+    /// run-queue wait. Darwin has neither per thread in its public API: there the CPU clock
+    /// (the same user + system time as Mach's `thread_info(THREAD_BASIC_INFO)`) is all,
+    /// and OJ010 judges by it (see its `--explain`).
     ///
     /// Not `getrusage`'s user + system time for the CPU: Linux adds the running slice to
     /// it only at the next tick or switch, so a reading taken while the thread has run
@@ -176,16 +179,13 @@ struct ThreadUsage {
         var spec = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         let cpu = UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
-        #if os(Linux)
         var usage = rusage()
-        // RUSAGE_THREAD (1) is a GNU extension Swift's Glibc module does not import.
-        if getrusage(__rusage_who_t(1), &usage) == 0 {
+        if threadResourceUsage(&usage) {
             return ThreadUsage(
                 cpuNanoseconds: cpu, voluntarySwitches: UInt64(clamping: usage.ru_nvcsw),
                 runQueueNanoseconds: runQueueWait(schedstat: &schedstat)
             )
         }
-        #endif
         return ThreadUsage(cpuNanoseconds: cpu, voluntarySwitches: nil, runQueueNanoseconds: nil)
     }
 

@@ -36,3 +36,67 @@ package func sleepFully(nanoseconds: Int) {
         request = remaining
     }
 }
+
+/// `getrusage(RUSAGE_THREAD)`: the calling thread's resource usage (its voluntary context
+/// switches, `ru_nvcsw`, are what callers read). `false` where the C library has no
+/// per-thread usage: Darwin has no `RUSAGE_THREAD`, and no other public per-thread count
+/// of voluntary switches (Mach's `thread_basic_info` holds CPU times, not waits).
+package func threadResourceUsage(_ usage: inout rusage) -> Bool {
+    #if canImport(Glibc)
+    // RUSAGE_THREAD (1) is a GNU extension Swift's Glibc module does not import; glibc
+    // declares `getrusage(__rusage_who_t, struct rusage *)`.
+    return getrusage(__rusage_who_t(1), &usage) == 0
+    #elseif canImport(Musl)
+    // musl: `getrusage(int, struct rusage *)`, RUSAGE_THREAD 1 (sys/resource.h).
+    return getrusage(1, &usage) == 0
+    #else
+    return false
+    #endif
+}
+
+/// `getrusage(RUSAGE_SELF)`: the whole process's resource usage.
+package func processResourceUsage(_ usage: inout rusage) -> Bool {
+    #if canImport(Glibc)
+    return getrusage(RUSAGE_SELF.rawValue, &usage) == 0
+    #else
+    // musl and Darwin: `getrusage(int, struct rusage *)`, RUSAGE_SELF 0.
+    return getrusage(0, &usage) == 0
+    #endif
+}
+
+/// The peak resident set size in `usage`, in bytes: Linux counts `ru_maxrss` in KiB,
+/// Darwin in bytes.
+package func peakResidentBytes(_ usage: rusage) -> Int {
+    #if canImport(Darwin)
+    return Int(usage.ru_maxrss)
+    #else
+    return Int(usage.ru_maxrss) * 1024
+    #endif
+}
+
+extension sigaction {
+    /// The action's `sa_handler` (`nil` is `SIG_DFL`), under one name: the C field is a
+    /// macro for a union member each C library names differently (glibc
+    /// `__sigaction_handler`, musl `__sa_handler`, Darwin `__sigaction_u.__sa_handler`),
+    /// and Swift does not import the macro.
+    package var handler: (@convention(c) (Int32) -> Void)? {
+        get {
+            #if canImport(Glibc)
+            return __sigaction_handler.sa_handler
+            #elseif canImport(Musl)
+            return __sa_handler.sa_handler
+            #else
+            return __sigaction_u.__sa_handler
+            #endif
+        }
+        set {
+            #if canImport(Glibc)
+            __sigaction_handler.sa_handler = newValue
+            #elseif canImport(Musl)
+            __sa_handler.sa_handler = newValue
+            #else
+            __sigaction_u.__sa_handler = newValue
+            #endif
+        }
+    }
+}

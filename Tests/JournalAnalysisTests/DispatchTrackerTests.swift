@@ -1,5 +1,6 @@
 import JournalAnalysis
 import JournalFixtures
+import JournalStore
 import Testing
 
 // Which change a delivery or skip belongs to. The journal does not link them; the
@@ -11,10 +12,15 @@ private func event(
     _ seq: Int64, _ kind: EventKind, thread: Int64 = 1, registration: Int64? = nil, live: Int64? = nil,
     change: Int64? = nil
 ) -> EventRow {
-    EventRow(
-        sessionID: 1, seq: seq, timeNs: seq, kind: kind, thread: thread, isMain: thread == 1, channelID: 1,
-        registrationID: registration, liveCount: kind == .changed ? live : nil, changeSeq: change
+    var row = StoredEvent(
+        sessionID: 1, seq: seq, timeNs: seq, kind: kind.code, thread: thread,
+        flags: EventFlags.encode(isMain: thread == 1, isPrior: false, isMainQueue: nil, depth: 0)
     )
+    row.channelID = 1
+    row.registrationID = registration
+    row.liveCount = kind == .changed ? live : nil
+    row.changeBack = change.map { seq - $0 }
+    return EventRow(row)
 }
 
 /// Feeds `events`; returns, per change seq, the seqs of its receipts.
@@ -138,11 +144,12 @@ private func attribution(_ events: [EventRow]) -> [Int64: [Int64]] {
 
 @Test func aDeadOwnersRemovalInTheDispatchAnswersForItsRegistration() {
     var tracker = DispatchTracker()
-    let removal = { (seq: Int64, registration: Int64, reason: String) in
-        EventRow(
-            sessionID: 1, seq: seq, timeNs: seq, kind: .removed, thread: 3, isMain: false, channelID: 1,
-            registrationID: registration, reason: reason
-        )
+    let removal = { (seq: Int64, registration: Int64, reason: String) -> EventRow in
+        var row = StoredEvent(sessionID: 1, seq: seq, timeNs: seq, kind: EventKind.removed.code, thread: 3, flags: 0)
+        row.channelID = 1
+        row.registrationID = registration
+        row.reason = reason
+        return EventRow(row)
     }
     #expect(tracker.feed(event(1, .registered, registration: 1)).isEmpty)
     #expect(tracker.feed(event(2, .registered, registration: 2)).isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import JournalAnalysis
+import JournalStore
 import Testing
 import TestSupport
 
@@ -103,4 +104,60 @@ func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
     #expect(csv.text.components(separatedBy: "\r\n")[1].contains(
         ",Player#1.isPlayingChanged,FloatingWindow#2; VideoScreen#3,App/FloatingWindow.swift:31; App/VideoScreen.swift:20,1 17,12,\"seq 1: "
     ))
+}
+
+/// What the export shows of each stored column of `events`: its name, or the names
+/// `event_log` decodes it to.
+private func exportedNames(of column: EventColumn) -> [String] {
+    switch column {
+    case .flags: return ["is_main", "is_prior", "main_queue", "depth"]
+    case .changeBack: return ["change_seq"]
+    case .callSiteID: return ["call_site"]
+    default: return [column.name]
+    }
+}
+
+/// Every column `events` and `event_details` store and every column of the view `event_log`
+/// is in the events export: a column added to a table or the view and not exported fails here.
+@Test func theEventsExportHasEveryStoredColumnAndEveryColumnOfTheLog() throws {
+    let (reader, _) = try journal { s in _ = try s.object("Player") }
+    let exported = Exporter.columns(for: .events)
+    for column in EventColumn.allCases {
+        for name in exportedNames(of: column) { #expect(exported.contains(name), "events.\(column.name)") }
+    }
+    for column in EventDetailColumn.allCases { #expect(exported.contains(column.name), "event_details.\(column.name)") }
+    let database = try SQLiteDatabase(path: reader.path, mode: .readOnly)
+    let log = try database.prepare("SELECT name FROM pragma_table_info('event_log')")
+    var logColumns: [String] = []
+    while try log.step() { logColumns.append(log.text(0)) }
+    #expect(logColumns.count == 25)
+    #expect(logColumns.filter { !exported.contains($0) } == [])
+}
+
+/// The facts recorded since schema 1 are exported with the rest: the main queue, CPU time,
+/// waits, the change delivered and the wait for a CPU.
+@Test func theEventsExportShowsEveryRecordedFactOfADelivery() throws {
+    let (reader, _) = try journal { s in
+        let player = try s.object("Player")
+        let title = try s.channel(player, "title")
+        let registration = try s.register(title, owner: try s.object("Screen"), at: "Screen.swift:1")
+        let change = try s.change(title, old: "a", new: "b")
+        try s.event(
+            .delivered, channel: title, registration: registration, owner: 2, duration: 5_000, mainQueue: false,
+            cpu: 4_000, waits: 3, changeSeq: change, runQueue: 700
+        )
+    }
+    let output = StringOutput()
+    try Exporter.export(.events, from: reader, session: 1, format: .jsonl, raw: false, to: output)
+    let lines = output.text.split(separator: "\n")
+    #expect(lines.count == 3)
+    #expect(lines.last == """
+        {"session_id":1,"seq":3,"time_ns":3000000,"kind":"delivered","thread":1,"is_main":true,"channel_id":1,\
+        "channel":"Player#1.title","registration_id":1,"owner_id":2,"owner":"Screen#2","other_registration_id":null,\
+        "call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":5000,"is_prior":false,\
+        "old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":false,"cpu_ns":4000,"waits":3,\
+        "change_seq":2,"run_queue_ns":700}
+        """)
+    // A registration has no main queue recorded: null, not false.
+    #expect(lines.first?.contains("\"main_queue\":null,") == true)
 }

@@ -1,5 +1,6 @@
 @testable import JournalAnalysis
 import JournalFixtures
+import JournalStore
 import Testing
 
 // Issue 11: verdicts a CI gate can trust on code the project did not write. Each test
@@ -256,10 +257,18 @@ private func deadBeforeTheChange(_ s: FixtureSession) throws {
 
 /// A delivery on the main thread with the given times (nanoseconds).
 private func mainDelivery(wall: Int64, cpu: Int64, waits: Int64, runQueue: Int64?) -> EventRow {
-    EventRow(
-        sessionID: 1, seq: 3, timeNs: 0, kind: .delivered, thread: 1, isMain: true, channelID: 1, registrationID: 1,
-        durationNs: wall, isMainQueue: true, cpuNs: cpu, waits: waits, runQueueNs: runQueue
+    var row = StoredEvent(
+        sessionID: 1, seq: 3, timeNs: 0, kind: EventKind.delivered.code, thread: 1,
+        flags: EventFlags.encode(isMain: true, isPrior: false, isMainQueue: true, depth: 0)
     )
+    row.channelID = 1
+    row.registrationID = 1
+    row.durationNs = wall
+    row.cpuNs = cpu
+    var details = StoredEventDetails(sessionID: 1, seq: 3)
+    details.waits = waits
+    details.runQueueNs = runQueue
+    return EventRow(row, details: details)
 }
 
 @Test func aShortRequestedSleepWokenLateOnALoadedMachineDidNotBlock() {

@@ -120,7 +120,7 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     #expect(try obsreplay(["timeline", path, "--session", "1", "--key", "x' OR 1=1 --", "--owner", "\"; DROP TABLE events; --"])
         == RunResult(stdout: "", stderr: "", status: 0))
     #expect(try obsreplay(["timeline", path, "--limit", "1", "--json"]).stdout == """
-        {"session_id":2,"seq":1,"time_ns":1000000,"kind":"registered","thread":1,"is_main":true,"channel_id":1,"channel":"Player#1.rate","registration_id":1,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null}
+        {"session_id":2,"seq":1,"time_ns":1000000,"kind":"registered","thread":1,"is_main":true,"channel_id":1,"channel":"Player#1.rate","registration_id":1,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
 
         """)
 }

@@ -7,11 +7,7 @@ package enum Exporter {
     package static func columns(for subject: ExportSubject) -> [String] {
         switch subject {
         case .events:
-            return [
-                "session_id", "seq", "time_ns", "kind", "thread", "is_main", "channel_id", "channel",
-                "registration_id", "owner_id", "owner", "other_registration_id", "call_site", "scope_id", "depth",
-                "live_count", "duration_ns", "is_prior", "old_value", "new_value", "reason", "detail",
-            ]
+            return eventColumns.map(\.name)
         case .registrations:
             return [
                 "session_id", "id", "channel_id", "channel", "policy", "owner_id", "owner", "call_site", "function",
@@ -96,16 +92,47 @@ package enum Exporter {
         }
     }
 
-    /// The cells of one event row (shared with `timeline --json`).
+    /// A column of the events export: its name and its cell of an event.
+    typealias EventColumnCell = (name: String, cell: @Sendable (EventRow, JournalCatalog) -> ExportCell)
+
+    /// The columns of the events export, each named with its cell, in order: every column
+    /// of `events` and `event_details` (`StoredEvent`, `StoredEventDetails`) and of the
+    /// view `event_log`, decoded as the view decodes it, ids with their names beside them
+    /// (`ExportTests` checks that none is missing). New columns are appended: the order is
+    /// part of the interface.
+    static let eventColumns: [EventColumnCell] = [
+        ("session_id", { event, _ in .int(event.sessionID) }),
+        ("seq", { event, _ in .int(event.seq) }),
+        ("time_ns", { event, _ in .int(event.timeNs) }),
+        ("kind", { event, _ in .text(event.kindText) }),
+        ("thread", { event, _ in .int(event.thread) }),
+        ("is_main", { event, _ in .bool(event.isMain) }),
+        ("channel_id", { event, _ in .int(event.channelID) }),
+        ("channel", { event, catalog in .text(catalog.channelName(event.channelID)) }),
+        ("registration_id", { event, _ in .int(event.registrationID) }),
+        ("owner_id", { event, _ in .int(event.ownerID) }),
+        ("owner", { event, catalog in .text(catalog.objectName(event.ownerID)) }),
+        ("other_registration_id", { event, _ in .int(event.otherRegistrationID) }),
+        ("call_site", { event, catalog in .text(catalog.qualifiedCallSiteName(event.callSiteID)) }),
+        ("scope_id", { event, _ in .int(event.scopeID) }),
+        ("depth", { event, _ in .int(Int64(event.depth)) }),
+        ("live_count", { event, _ in .int(event.liveCount) }),
+        ("duration_ns", { event, _ in .int(event.durationNs) }),
+        ("is_prior", { event, _ in .bool(event.isPrior) }),
+        ("old_value", { event, _ in .text(event.oldValue) }),
+        ("new_value", { event, _ in .text(event.newValue) }),
+        ("reason", { event, _ in .text(event.reason) }),
+        ("detail", { event, _ in .text(event.detail) }),
+        ("main_queue", { event, _ in event.isMainQueue.map(ExportCell.bool) ?? .int(nil) }),
+        ("cpu_ns", { event, _ in .int(event.cpuNs) }),
+        ("waits", { event, _ in .int(event.waits) }),
+        ("change_seq", { event, _ in .int(event.changeSeq) }),
+        ("run_queue_ns", { event, _ in .int(event.runQueueNs) }),
+    ]
+
+    /// The cells of one event row, in `eventColumns` order (shared with `timeline --json`).
     package static func eventCells(_ event: EventRow, _ catalog: JournalCatalog) -> [ExportCell] {
-        [
-            .int(event.sessionID), .int(event.seq), .int(event.timeNs), .text(event.kindText), .int(event.thread),
-            .bool(event.isMain), .int(event.channelID), .text(catalog.channelName(event.channelID)),
-            .int(event.registrationID), .int(event.ownerID), .text(catalog.objectName(event.ownerID)),
-            .int(event.otherRegistrationID), .text(catalog.qualifiedCallSiteName(event.callSiteID)), .int(event.scopeID),
-            .int(Int64(event.depth)), .int(event.liveCount), .int(event.durationNs), .bool(event.isPrior),
-            .text(event.oldValue), .text(event.newValue), .text(event.reason), .text(event.detail),
-        ]
+        eventColumns.map { $0.cell(event, catalog) }
     }
 
     static func registrationCells(_ session: Int64, _ row: RegistrationRow, _ catalog: JournalCatalog) -> [ExportCell] {

@@ -72,11 +72,7 @@ enum PendingOutputs {
             var current = sigaction()
             guard sigaction(signalNumber, nil, &current) == 0, handlerIsDefault(current) else { continue }
             var action = sigaction()
-            #if canImport(Darwin)
-            action.__sigaction_u.__sa_handler = handler
-            #else
-            action.__sigaction_handler.sa_handler = handler
-            #endif
+            action.handler = handler
             sigemptyset(&action.sa_mask)
             sigaction(signalNumber, &action, nil)
         }
@@ -84,10 +80,6 @@ enum PendingOutputs {
 
     /// Whether `action` is `SIG_DFL` (a null handler; `SIG_IGN` and a function are not).
     private static func handlerIsDefault(_ action: sigaction) -> Bool {
-        #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler == nil
-        #else
-        action.__sigaction_handler.sa_handler == nil
-        #endif
+        action.handler == nil
     }
 }

@@ -1,86 +1,64 @@
 package import JournalStore
 
-/// One row of the `events` table, with ids as stored (names are resolved by `JournalCatalog`).
+/// An event as the analysis reads it: its rows of `events` and `event_details` as stored,
+/// with what they encode decoded (ids as stored; names are resolved by `JournalCatalog`).
 ///
-/// Optional fields are `nil` where the column is NULL; the schema's comments say which
+/// Optional accessors are `nil` where the column is NULL; the schema's comments say which
 /// kinds set which columns.
 package struct EventRow: Sendable, Equatable {
-    package var sessionID: Int64
-    package var seq: Int64
+    /// The event's row of `events`.
+    package var stored: StoredEvent
+    /// The event's row of `event_details`; every column past the key NULL when it has none.
+    package var details: StoredEventDetails
+
+    /// The event of `stored`, with `details` (none: every detail NULL).
+    package init(_ stored: StoredEvent, details: StoredEventDetails? = nil) {
+        self.stored = stored
+        self.details = details ?? StoredEventDetails(sessionID: stored.sessionID, seq: stored.seq)
+    }
+
+    package var sessionID: Int64 { stored.sessionID }
+    package var seq: Int64 { stored.seq }
     /// Nanoseconds since the session's start.
-    package var timeNs: Int64
+    package var timeNs: Int64 { stored.timeNs }
     /// `nil` for a kind this version does not know (a newer writer).
-    package var kind: EventKind?
-    /// The kind as stored, kept for output even when unknown.
-    package var kindText: String
-    package var thread: Int64
-    package var isMain: Bool
+    package var kind: EventKind? { EventKind(code: stored.kind) }
+    /// The kind's name, kept for output even when unknown (`kind#N`).
+    package var kindText: String { kind?.name ?? "kind#\(stored.kind)" }
+    package var thread: Int64 { stored.thread }
+    package var isMain: Bool { stored.flags & EventFlags.mainThread != 0 }
     /// Whether the event ran on the main queue; `nil` when not recorded (schema 1, gaps).
-    package var isMainQueue: Bool?
-    package var channelID: Int64?
-    package var registrationID: Int64?
-    package var ownerID: Int64?
-    package var otherRegistrationID: Int64?
-    package var callSiteID: Int64?
-    package var scopeID: Int64?
-    package var depth: Int
-    package var liveCount: Int64?
-    package var durationNs: Int64?
+    package var isMainQueue: Bool? {
+        stored.flags & EventFlags.mainQueueKnown != 0 ? stored.flags & EventFlags.mainQueue != 0 : nil
+    }
+    /// The depth of nested dispatch.
+    package var depth: Int { Int(truncatingIfNeeded: stored.flags >> EventFlags.depthShift) }
+    package var isPrior: Bool { stored.flags & EventFlags.prior != 0 }
+    package var channelID: Int64? { stored.channelID }
+    package var registrationID: Int64? { stored.registrationID }
+    package var ownerID: Int64? { stored.ownerID }
+    package var callSiteID: Int64? { stored.callSiteID }
+    package var liveCount: Int64? { stored.liveCount }
+    package var durationNs: Int64? { stored.durationNs }
     /// `delivered`: the thread CPU time the callback used; `nil` when not recorded.
-    package var cpuNs: Int64?
-    /// `delivered`: voluntary context switches during the callback; `nil` when not recorded.
-    package var waits: Int64?
-    /// `delivered`: of `durationNs`, the time the callback's thread was runnable but
-    /// waiting for a CPU (the machine's load, not the callback); `nil` when not recorded
-    /// (the recorder measures it, `ObserverEvent.runQueueWait`; journals do not store it yet).
-    package var runQueueNs: Int64?
-    /// `delivered`, `skipped`: the seq of the change delivered, as the recorder knew it
-    /// (schema 4); `nil` when not recorded.
-    package var changeSeq: Int64?
-    package var isPrior: Bool
-    package var oldValue: String?
-    package var newValue: String?
+    package var cpuNs: Int64? { stored.cpuNs }
+    /// `delivered`, `skipped`: the seq of the change delivered, as the recorder knew it;
+    /// `nil` when not recorded. (A hostile `change_back` must not trap: the seq it names is
+    /// only ever compared.)
+    package var changeSeq: Int64? { stored.changeBack.map { stored.seq &- $0 } }
+    package var oldValue: String? { stored.oldValue?.string }
+    package var newValue: String? { stored.newValue?.string }
     /// The reason as stored (a removal, skip or gap reason, by `kind`), kept for output
     /// even when this version does not know it; decisions use `removalReason`/`skipReason`.
-    package var reason: String?
-    package var detail: String?
-
-    package init(
-        sessionID: Int64, seq: Int64, timeNs: Int64, kind: EventKind?, kindText: String? = nil,
-        thread: Int64 = 1, isMain: Bool = true, channelID: Int64? = nil, registrationID: Int64? = nil,
-        ownerID: Int64? = nil, otherRegistrationID: Int64? = nil, callSiteID: Int64? = nil,
-        scopeID: Int64? = nil, depth: Int = 0, liveCount: Int64? = nil, durationNs: Int64? = nil,
-        isPrior: Bool = false, oldValue: String? = nil, newValue: String? = nil,
-        reason: String? = nil, detail: String? = nil, isMainQueue: Bool? = nil, cpuNs: Int64? = nil,
-        waits: Int64? = nil, changeSeq: Int64? = nil, runQueueNs: Int64? = nil
-    ) {
-        self.runQueueNs = runQueueNs
-        self.changeSeq = changeSeq
-        self.waits = waits
-        self.isMainQueue = isMainQueue
-        self.cpuNs = cpuNs
-        self.sessionID = sessionID
-        self.seq = seq
-        self.timeNs = timeNs
-        self.kind = kind
-        self.kindText = kindText ?? kind?.name ?? "?"
-        self.thread = thread
-        self.isMain = isMain
-        self.channelID = channelID
-        self.registrationID = registrationID
-        self.ownerID = ownerID
-        self.otherRegistrationID = otherRegistrationID
-        self.callSiteID = callSiteID
-        self.scopeID = scopeID
-        self.depth = depth
-        self.liveCount = liveCount
-        self.durationNs = durationNs
-        self.isPrior = isPrior
-        self.oldValue = oldValue
-        self.newValue = newValue
-        self.reason = reason
-        self.detail = detail
-    }
+    package var reason: String? { stored.reason }
+    package var otherRegistrationID: Int64? { details.otherRegistrationID }
+    package var scopeID: Int64? { details.scopeID }
+    /// `delivered`: voluntary context switches during the callback; `nil` when not recorded.
+    package var waits: Int64? { details.waits }
+    /// `delivered`: of `durationNs`, the time the callback's thread was runnable but
+    /// waiting for a CPU (the machine's load, not the callback); `nil` when not recorded.
+    package var runQueueNs: Int64? { details.runQueueNs }
+    package var detail: String? { details.detail }
 
     /// `removed` and `cancelAfterAutoRemoval`: why the registration ended (`nil`: another
     /// kind, or a reason this version does not know).
@@ -97,7 +75,7 @@ package struct EventRow: Sendable, Equatable {
 
     /// A `delivered` row that carries a value is an `initial` delivery made on
     /// registration, not the delivery of a change.
-    package var isInitialDelivery: Bool { kind == .delivered && newValue != nil }
+    package var isInitialDelivery: Bool { kind == .delivered && stored.newValue != nil }
 
     /// Whether the event ran on main: the main thread, or the main queue drained by
     /// another thread (`dispatchMain()` on Linux).

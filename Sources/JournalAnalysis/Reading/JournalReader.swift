@@ -369,54 +369,6 @@ package final class JournalReader {
 
     // MARK: - Events
 
-    /// The kind with `code` and its text (`kind#N` for a code this version does not know).
-    static func kind(code: Int64) -> (kind: EventKind?, text: String) {
-        if code >= 0, code < kindsByCode.count { return kindsByCode[Int(code)] }
-        return (nil, "kind#\(code)")
-    }
-
-    /// Each known kind with its name, by code: made once, not looked up per row.
-    private static let kindsByCode: [(kind: EventKind?, text: String)] = {
-        let all = EventKind.allCases
-        let top = all.map { Int($0.code) }.max() ?? -1
-        return (0...max(top, 0)).map { code in
-            let kind = EventKind(code: Int64(code))
-            return (kind, kind?.name ?? "kind#\(code)")
-        }
-    }()
-
-    /// The event in `row` (`EventColumn.selectList` first), without its details.
-    func event(from row: SQLiteStatement) -> EventRow {
-        func column(_ column: EventColumn) -> Int32 { column.rawValue }
-        let (kind, kindText) = Self.kind(code: row.int(column(.kind)))
-        let flags = EventFlags.decode(row.int(column(.flags)))
-        let seq = row.int(column(.seq))
-        return EventRow(
-            sessionID: row.int(column(.sessionID)), seq: seq, timeNs: row.int(column(.timeNs)),
-            kind: kind, kindText: kindText, thread: row.int(column(.thread)),
-            isMain: flags.isMain, channelID: row.optionalInt(column(.channelID)),
-            registrationID: row.optionalInt(column(.registrationID)), ownerID: row.optionalInt(column(.ownerID)),
-            callSiteID: row.optionalInt(column(.callSiteID)),
-            depth: Int(truncatingIfNeeded: flags.depth), liveCount: row.optionalInt(column(.liveCount)),
-            durationNs: row.optionalInt(column(.durationNs)), isPrior: flags.isPrior,
-            oldValue: row.optionalText(column(.oldValue)), newValue: row.optionalText(column(.newValue)),
-            reason: row.optionalText(column(.reason)),
-            isMainQueue: flags.isMainQueue, cpuNs: row.optionalInt(column(.cpuNs)),
-            // A hostile change_back must not trap: the seq it names is only ever compared.
-            changeSeq: row.optionalInt(column(.changeBack)).map { seq &- $0 }
-        )
-    }
-
-    /// Adds the `event_details` columns in `row` (`EventDetailColumn.selectList`) to `event`.
-    static func addDetails(from row: SQLiteStatement, to event: inout EventRow) {
-        func column(_ column: EventDetailColumn) -> Int32 { column.rawValue }
-        event.otherRegistrationID = row.optionalInt(column(.otherRegistrationID))
-        event.scopeID = row.optionalInt(column(.scopeID))
-        event.waits = row.optionalInt(column(.waits))
-        event.detail = row.optionalText(column(.detail))
-        event.runQueueNs = row.optionalInt(column(.runQueueNs))
-    }
-
     /// Calls `body` for every event of `session` (every session, by id, when `nil`) with a
     /// seq in `from...to`, in order, with its details, until it returns `false`.
     ///
@@ -450,13 +402,13 @@ package final class JournalReader {
         }
         var detail: (session: Int64, seq: Int64)? = try step(details) ? (details.int(0), details.int(1)) : nil
         while try step(events) {
-            var event = self.event(from: events)
+            var event = EventRow(StoredEvent(events))
             // Details of no event (a file from elsewhere) are passed over.
             while let pending = detail, (pending.session, pending.seq) < (event.sessionID, event.seq) {
                 detail = try step(details) ? (details.int(0), details.int(1)) : nil
             }
             if let pending = detail, pending == (event.sessionID, event.seq) {
-                Self.addDetails(from: details, to: &event)
+                event.details = StoredEventDetails(details)
                 detail = try step(details) ? (details.int(0), details.int(1)) : nil
             }
             if try !body(event) { return }

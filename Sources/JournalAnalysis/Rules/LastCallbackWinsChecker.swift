@@ -79,22 +79,18 @@ final class LastCallbackWinsChecker: RuleChecker {
         var replacedSeq: Int64
         var replacer: Callback?
         var missed = 0
-        /// The first changes it missed (`listed` of them), for the evidence (`replay
-        /// --what-if` shows them all): inline, so a victim is plain bytes (`SpilledTable`).
-        var firstMissed = InlineArray<10, Int64>(repeating: 0)
-        var listed = 0
+        /// The first changes it missed, for the evidence (`replay --what-if` shows them
+        /// all): inline, so a victim is plain bytes (`SpilledTable`).
+        var firstMissed = FirstValues(limit: LastCallbackWinsChecker.listedSeqs)
         /// `nil` while it still misses changes (alive, not holding the slot again).
         var ending: Ending?
         /// The first changes it missed, first first.
-        var missedSeqs: [Int64] { (0..<listed).map { firstMissed[$0] } }
+        var missedSeqs: [Int64] { firstMissed.values }
 
         /// One more change missed, at `seq` (the first `listedSeqs` are listed).
         mutating func miss(_ seq: Int64) {
             missed += 1
-            if listed < min(LastCallbackWinsChecker.listedSeqs, firstMissed.count) {
-                firstMissed[listed] = seq
-                listed += 1
-            }
+            firstMissed.append(seq)
         }
 
         /// Replaced by its own owner, from another call site.

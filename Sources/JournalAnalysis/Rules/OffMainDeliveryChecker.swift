@@ -28,28 +28,25 @@ final class OffMainDeliveryChecker: RuleChecker {
     struct Group {
         var registrationID: Int64
         var firstSeq: Int64
-        /// The first five threads, in order (`listed` of them): inline, so a group is
-        /// plain bytes (`SpilledTable`) and costs no allocation.
-        var firstThreads = InlineArray<5, Int64>(repeating: 0)
-        var listed = 0
+        /// The first five threads, in order: inline, so a group is plain bytes
+        /// (`SpilledTable`) and costs no allocation.
+        var firstThreads = FirstValues(limit: 5)
         var count = 1
 
         init(registrationID: Int64, firstSeq: Int64, thread: Int64) {
             self.registrationID = registrationID
             self.firstSeq = firstSeq
-            firstThreads[0] = thread
-            listed = 1
+            firstThreads.append(thread)
         }
 
         /// The threads listed, first first.
-        var threads: [Int64] { (0..<listed).map { firstThreads[$0] } }
+        var threads: [Int64] { firstThreads.values }
 
         /// One more delivery off main, on `thread` (the first five threads are listed).
         mutating func add(thread: Int64) {
             count += 1
-            guard listed < firstThreads.count, !threads.contains(thread) else { return }
-            firstThreads[listed] = thread
-            listed += 1
+            guard !firstThreads.contains(thread) else { return }
+            firstThreads.append(thread)
         }
     }
 

@@ -50,21 +50,17 @@ final class RemoveUnregisteredChecker: RuleChecker {
         var first: Removal
         /// The seqs of the later removals (as many as a finding can list): inline, so a
         /// group is plain bytes.
-        var repeats = InlineArray<9, Int64>(repeating: 0)
-        var listed = 0
+        var repeats = FirstValues(limit: RemoveUnregisteredChecker.listedSeqs - 1)
         var count = 1
 
         /// One more removal like the first, at `seq` (the first few seqs are kept).
         mutating func add(seq: Int64) {
             count += 1
-            if listed < min(RemoveUnregisteredChecker.listedSeqs - 1, repeats.count) {
-                repeats[listed] = seq
-                listed += 1
-            }
+            repeats.append(seq)
         }
 
         /// The later removals' seqs kept, first first.
-        var repeatSeqs: [Int64] { (0..<listed).map { repeats[$0] } }
+        var repeatSeqs: [Int64] { repeats.values }
     }
 
     /// How many sequence numbers a finding lists.

@@ -46,6 +46,12 @@ final class SlowCallbackChecker: RuleChecker {
             a loaded machine never counts.
 
             Journals without CPU time (schema 1) are judged on wall time.
+
+            Apple platforms: Darwin's public API counts neither a thread's voluntary waits
+            (no RUSAGE_THREAD) nor its run-queue wait, only its CPU time. There a callback on
+            main over the budget is reported when its CPU time was at least half the budget;
+            one that slept, waited on a lock or did synchronous I/O for 100 ms is not (on
+            Linux it is). Record the same code on Linux to see those.
             """,
         fix: "Move the slow work off the delivering thread (dispatch it to a background queue) and keep callbacks short."
     )

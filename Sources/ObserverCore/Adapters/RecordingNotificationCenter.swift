@@ -30,9 +30,16 @@ public import Foundation
 ///   handed to another recording center that forwards to a different `NotificationCenter`
 ///   removes nothing there (Foundation keeps calling the block): it is recorded as
 ///   `removeUnregistered` naming the still-live registration, whose later deliveries
-///   follow. A block
-///   observer never removed stays registered (Foundation keeps calling it), so a session
-///   ending with it live shows it as leaked.
+///   follow.
+///
+/// Block observers live as long as Foundation keeps them: until `removeObserver`, or until
+/// the forwarding `NotificationCenter` itself goes (never, for `.default`). The real center
+/// holds the observer, the observer holds its token, and the token holds the recorded
+/// registration, so discarding the token, or this recording center (a function-local
+/// `let center = RecordingNotificationCenter(...)`), changes nothing: the block keeps being
+/// called and recorded, and a session ending with it live shows it as leaked. Any recording
+/// center forwarding to the same `NotificationCenter` removes a token, as any holder of
+/// `NotificationCenter.default` can.
 ///
 /// Notification names are channels like any other, so `never-posted-key` catches a
 /// misspelled name. Foundation's methods are not `open` on Linux, so this is not a
@@ -46,8 +53,6 @@ public final class RecordingNotificationCenter: Sendable {
     public let forwardingCenter: NotificationCenter
     /// The registry that records.
     public let registry: ObserverRegistry
-    /// Tokens not yet removed, held strongly as `NotificationCenter` holds its observers.
-    private let live = Protected<[ObjectIdentifier: NotificationToken]>([:])
 
     /// Creates a recording center.
     /// - Parameters:
@@ -99,7 +104,7 @@ public final class RecordingNotificationCenter: Sendable {
         using block: @escaping @Sendable (Notification) -> Void
     ) -> NotificationToken {
         let channel = channel(for: name?.rawValue ?? "*")
-        let token = NotificationToken(name: name, center: self)
+        let token = NotificationToken(name: name, registry: registry, forwardingCenter: forwardingCenter)
         let sender = object.flatMap(Self.asObject)
         let entry = registry.register(
             on: channel, owner: owner ?? token, payload: Notification.self, options: [.new],
@@ -111,11 +116,11 @@ public final class RecordingNotificationCenter: Sendable {
         token.registration = entry.info
         token.senderObject = sender
         let registry = self.registry
-        token.forwarded = forwardingCenter.addObserver(forName: name, object: object, queue: queue) { [weak token] note in
-            guard let token else { return }
+        // Strong: the real center keeps the token (and so the registration) as long as it
+        // keeps the observer. The cycle through `token.forwarded` ends at removal.
+        token.attach(forwardingCenter.addObserver(forName: name, object: object, queue: queue) { note in
             registry.deliverForwarded(entry, carrier: token, payload: note)
-        }
-        live.withLock { $0[ObjectIdentifier(token)] = token }
+        })
         return token
     }
 
@@ -228,17 +233,13 @@ public final class RecordingNotificationCenter: Sendable {
     /// nothing is reported if it is already gone).
     private func end(_ token: NotificationToken, reason: RemovalReason) {
         guard let registration = token.registration else { return }
-        if let forwarded = live.withLock({ $0.removeValue(forKey: ObjectIdentifier(token)) })?.forwarded {
+        if let forwarded = token.detach() {
             forwardingCenter.removeObserver(forwarded)
         }
         registry.remove(registrationID: registration.id, info: registration, reason: reason, callSite: nil, reportMissing: false)
     }
 
     private func remove(_ observer: Any, name: Notification.Name?, object: Any?, callSite: CallSite) {
-        if let token = observer as? NotificationToken, let adding = token.center, adding !== self {
-            removeForeign(token, addedBy: adding, name: name, object: object, callSite: callSite)
-            return
-        }
         guard let token = observer as? NotificationToken, let registration = token.registration else {
             forwardingCenter.removeObserver(observer, name: name, object: object)
             if let other = Self.asObject(observer) {
@@ -246,42 +247,33 @@ public final class RecordingNotificationCenter: Sendable {
             }
             return
         }
-        let matches = (name == nil || name == token.name)
-            && (object == nil || Self.asObject(object!).map { $0 === token.senderObject } == true)
-        let removed: NotificationToken? = matches ? live.withLock { $0.removeValue(forKey: ObjectIdentifier(token)) } : nil
-        if let forwarded = removed?.forwarded {
-            forwardingCenter.removeObserver(forwarded)
-        }
-        if matches {
-            // Already removed: the registry reports it, naming the registration.
-            registry.remove(
-                registrationID: registration.id, info: registration, reason: .explicit, callSite: callSite,
-                reportMissing: true
-            )
-        } else {
-            registry.reportForwardedUnregistered(object: token, key: name?.rawValue, callSite: callSite)
-        }
-    }
-
-    /// `removeObserver` of a token another recording center added. Both forwarding to the
-    /// same `NotificationCenter`, the removal is real there: done as the adding center
-    /// would. Otherwise Foundation removes nothing and keeps calling the block: recorded
-    /// as that (`removeUnregistered` naming the registration, still live), in this
-    /// center's registry if the token's registration is its own.
-    private func removeForeign(
-        _ token: NotificationToken, addedBy adding: RecordingNotificationCenter, name: Notification.Name?, object: Any?,
-        callSite: CallSite
-    ) {
-        if adding.forwardingCenter === forwardingCenter {
-            adding.remove(token, name: name, object: object, callSite: callSite)
+        guard token.forwardingCenter === forwardingCenter else {
+            // Added to another NotificationCenter: Foundation removes nothing here and keeps
+            // calling the block. Recorded as that (`removeUnregistered` naming the
+            // registration, still live) in this registry if the registration is its own.
+            forwardingCenter.removeObserver(token, name: name, object: object)
+            if token.registry === registry {
+                registry.reportForwardedUnmatched(registration, callSite: callSite)
+            } else {
+                registry.reportForwardedUnregistered(object: token, key: name?.rawValue, callSite: callSite)
+            }
             return
         }
-        forwardingCenter.removeObserver(token, name: name, object: object)
-        if adding.registry === registry, let registration = token.registration {
-            registry.reportForwardedUnmatched(registration, callSite: callSite)
-        } else {
-            registry.reportForwardedUnregistered(object: token, key: name?.rawValue, callSite: callSite)
+        // The same NotificationCenter: the removal is real whichever recording center asks,
+        // and recorded in the registry that recorded the addition.
+        let matches = (name == nil || name == token.name)
+            && (object == nil || Self.asObject(object!).map { $0 === token.senderObject } == true)
+        guard matches else {
+            token.registry.reportForwardedUnregistered(object: token, key: name?.rawValue, callSite: callSite)
+            return
         }
+        if let forwarded = token.detach() {
+            forwardingCenter.removeObserver(forwarded)
+        }
+        // Already removed: the registry reports it, naming the registration.
+        token.registry.remove(
+            registrationID: registration.id, info: registration, reason: .explicit, callSite: callSite, reportMissing: true
+        )
     }
 
     /// The channel of a notification name. If the same registry already uses that name for
@@ -329,17 +321,37 @@ public final class RecordingNotificationCenter: Sendable {
 /// `NotificationToken#N`.
 public final class NotificationToken: NSObject, @unchecked Sendable {
     // Set once in `addObserver` before the token is returned or can be called back, and
-    // only read afterwards: the center's lock publishes them to other threads.
+    // only read afterwards: the registry's lock publishes them to other threads.
     let name: Notification.Name?
     var registration: RegistrationInfo?
-    var forwarded: (any NSObjectProtocol)?
     weak var senderObject: AnyObject?
-    /// The center that added it, which alone can remove it (weak: the center holds its
-    /// live tokens).
-    weak var center: RecordingNotificationCenter?
+    /// The registry that recorded the addition, and records the removal.
+    let registry: ObserverRegistry
+    /// The real center the observer was added to, which alone can remove it (weak: that
+    /// center holds the token through the observer's block).
+    weak var forwardingCenter: NotificationCenter?
+    /// The real center's observer until it is removed (`detach`): the only mutable state,
+    /// under its lock. Holding it while the real center holds the block that holds the
+    /// token is a cycle, ended by `detach`.
+    private let forwarded = Protected<(any NSObjectProtocol)?>(nil)
 
-    init(name: Notification.Name?, center: RecordingNotificationCenter) {
+    init(name: Notification.Name?, registry: ObserverRegistry, forwardingCenter: NotificationCenter) {
         self.name = name
-        self.center = center
+        self.registry = registry
+        self.forwardingCenter = forwardingCenter
+    }
+
+    /// Keeps the real center's observer, once, in `addObserver`.
+    func attach(_ observer: any NSObjectProtocol) {
+        forwarded.withLock { $0 = observer }
+    }
+
+    /// The real center's observer, to remove there, the first time it is asked for; `nil`
+    /// once removed.
+    func detach() -> (any NSObjectProtocol)? {
+        forwarded.withLock { value in
+            defer { value = nil }
+            return value
+        }
     }
 }

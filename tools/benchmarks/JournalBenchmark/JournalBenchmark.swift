@@ -116,8 +116,8 @@ enum JournalBenchmark {
             print("    wall time, bare / recording:                \(Spread(costs.map(\.bareWall)).text(ns)) / \(Spread(costs.map(\.recordedWall)).text(ns)) ns/event")
         }
         var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        print("peak resident memory of the whole run: \(usage.ru_maxrss / 1024) MiB")
+        _ = processResourceUsage(&usage)
+        print("peak resident memory of the whole run: \(peakResidentBytes(usage) / 1_048_576) MiB")
     }
 
     static func check(rows: Int, rounds: Int, directory: String) throws {
