@@ -35,6 +35,9 @@ package enum JournalFile {
             if let difference = try JournalSchemaObjects.difference(database, version: version, path: path) {
                 throw JournalError.refused(path: path, reason: "refused: \(difference)")
             }
+            if let difference = try JournalVocabulary.difference(database) {
+                throw JournalError.refused(path: path, reason: "refused: \(difference)")
+            }
             database.setStepBudget(forPages: try database.scalarInt("PRAGMA page_count"))
         } catch let error as JournalError {
             throw error
@@ -114,6 +117,12 @@ package enum JournalFile {
     package static func checkRegularNonEmptyFile(_ path: String) throws(JournalError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if let bytes = namedBytes(path) {
+                var status = stat()
+                if lstat(bytes.map { CChar(bitPattern: $0) } + [0], &status) == 0 {
+                    throw .refused(path: path, reason: "cannot be read: its name is not UTF-8 (shown with \\x escapes); rename it to read it")
+                }
+            }
             throw .fileNotFound(path: path)
         }
         if isDirectory.boolValue { throw .notAFile(path: path) }
@@ -124,6 +133,50 @@ package enum JournalFile {
         if let size = attributes?[.size] as? NSNumber, size.intValue == 0 {
             throw .emptyFile(path: path)
         }
+    }
+
+    /// A file or folder name as a `String`: UTF-8 as it is, each byte that is not UTF-8 as
+    /// `\xHH` (a name no `String` can hold exactly; `namedBytes` reads it back).
+    package static func shownName(_ name: [UInt8]) -> String {
+        if let text = utf8(name) { return text }
+        var shown = ""
+        var rest = name[...]
+        while !rest.isEmpty {
+            // The longest valid UTF-8 prefix is kept as it is; the byte after it is escaped.
+            var length = rest.count
+            while length > 0, utf8(rest.prefix(length)) == nil { length -= 1 }
+            shown += String(decoding: rest.prefix(length), as: UTF8.self).replacingOccurrences(of: "\\", with: "\\x5C")
+            rest = rest.dropFirst(length)
+            if let byte = rest.first {
+                shown += "\\x" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+                rest = rest.dropFirst()
+            }
+        }
+        return shown
+    }
+
+    /// `bytes` as a `String` if they are valid UTF-8.
+    private static func utf8(_ bytes: some Collection<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+
+    /// The bytes of a path `shownName` wrote with `\xHH` escapes, or `nil` if it has none.
+    static func namedBytes(_ path: String) -> [UInt8]? {
+        guard path.contains("\\x") else { return nil }
+        var bytes: [UInt8] = []
+        var utf8 = Array(path.utf8)[...]
+        while let byte = utf8.first {
+            if byte == UInt8(ascii: "\\"), utf8.count >= 4, utf8.dropFirst().first == UInt8(ascii: "x"),
+               let value = UInt8(String(decoding: utf8.dropFirst(2).prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(4)
+            } else {
+                bytes.append(byte)
+                utf8 = utf8.dropFirst()
+            }
+        }
+        return bytes
     }
 
     /// Reads and checks `application_id` and `user_version`; returns the schema version.

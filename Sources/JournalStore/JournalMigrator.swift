@@ -77,6 +77,7 @@ extension JournalMigrator {
         } catch {
             throw JournalFile.classify(error, path: path)
         }
+        database.limitResources()
         database.checkpointsOnClose(false)
         var problems: [String] = []
         do {

@@ -7,6 +7,9 @@
 #                                concurrency tests and a soak under ThreadSanitizer
 #   tools/scripts/reliability.sh long    the long forms, printing the figures RELIABILITY.md records
 #                                (about 45 minutes on the 2-core machine)
+#   tools/scripts/reliability.sh reads   only the readers' harness: schema-1 upgrades (sparse,
+#                                interrupted by each signal, damaged, oversized values), the app's
+#                                own database at a non-UTF-8 path, non-UTF-8 journal names
 #
 # Long-form sizes can be changed: CRASH_TRIALS, FULL_DISK_TRIALS, MUTATION_CASES,
 # MUTATION_SEED, SOAK_SECONDS.
@@ -20,44 +23,11 @@ tsan_filter='ConcurrencyStressTests|RegistryRaceStressTests|ConcurrencyTests|Two
 
 step() { printf '\n== %s\n' "$*"; }
 
-# Runs the swift test FILTER at a size set by the VARIABLE=VALUE arguments; on failure shows
-# the failed expectations and stops, naming WHAT failed.
-#   harness WHAT FILTER VARIABLE=VALUE...
-harness() {
-    local what="$1" filter="$2" log
-    shift 2
-    log="$(mktemp)"
-    if ! env "$@" swift test --skip-build --filter "$filter" >"$log" 2>&1; then
-        grep -E '^✘|↳' "$log" | head -n 60
-        rm -f "$log"
-        echo "reliability: the $what failed" >&2
-        exit 1
-    fi
-    grep -E '^(✔|✘) Test run' "$log"
-    rm -f "$log"
-}
-
-# Runs a command under ThreadSanitizer and fails on any report, even one that did not
-# change the exit status.
-tsan() {
-    local log
-    log="$(mktemp)"
-    if ! TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}" "$@" >"$log" 2>&1; then
-        # The failed expectations first: a long run's tail alone may not reach them.
-        grep -E '^✘|↳' "$log" | head -n 40 || true
-        tail -n 60 "$log"
-        echo "reliability: failed under ThreadSanitizer: $*" >&2
-        rm -f "$log"
-        return 1
-    fi
-    if grep -q 'WARNING: ThreadSanitizer' "$log"; then
-        grep -A 30 'WARNING: ThreadSanitizer' "$log" | head -n 80
-        echo "reliability: ThreadSanitizer reported: $*" >&2
-        rm -f "$log"
-        return 1
-    fi
-    grep -E '^(✔|✘) Test run|^soak' "$log" || true
-    rm -f "$log"
+# The readers' harness (RELIABILITY.md section 6c): old journals upgraded for reading
+# (sparse, interrupted by each signal, damaged, oversized values), the app's own database
+# at a non-UTF-8 path beside a recording, journals whose names are not UTF-8.
+reads() {
+    harness "readers' harness" 'theAppsOwn|pathsSQLite|journalsWhoseNames|anInterruptedRead|copiesLeft|theUpgraded|theUpgradeHas|checkOfAnOld|aVocabulary|checkFindsLong|readingAJournalLeaves'
 }
 
 case "$mode" in
@@ -73,6 +43,9 @@ ci)
 
     step "200,000 empty sessions through every whole-journal command"
     harness "many-sessions test" everyWholeJournalCommandIsBoundedOnManyEmptySessions OBSREPLAY_MANY_SESSIONS=200000
+
+    step "readers' harness: schema-1 upgrades, the app's own database, non-UTF-8 names"
+    reads
 
     step "soak, 5 seconds"
     swift build --product JournalStress
@@ -110,14 +83,21 @@ long)
         echo "last case started: $(cat "${TMPDIR:-/tmp}/obsreplay-mutation-current-case.txt" 2>/dev/null)"
         exit 1
     fi
+    step "readers' harness: schema-1 upgrades, the app's own database, non-UTF-8 names"
+    reads
     step "soak, ${SOAK_SECONDS:-60} seconds"
     "$(swift build --show-bin-path)/JournalStress" soak --seconds "${SOAK_SECONDS:-60}" --threads 8
     ;;
+reads)
+    swift build --build-tests
+    step "readers' harness: schema-1 upgrades, the app's own database, non-UTF-8 names"
+    reads
+    ;;
 --help|-h)
-    echo "usage: tools/scripts/reliability.sh ci|long   (RELIABILITY.md describes both)"
+    echo "usage: tools/scripts/reliability.sh ci|long|reads   (RELIABILITY.md describes them)"
     ;;
 *)
-    echo "usage: tools/scripts/reliability.sh ci|long" >&2
+    echo "usage: tools/scripts/reliability.sh ci|long|reads" >&2
     exit 64
     ;;
 esac

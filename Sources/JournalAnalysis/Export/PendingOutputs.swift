@@ -1,20 +1,23 @@
 import SystemShim
 
-/// The temporary files of outputs being written (`OutputFile`), removed when SIGTERM,
+/// The temporary files of outputs being written (`OutputFile`) and the upgraded copies
+/// of older journals being read (`JournalCopy`: its files, then its directory), removed when SIGTERM,
 /// SIGHUP or SIGINT ends the process: a `report -o` or `export -o` stopped by a CI
 /// timeout, a closed terminal or Ctrl-C must not leave `.NAME.tmp-PID-RANDOM` behind
 /// (megabytes each). Files of a process that died some other way (SIGKILL, a crash) are
 /// removed by the next output written in that directory (`OutputFile`, `ProcessLitter`).
 ///
-/// The handler only calls `unlink` on paths kept as C strings in fixed slots, then
+/// The handler only calls `unlink` on paths kept as C strings in fixed slots (then
+/// `rmdir`, for the copies' directories, once their files are gone), then
 /// restores the signal's default action and raises it again, so the process still ends
 /// by that signal (exit status and shell behaviour unchanged). Handlers are installed
 /// once, and only for signals whose action is still the default: an app that handles
 /// them itself keeps its handler.
 enum PendingOutputs {
-    /// Outputs in flight at once: one per command, a few in tests; a path beyond this is
+    /// Paths kept at once: one per output (one per command), five per upgraded copy (a
+    /// command over a directory may hold a reader per journal); a path beyond this is
     /// written as before, only not removed on a signal.
-    static let capacity = 64
+    static let capacity = 512
 
     /// The paths, `malloc`ed, `nil` where free. A slot is filled only once its string is
     /// complete, and emptied before the string is freed: the handler, which may interrupt
@@ -57,6 +60,9 @@ enum PendingOutputs {
         let handler: @convention(c) (Int32) -> Void = { signalNumber in
             for slot in 0..<PendingOutputs.capacity {
                 if let path = PendingOutputs.slots[slot] { unlink(path) }
+            }
+            for slot in 0..<PendingOutputs.capacity {
+                if let path = PendingOutputs.slots[slot] { rmdir(path) }
             }
             signal(signalNumber, SIG_DFL)
             raise(signalNumber)

@@ -15,6 +15,9 @@ package final class JournalReader {
     package let schemaVersion: Int
     /// The upgraded copy read instead of an older journal; removed with the reader.
     private let copy: JournalCopy?
+    /// The user's own file, read-only, when the reader reads an upgraded copy of it:
+    /// `check` checks it as well as the copy.
+    private let original: SQLiteDatabase?
     private var registrationStatement: SQLiteStatement?
     /// Statements by SQL text, compiled once: whole-journal commands run the same few
     /// queries for every session, and a journal may hold hundreds of thousands.
@@ -31,16 +34,33 @@ package final class JournalReader {
             let file: SQLiteDatabase
             (file, schemaVersion) = try JournalFile.openValidated(path: path)
             if schemaVersion < JournalSchema.latestVersion {
-                let copy = try JournalCopy(upgrading: file, path: path)
+                let copy = try JournalCopy(upgrading: file, version: schemaVersion, path: path)
                 self.copy = copy
                 database = try JournalFile.openForReading(path: copy.path)
+                original = file
             } else {
                 copy = nil
+                original = nil
                 database = file
             }
         } catch {
             throw .journal(error)
         }
+    }
+
+    /// `PRAGMA integrity_check` of the user's own file when the reader reads an upgraded
+    /// copy of it (`nil` otherwise): a damaged index there is rebuilt by the upgrade, so
+    /// checking the copy alone would say the file is sound.
+    package func integrityOfOriginal(limit: Int) throws(AnalysisError) -> [String]? {
+        guard let original else { return nil }
+        var messages: [String] = []
+        do {
+            let statement = try original.prepare("PRAGMA integrity_check(\(limit))")
+            while try statement.step() { messages.append(statement.text(0)) }
+        } catch {
+            throw failure(error)
+        }
+        return messages
     }
 
     // MARK: - Failures

@@ -51,8 +51,7 @@ extension SQLiteDatabase {
     /// - Throws: `SQLiteError` if SQLite refuses a setting (then the connection must
     ///   not be used).
     package func hardenForUntrustedFile() throws(SQLiteError) {
-        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, ReadLimits.valueBytes)
-        for (limit, value) in ReadLimits.others { sqlite3_limit(handle, limit, value) }
+        limitResources()
         let flags: [(Int32, Int32, String)] = [
             (SQLITE_DBCONFIG_DEFENSIVE, 1, "defensive mode"),
             (SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, "untrusted schema"),
@@ -65,7 +64,7 @@ extension SQLiteDatabase {
         }
         sqlite3_enable_load_extension(handle, 0)
         for pragma in ["PRAGMA trusted_schema = OFF", "PRAGMA cell_size_check = ON", "PRAGMA mmap_size = 0"] {
-            let rc = sqlite3_exec(handle, pragma, nil, nil, nil)
+            let rc = GuardedFileOpen.guarding { sqlite3_exec(handle, pragma, nil, nil, nil) }
             guard rc == SQLITE_OK else { throw error(rc, sql: pragma) }
         }
         let budget = StepBudget(limit: ReadLimits.floorSteps)
@@ -77,6 +76,14 @@ extension SQLiteDatabase {
             guard let context else { return proceed }
             return Unmanaged<StepBudget>.fromOpaque(context).takeUnretainedValue().spend() ? proceed : interrupt
         }, Unmanaged.passUnretained(budget).toOpaque())
+    }
+
+    /// Sets the `ReadLimits` on this connection: on every connection that reads or
+    /// upgrades a journal from elsewhere (a migration copies every value, so an unlimited
+    /// one let a 300-million-character value cost 886 MiB).
+    package func limitResources() {
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, ReadLimits.valueBytes)
+        for (limit, value) in ReadLimits.others { sqlite3_limit(handle, limit, value) }
     }
 
     /// Whether closing the last connection copies the `-wal` into the database file

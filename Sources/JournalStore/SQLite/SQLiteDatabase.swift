@@ -55,25 +55,24 @@ package final class SQLiteDatabase {
         }
         #endif
         var flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
-        var target = path
+        var target = Self.uri(path)
         switch mode {
         case .readOnly:
             flags |= SQLITE_OPEN_READONLY
-            target = "file:" + Self.uriEscaped(path) + "?mode=ro"
+            target += "?mode=ro"
         case .readOnlyImmutable:
             flags |= SQLITE_OPEN_READONLY
-            target = "file:" + Self.uriEscaped(path) + "?immutable=1"
+            target += "?immutable=1"
         case .readWrite:
             flags |= SQLITE_OPEN_READWRITE
-            target = "file:" + Self.uriEscaped(path)
         case .readWriteCreate:
             flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-            target = "file:" + Self.uriEscaped(path)
         }
-        // Every file SQLite opens is checked as it is opened, not only before (GuardedFileOpen).
+        // Every file SQLite opens for this connection is checked as it is opened, not only
+        // before (GuardedFileOpen): its calls run `guarding`.
         _ = GuardedFileOpen.installed
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(target, &db, flags, nil)
+        let rc = GuardedFileOpen.guarding { sqlite3_open_v2(target, &db, flags, nil) }
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let db { sqlite3_close_v2(db) }
@@ -90,30 +89,26 @@ package final class SQLiteDatabase {
     deinit {
         // Cached statements must be finalized before the connection can really close.
         cache.removeAll()
-        sqlite3_close_v2(handle)
+        GuardedFileOpen.guarding { _ = sqlite3_close_v2(handle) }
     }
 
-    /// Copies this database, as this connection sees it (a `-wal` included), into a new
-    /// file at `path`, page by page with SQLite's backup API (no `ATTACH`, which a hardened
-    /// reader's connection does not allow).
-    /// - Throws: `SQLiteError` if `path` cannot be created or a page cannot be read.
-    package func copy(to path: String) throws(SQLiteError) {
-        let destination = try SQLiteDatabase(path: path, mode: .readWriteCreate)
-        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
-            throw SQLiteError(code: sqlite3_errcode(destination.handle), message: String(cString: sqlite3_errmsg(destination.handle)))
-        }
-        let rc = sqlite3_backup_step(backup, -1)
-        sqlite3_backup_finish(backup)
-        guard rc == SQLITE_DONE else { throw SQLiteError(code: rc, message: String(cString: sqlite3_errstr(rc))) }
+    /// The `file:` URI SQLite opens `path` by. An absolute path gets an empty authority
+    /// (`file://` + path): written `file:` + path, one starting with `//` would have its
+    /// first component read as the URI's authority ("invalid uri authority").
+    static func uri(_ path: String) -> String {
+        (path.hasPrefix("/") ? "file://" : "file:") + uriEscaped(path)
     }
 
-    /// Percent-escapes the characters a URI path may not contain literally.
+    /// Percent-escapes what a URI path may not hold literally: `%`, `?`, `#`, controls
+    /// and every byte of a character beyond ASCII (SQLite decodes `%XX` back into that
+    /// very byte, so the path SQLite opens has the bytes of `path`).
     static func uriEscaped(_ path: String) -> String {
         var out = ""
         for byte in path.utf8 {
             switch byte {
-            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                out += "%" + String(byte, radix: 16, uppercase: true)
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x20, 0x7F...:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += (hex.count == 1 ? "%0" : "%") + hex
             default:
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             }
@@ -134,7 +129,7 @@ package final class SQLiteDatabase {
         #endif
         var message: UnsafeMutablePointer<CChar>?
         stepBudget?.spent = 0
-        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        let rc = GuardedFileOpen.guarding { sqlite3_exec(handle, sql, nil, nil, &message) }
         guard rc == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(message)
@@ -164,7 +159,7 @@ package final class SQLiteDatabase {
         if let code = faults?.failure(at: .prepare, sql: sql) { throw SQLiteFaultPlan.error(code: code, sql: sql) }
         #endif
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let rc = GuardedFileOpen.guarding { sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) }
         guard rc == SQLITE_OK, let statement else { throw error(rc, sql: sql) }
         // A cached statement lives in this connection's cache: it must not keep the
         // connection alive too, or neither would ever be freed.
@@ -221,7 +216,7 @@ package final class SQLiteDatabase {
     /// has then already rolled back on its own (as it does after `SQLITE_FULL`).
     package func rollback() {
         if inTransaction {
-            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            GuardedFileOpen.guarding { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
         }
     }
 

@@ -41,6 +41,12 @@ package final class SQLiteStatement {
 
     // MARK: - Binding (1-based indexes, as in SQL)
 
+    /// Binds column `column` of `row`'s current row, whatever its type, exactly.
+    package func bind(columnOf row: SQLiteStatement, _ column: Int32, at index: Int32) throws(SQLiteError) {
+        let rc = sqlite3_bind_value(handle, index, sqlite3_column_value(row.handle, column))
+        guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
+    }
+
     package func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
         try checkFault(.bind)
         let rc = value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index)
@@ -131,11 +137,11 @@ package final class SQLiteStatement {
     /// starts (again) starts from nothing; one that runs past the connection's budget is
     /// stopped with a message saying so.
     private func stepCharged() throws(SQLiteError) -> Int32 {
-        guard let budget = database.stepBudget else { return sqlite3_step(handle) }
+        guard let budget = database.stepBudget else { return GuardedFileOpen.guarding { sqlite3_step(handle) } }
         if sqlite3_stmt_busy(handle) == 0 { spentSteps = 0 }
         budget.spent = spentSteps
         budget.exceeded = false
-        let rc = sqlite3_step(handle)
+        let rc = GuardedFileOpen.guarding { sqlite3_step(handle) }
         spentSteps = budget.spent
         if SQLiteError.primary(rc) == SQLITE_INTERRUPT && budget.exceeded {
             throw SQLiteError(
