@@ -377,7 +377,7 @@ final class BasketScreen {
     recording.close()
     let found = try findings(scratch.path())
     #expect(found.count == 1)
-    #expect(found.first?.hasPrefix("OJ004 leaked-registration: BasketScreen#1's registration on BasketScreen#1.withObservationTracking@ObservationTrackingTests.swift:") == true, "\(found)")
+    #expect(found.first?.hasPrefix("OJ004 leaked-registration: BasketScreen#1's tracking on BasketScreen#1.withObservationTracking@ObservationTrackingTests.swift:") == true, "\(found)")
     #expect(found.first?.contains("BasketScreen visible") == true, "\(found)")
 }
 

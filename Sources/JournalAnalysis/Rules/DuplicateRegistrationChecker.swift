@@ -43,7 +43,10 @@ final class DuplicateRegistrationChecker: RuleChecker {
             when one write reached both (a loop started again on every appearance). Armings or
             loops that read different things (row views each tracking their own item, a helper
             tracking two properties) are told apart by the writes that reach only one of them,
-            and are not reported.
+            and are not reported. Journals recorded through Observation's public API do not say
+            which property a tracking's firing was for: there, two armings one owner (owner:)
+            made in a row, with nothing recorded between them, are taken for a helper arming
+            for several properties at once, and their firings not for one write.
             """,
         fix: "Register once (for example in init or viewDidLoad, not in a method that runs repeatedly), or keep the token and cancel it before registering again."
     )
@@ -197,6 +200,16 @@ final class DuplicateRegistrationChecker: RuleChecker {
             let pair = duplicates[index]
             let first = burst.reached.contains(pair.first.id), second = burst.reached.contains(pair.second.id)
             if first && second {
+                // Firings with no value (Observation's public API does not say what changed)
+                // of two armings one owner made in a row, nothing recorded between them, are
+                // no evidence that one write ran both: a helper arming for several properties
+                // at once fires once per write, in the same run of firings. An owner arming
+                // again later while armed, or owner-less armings from one line (different
+                // objects say so with owner:), are one observation.
+                if burst.value == nil, pair.first.ownerID == pair.second.ownerID,
+                   pair.second.registeredSeq == pair.first.registeredSeq + 1 {
+                    continue
+                }
                 duplicates[index].writesReachingBoth += 1
             } else if burst.bothLive.contains(index) {
                 // One of them heard a write the other, live, did not: they read different things.

@@ -24,10 +24,10 @@ final class NeverPostedKeyChecker: RuleChecker {
             posted key hints only for the never-posted keys closest to it: with minPrice and
             maxPirce observed and maxPrice posted, maxPirce (one swap) gets the hint.
 
-            A for await loop over observations { … } that never received a change is info, with
-            no typo hint (its channel is named after its line, not a key): what its closure reads
-            never changed, or it reads no observable property at all (a value captured before
-            the closure is not tracked).
+            A for await loop over observations { … } is not reported, nor given as a typo hint
+            (its channel is named after its line, not a key): a loop takes a change only when it
+            asks for its next value, so a closure that reads nothing (a value captured before it)
+            and a loop ended before it took a write look alike in the journal.
             """,
         fix: "Check the key's spelling against the keys the subject posts; prefer a shared constant to a string literal."
     )
@@ -101,8 +101,8 @@ final class NeverPostedKeyChecker: RuleChecker {
         switch event.kind {
         case .registered, .replaced:
             // A withObservationTracking site is no key the app names: one that reads nothing
-            // is OJ015's. Nor is an Observations loop's line: a loop that saw no change is
-            // no typo.
+            // is OJ015's. Nor is an Observations loop's line: a loop that took no change may
+            // just have ended before asking for the next value.
             guard let channel = event.channelID, !TrackingSite.isTracking(channel, context),
                   context.catalog.channels[channel]?.key.hasPrefix(TrackingSite.observationsKeyPrefix) != true,
                   let key = keyNumber(channel, context) else { return }
@@ -135,7 +135,7 @@ final class NeverPostedKeyChecker: RuleChecker {
         var candidates: [Candidate] = []
         // Pairs whose sibling test decides: more than one slip apart.
         var siblingTests: [(observed: TypedKey, posted: TypedKey)] = []
-        for key in observed.keys where posted[key] == nil && !Self.isObservationsLoop(key.key) {
+        for key in observed.keys where posted[key] == nil {
             for other in posted.keys where other.type == key.type && !Self.isObservationsLoop(other.key) {
                 guard let distance = editDistance(key.key, other.key, limit: 2) else { continue }
                 let slips = editDistance(key.key, other.key, limit: 2, transpositions: true) ?? distance
@@ -233,14 +233,6 @@ final class NeverPostedKeyChecker: RuleChecker {
                     message: "\(owner) observed \(channel) (\(site)), which was never posted; \(subject) posted \(quoted(match.key)), \(plural(distance, "edit")) away: a typo?",
                     evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
                     count: entry.registrations
-                ))
-            } else if Self.isObservationsLoop(key.key) {
-                emit(Finding(
-                    rule: Self.rule, severity: .info, sessionID: context.session.id,
-                    message: "The for await loop over observations at \(site) (\(owner)) never received a change: what its closure reads did not change in this session, or it reads no observable property.",
-                    evidence: evidence, seqs: seqs, callSites: [site], owners: [owner], channel: channel,
-                    count: entry.registrations,
-                    fix: "Read the @Observable properties inside the observations closure (a value read before it, or a property that is not observable, is never tracked); if it does read them, they did not change in this recording."
                 ))
             } else {
                 emit(Finding(
