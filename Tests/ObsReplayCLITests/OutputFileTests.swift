@@ -316,33 +316,6 @@ private func permissions(_ path: String) -> mode_t {
         }
     }
 
-    /// Starts `path` with `arguments`, SIGTERM, SIGHUP and SIGINT at their default actions
-    /// and unblocked (a test runner may ignore them, and children inherit that), output to
-    /// /dev/null; returns its PID.
-    private func spawnWithDefaultSignals(_ path: String, _ arguments: [String]) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), none = sigset_t()
-        sigemptyset(&defaults)
-        sigemptyset(&none)
-        for signalNumber in [SIGTERM, SIGHUP, SIGINT] { sigaddset(&defaults, signalNumber) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
-        guard result == 0 else { throw CocoaError(.executableLoad) }
-        return pid
-    }
-
     /// Issue 27 §8, the other half: a writer that died without cleaning up (SIGKILL, a
     /// crash) left its temporary file; the next output written in that directory removes
     /// it, and only it: the name's PID must be gone, the file regular and the user's.
