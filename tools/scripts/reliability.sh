@@ -23,6 +23,46 @@ tsan_filter='ConcurrencyStressTests|RegistryRaceStressTests|ConcurrencyTests|Two
 
 step() { printf '\n== %s\n' "$*"; }
 
+# Runs the swift test FILTER at a size set by the VARIABLE=VALUE arguments; on failure shows
+# the failed expectations and stops, naming WHAT failed.
+#   harness WHAT FILTER VARIABLE=VALUE...
+harness() {
+    local what="$1" filter="$2" log
+    shift 2
+    log="$(mktemp)"
+    if ! env "$@" swift test --skip-build --filter "$filter" >"$log" 2>&1; then
+        grep -E '^✘|↳' "$log" | head -n 60
+        rm -f "$log"
+        echo "reliability: the $what failed" >&2
+        exit 1
+    fi
+    grep -E '^(✔|✘) Test run' "$log"
+    rm -f "$log"
+}
+
+# Runs a command under ThreadSanitizer and fails on any report, even one that did not
+# change the exit status.
+tsan() {
+    local log
+    log="$(mktemp)"
+    if ! TSAN_OPTIONS="halt_on_error=0 exitcode=66 ${TSAN_OPTIONS:-}" "$@" >"$log" 2>&1; then
+        # The failed expectations first: a long run's tail alone may not reach them.
+        grep -E '^✘|↳' "$log" | head -n 40 || true
+        tail -n 60 "$log"
+        echo "reliability: failed under ThreadSanitizer: $*" >&2
+        rm -f "$log"
+        return 1
+    fi
+    if grep -q 'WARNING: ThreadSanitizer' "$log"; then
+        grep -A 30 'WARNING: ThreadSanitizer' "$log" | head -n 80
+        echo "reliability: ThreadSanitizer reported: $*" >&2
+        rm -f "$log"
+        return 1
+    fi
+    grep -E '^(✔|✘) Test run|^soak' "$log" || true
+    rm -f "$log"
+}
+
 # The readers' harness (RELIABILITY.md section 6c): old journals upgraded for reading
 # (sparse, interrupted by each signal, damaged, oversized values), the app's own database
 # at a non-UTF-8 path beside a recording, journals whose names are not UTF-8.
