@@ -34,29 +34,22 @@ extension ObserverRegistry {
     /// as a delivery when a sink is installed (with no change number: the other dispatcher
     /// does not say which post it delivers). `carrier` is passed as the callback's owner
     /// argument (the entry's own owner is held weakly and may be gone: the other dispatcher
-    /// still calls, and the journal then shows a delivery after the owner went).
-    func deliverForwarded<Payload>(_ entry: RegistrationEntry, carrier: AnyObject, payload: Payload) {
+    /// still calls, and the journal then shows a delivery after the owner went). `initial`:
+    /// the registration's first value, recorded on the delivery, which no change precedes.
+    func deliverForwarded<Payload>(
+        _ entry: RegistrationEntry, carrier: AnyObject, payload: Payload, initial: EventValue? = nil
+    ) {
         ErasedPayload.lending(payload) { payload in
             guard hasSink else {
                 entry.call(carrier, payload)
                 return
             }
-            invokeRecorded(entry, owner: carrier, payload: payload, depth: ThreadContext.current.depth, change: 0)
-        }
-    }
-
-    /// `deliverForwarded` of a registration's first value (`initial`, recorded on the
-    /// delivery), which no change precedes.
-    func deliverForwarded<Payload>(_ entry: RegistrationEntry, carrier: AnyObject, payload: Payload, initial: EventValue) {
-        ErasedPayload.lending(payload) { payload in
-            guard hasSink else {
-                entry.call(carrier, payload)
-                return
+            let depth = ThreadContext.current.depth
+            if let initial {
+                invokeRecorded(entry, owner: carrier, payload: payload, depth: depth, initial: initial, change: 0)
+            } else {
+                invokeRecorded(entry, owner: carrier, payload: payload, depth: depth, change: 0)
             }
-            invokeRecorded(
-                entry, owner: carrier, payload: payload, depth: ThreadContext.current.depth,
-                initial: initial, change: 0
-            )
         }
     }
 

@@ -44,6 +44,18 @@ final class Steps<Element: Sendable> {
     }
 
     func next() async -> Element? { await step() }
+
+    /// The first value, then the next one after `change` ran in a task of its own (made
+    /// once the first value was taken), both under `bounded`.
+    func firstAndNext(
+        afterTask change: @escaping @MainActor @Sendable () -> Void, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> [Element?]? {
+        await bounded({
+            let first = await self.next()
+            Task { change() }
+            return [first, await self.next()]
+        }, sourceLocation: sourceLocation)
+    }
 }
 
 /// Runs `body`, failing (and cancelling it) if it has not finished within 20 seconds.
@@ -92,11 +104,7 @@ private func recordingRegistry() -> ObserverRegistry { ObserverRegistry(sink: In
     func aChangeAfterTheFirstValueIsTheNextValue(_ implementation: ObservationImplementation) async {
         let model = ConformanceModel()
         let steps = Steps(implementation, recordingRegistry()) { model.value }
-        let values = await bounded {
-            let first = await steps.next()
-            Task { model.value = 42 }
-            return [first, await steps.next()]
-        }
+        let values = await steps.firstAndNext(afterTask: { model.value = 42 })
         #expect(values == [0, 42])
     }
 
@@ -104,14 +112,10 @@ private func recordingRegistry() -> ObserverRegistry { ObserverRegistry(sink: In
     func propertiesSetTogetherAreOneSettledValue(_ implementation: ObservationImplementation) async {
         let model = ConformanceModel()
         let steps = Steps(implementation, recordingRegistry()) { "\(model.name):\(model.value)" }
-        let values = await bounded {
-            let first = await steps.next()
-            Task {
-                model.name = "updated"
-                model.value = 100
-            }
-            return [first, await steps.next()]
-        }
+        let values = await steps.firstAndNext(afterTask: {
+            model.name = "updated"
+            model.value = 100
+        })
         #expect(values == ["test:0", "updated:100"])
     }
 
@@ -119,11 +123,7 @@ private func recordingRegistry() -> ObserverRegistry { ObserverRegistry(sink: In
     func aBurstOfChangesIsItsLatestValue(_ implementation: ObservationImplementation) async {
         let model = ConformanceModel()
         let steps = Steps(implementation, recordingRegistry()) { model.value }
-        let values = await bounded {
-            let first = await steps.next()
-            Task { for value in 1...5 { model.value = value } }
-            return [first, await steps.next()]
-        }
+        let values = await steps.firstAndNext(afterTask: { for value in 1...5 { model.value = value } })
         #expect(values == [0, 5])
     }
 

@@ -44,23 +44,18 @@ public struct RecordedObservations<Element: Sendable, Failure: Error>: AsyncSequ
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
             guard !finished else { return nil }
             guard !Task.isCancelled else { return end() }
-            guard let run else {
-                let run = ObservationsRun(sequence: sequence)
+            let run: ObservationsRun, initial: Bool
+            if let existing = self.run {
+                await existing.waitForChange()
+                guard !Task.isCancelled else { return end() }
+                (run, initial) = (existing, false)
+            } else {
+                (run, initial) = (ObservationsRun(sequence: sequence), true)
                 self.run = run
-                switch run.track(sequence.emit) {
-                case .success(let value):
-                    run.deliver(value, initial: true)
-                    return value
-                case .failure(let error):
-                    _ = end()
-                    throw error
-                }
             }
-            await run.waitForChange()
-            guard !Task.isCancelled else { return end() }
             switch run.track(sequence.emit) {
             case .success(let value):
-                run.deliver(value, initial: false)
+                run.deliver(value, initial: initial)
                 return value
             case .failure(let error):
                 _ = end()
@@ -118,12 +113,10 @@ final class ObservationsRun: @unchecked Sendable {
     /// after the change that produced it.
     func deliver<Element: Sendable>(_ value: Element, initial: Bool) {
         guard registry.hasSink else { return }
-        if initial {
-            registry.deliverForwarded(entry, carrier: owner, payload: value, initial: EventValue(value))
-        } else {
+        if !initial {
             registry.recordForwardedPost(on: channel, value: { String(describing: value) }, callSite: nil)
-            registry.deliverForwarded(entry, carrier: owner, payload: value)
         }
+        registry.deliverForwarded(entry, carrier: owner, payload: value, initial: initial ? EventValue(value) : nil)
     }
 
     /// Returns once a change happened since the last `track` (at once if one did), or the
