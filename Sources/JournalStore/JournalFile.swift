@@ -14,7 +14,8 @@ package enum JournalFile {
     /// file's size. In a directory the reader cannot write, a journal without a `-wal`
     /// file is read as it is on disk (`immutable=1`); one with a `-wal` file but no
     /// `-shm` cannot be read there, and the error says why. A journal with no side file is
-    /// read as it is on disk wherever it is, creating none. Side files SQLite would block
+    /// read through SQLite's locks, and the side files that creates are removed when the
+    /// connection closes (`connectForReading`). Side files SQLite would block
     /// on or write through (a FIFO, a device, a symlink, a hard link, another user's file:
     /// `SideFileCheck`) are refused before SQLite opens anything.
     /// - Throws: `JournalError` naming the file and the reason.
@@ -49,16 +50,48 @@ package enum JournalFile {
         return (database, version)
     }
 
+    /// Makes every later query of `database` (from `openForReading`) see the journal as
+    /// of one moment, while an app may be recording into it: one read transaction, for as
+    /// long as the connection is open, with the work budget of that moment's size.
+    ///
+    /// Only for a journal in WAL mode, where a read transaction never holds up a writer
+    /// (it only keeps checkpoints from copying past it); a journal in another mode is left
+    /// as it was, since a long read there would block every write.
+    /// - Throws: `JournalError` naming the file.
+    package static func holdSnapshot(_ database: SQLiteDatabase) throws(JournalError) {
+        do {
+            let mode = try database.prepare("PRAGMA journal_mode")
+            guard try mode.step(), mode.text(0) == "wal" else { return }
+            try database.execute("BEGIN")
+            database.setStepBudget(forPages: try database.scalarInt("PRAGMA page_count"))
+        } catch {
+            throw classify(error, path: database.path)
+        }
+    }
+
     /// A hardened read-only connection that has read the file's header, falling back to
-    /// `immutable=1` where that is the only way and is safe (see `openForReading`).
+    /// `immutable=1` where that is the only way (see `openForReading`).
     ///
     /// A journal with no side file at all (no `-wal`, `-shm` or `-journal`: no writer has
-    /// it open, and none crashed) holds everything in its main file, and is read as it is
-    /// (`immutable=1`): SQLite's read-only connection would otherwise create an empty
-    /// `-wal` and a `-shm` beside a WAL journal and leave them (a tree of 10,000 journals
-    /// diagnosed gained 20,000 files, 320 MB). A read leaves the directory as it found it.
+    /// it open, and none crashed) is read through SQLite's locks like any other, so an app
+    /// that starts recording into it meanwhile cannot change what the read sees; the empty
+    /// `-wal` and the `-shm` SQLite's read-only connection creates for that are removed
+    /// when the connection closes, if nothing else uses them (`ReaderSideFiles`): a read
+    /// leaves the directory as it found it (a tree of 10,000 journals diagnosed once gained
+    /// 20,000 files). Where they could not be removed safely (see `ReaderSideFiles.plan`),
+    /// the journal is read as it is on disk (`immutable=1`), creating none.
     private static func connectForReading(_ path: String) throws(JournalError) -> SQLiteDatabase {
         if !hasSideFiles(path) {
+            let sideFiles = ReaderSideFiles.plan(for: path)
+            do {
+                return try connect(path, mode: sideFiles == nil ? .readOnlyImmutable : .readOnly) { database in
+                    database.afterClose = sideFiles.map { plan in { plan.removeIfUnused() } }
+                }
+            } catch where sideFiles != nil && [SQLITE_CANTOPEN, SQLITE_READONLY].contains(error.primaryCode) {
+                // Let the immutable read below say what is wrong, or read the file.
+            } catch {
+                throw classify(error, path: path)
+            }
             do {
                 return try connect(path, mode: .readOnlyImmutable)
             } catch {
@@ -90,8 +123,13 @@ package enum JournalFile {
         }
     }
 
-    private static func connect(_ path: String, mode: SQLiteDatabase.Mode) throws(SQLiteError) -> SQLiteDatabase {
+    /// Opens, hardens and reads the header; `prepare` runs first on the new connection
+    /// (before anything that can fail, so what it sets happens on every path).
+    private static func connect(
+        _ path: String, mode: SQLiteDatabase.Mode, prepare: (SQLiteDatabase) -> Void = { _ in }
+    ) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path, mode: mode)
+        prepare(database)
         try database.hardenForUntrustedFile()
         // The first read opens the -wal and -shm files of a WAL journal.
         _ = try database.scalarInt("PRAGMA application_id")

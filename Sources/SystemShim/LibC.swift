@@ -100,3 +100,26 @@ extension sigaction {
         }
     }
 }
+
+/// Takes an exclusive (write) lock on `length` bytes at `start` of the file open as
+/// `descriptor`, owned by the open file description rather than the process
+/// (`F_OFD_SETLK`, without waiting): unlike a process's `fcntl` lock, it conflicts with
+/// every other lock on those bytes, the same process's included, and is released only
+/// when that description closes. `descriptor` must be open for writing.
+/// - Returns: `true` if the lock is held now; `false` if another lock conflicts, or where
+///   the C library has no open-file-description locks (Darwin's are not public API).
+package func lockExclusivelyForDescription(_ descriptor: Int32, start: Int64, length: Int64) -> Bool {
+    #if os(Linux)
+    var lock = flock()
+    lock.l_type = Int16(F_WRLCK)
+    lock.l_whence = Int16(SEEK_SET)
+    lock.l_start = off_t(start)
+    lock.l_len = off_t(length)
+    // F_OFD_SETLK is 37 on every Linux architecture (asm-generic/fcntl.h); glibc and musl
+    // define it only under _GNU_SOURCE, which Swift's C library modules do not import.
+    let setOpenFileDescriptionLock: Int32 = 37
+    return fcntl(descriptor, setOpenFileDescriptionLock, &lock) == 0
+    #else
+    return false
+    #endif
+}

@@ -67,7 +67,42 @@ tsan() {
 # (sparse, interrupted by each signal, damaged, oversized values), the app's own database
 # at a non-UTF-8 path beside a recording, journals whose names are not UTF-8.
 reads() {
-    harness "readers' harness" 'theAppsOwn|pathsSQLite|journalsWhoseNames|anInterruptedRead|copiesLeft|theUpgraded|theUpgradeHas|checkOfAnOld|aVocabulary|checkFindsLong|readingAJournalLeaves'
+    harness "readers' harness" 'theAppsOwn|pathsSQLite|journalsWhoseNames|anInterruptedRead|copiesLeft|theUpgraded|theUpgradeHas|checkOfAnOld|aVocabulary|checkFindsLong|readingAJournalLeaves|aReadBeside'
+    read_beside_recording "${READ_RACE_ROUNDS:-12}"
+}
+
+# Issue 34 §1 across processes: an app process starts recording into a finished journal
+# while `obsreplay export` reads its first session; every export must equal the one made
+# before any recording, and once the last recording has closed on its own, a read leaves
+# no side file.
+#   read_beside_recording ROUNDS
+read_beside_recording() {
+    local rounds="$1" bin dir journal before after recorder round mismatches=0
+    swift build --product JournalStress >/dev/null
+    swift build --product obsreplay >/dev/null
+    bin="$(swift build --show-bin-path)"
+    dir="$(mktemp -d)"
+    journal="$dir/app.sqlite"
+    "$bin/JournalStress" record "$journal" finished 50000 >/dev/null
+    before="$("$bin/obsreplay" export "$journal" --what events --format csv --session 1 | cksum)"
+    for ((round = 1; round <= rounds; round++)); do
+        "$bin/JournalStress" record "$journal" "new $round" 30000 >/dev/null &
+        recorder=$!
+        sleep "0.0$((round % 10))"
+        after="$("$bin/obsreplay" export "$journal" --what events --format csv --session 1 | cksum)"
+        wait "$recorder"
+        [[ "$after" == "$before" ]] || mismatches=$((mismatches + 1))
+    done
+    "$bin/JournalStress" record "$journal" last 100 >/dev/null
+    "$bin/obsreplay" diagnose "$journal" --all >/dev/null || true
+    local left
+    left="$(cd "$dir" && ls)"
+    rm -rf "$dir"
+    echo "reader beside a recording process: $rounds rounds, $mismatches exports differed, files left: $(echo $left)"
+    if ((mismatches > 0)) || [[ "$left" != "app.sqlite" ]]; then
+        echo "reliability: a read beside a recording process lost rows or left side files" >&2
+        exit 1
+    fi
 }
 
 case "$mode" in

@@ -4,7 +4,9 @@ import JournalStore
 /// as a stream.
 ///
 /// Opens the file read-only through `JournalFile`, so a journal still being recorded (or
-/// left by a crash, with its `-wal`) is readable and its bytes never change. Reads the
+/// left by a crash, with its `-wal`) is readable and its bytes never change; every query
+/// sees it as of the moment the reader opened (`JournalFile.holdSnapshot`), whatever an
+/// app records into it meanwhile. Reads the
 /// latest schema only: an older journal is read through an upgraded copy in the temporary
 /// directory (`JournalCopy`), removed when the reader goes. Every query binds its values.
 /// Not thread-safe: use one reader per thread.
@@ -41,6 +43,7 @@ package final class JournalReader {
             } else {
                 copy = nil
                 original = nil
+                try JournalFile.holdSnapshot(file)
                 database = file
             }
         } catch {

@@ -18,8 +18,9 @@ package final class SQLiteDatabase {
         /// writer left in the `-wal` file (unlike `immutable=1`).
         case readOnly
         /// Read-only through `file:…?immutable=1`: no locks, no `-shm`, and the `-wal`
-        /// file is ignored. Only for a journal with no `-wal` file in a directory the
-        /// reader cannot write (where `readOnly` cannot create the `-shm` it needs).
+        /// file is ignored. Only for a journal with no `-wal` file whose side files the
+        /// reader could not remove after `readOnly` (`ReaderSideFiles.plan`), or could not
+        /// create at all (a directory it cannot write).
         case readOnlyImmutable
         /// Read and write an existing file.
         case readWrite
@@ -38,6 +39,10 @@ package final class SQLiteDatabase {
     /// The work budget of each statement, on connections that read untrusted files
     /// (`hardenForUntrustedFile`); `nil` means unbounded.
     var stepBudget: StepBudget?
+    /// The main file, as counted in `OpenDatabaseFiles` while this connection is open.
+    private let identity: OpenDatabaseFiles.Identity?
+    /// What runs once the connection has closed (a reader's `ReaderSideFiles` removal).
+    var afterClose: (() -> Void)?
 
     /// Opens `path`. Does not validate that it is a journal: see `JournalFile`.
     /// - Parameters:
@@ -82,6 +87,8 @@ package final class SQLiteDatabase {
         self.path = path
         self.faults = faults
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        identity = OpenDatabaseFiles.Identity(path: path)
+        if let identity { OpenDatabaseFiles.shared.opened(identity) }
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
     }
@@ -90,6 +97,8 @@ package final class SQLiteDatabase {
         // Cached statements must be finalized before the connection can really close.
         cache.removeAll()
         GuardedFileOpen.guarding { _ = sqlite3_close_v2(handle) }
+        if let identity { OpenDatabaseFiles.shared.closed(identity) }
+        afterClose?()
     }
 
     /// The `file:` URI SQLite opens `path` by. An absolute path gets an empty authority
