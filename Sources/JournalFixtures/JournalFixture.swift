@@ -13,6 +13,8 @@ package final class JournalFixture {
     package let path: String
     let database: SQLiteDatabase
     private var statements: [String: SQLiteStatement] = [:]
+    /// Made at the first event, when the table exists.
+    private var staged: StagedEvents?
     private var strings: [String: Int64] = [:]
     private var callSites: [String: Int64] = [:]
     private var nextSessionID: Int64 = 1
@@ -98,8 +100,10 @@ package final class JournalFixture {
 
     /// Inserts an event's row, and its details unless empty, bound as the writer binds them.
     func insert(_ event: StoredEvent, _ details: StoredEventDetails) throws {
-        let insert = try statement(EventColumn.insertSQL(rows: 1))
-        try insert.run(inserting: [event])
+        let staged = try self.staged ?? StagedEvents(database: database)
+        self.staged = staged
+        staged.append(event)
+        try staged.insert()
         guard !details.isEmpty else { return }
         let insertDetails = try statement(EventDetailColumn.insertSQL)
         try insertDetails.bind(details)

@@ -234,22 +234,7 @@ extension SessionWriter {
     /// Stages the row of an event without details, inserting the staged rows when there
     /// are `rowsPerInsert`.
     func add(_ row: StoredEvent) throws(SQLiteError) {
-        staged.append(row)
-        if staged.count == Self.rowsPerInsert { try insertStaged() }
-    }
-
-    /// Inserts the staged rows with one statement, and empties the stage.
-    func insertStaged() throws(SQLiteError) {
-        guard !staged.isEmpty else { return }
-        let statement: SQLiteStatement
-        if let made = insertRows[staged.count - 1] {
-            statement = made
-        } else {
-            statement = try database.prepare(EventColumn.insertSQL(rows: staged.count))
-            insertRows[staged.count - 1] = statement
-        }
-        try statement.run(inserting: staged)
-        staged.removeAll(keepingCapacity: true)
+        if staged.append(row) == Self.rowsPerInsert { try staged.insert() }
     }
 
     // MARK: - The registry's enumerations in the journal's vocabulary
