@@ -114,13 +114,44 @@ static const sqlite3_module staged_module = {
     .xRowid = staged_rowid,
 };
 
-int oj_event_batch_register(sqlite3 *db, oj_event_batch **batch) {
+static void free_batch(void *batch) {
+    oj_event_batch *freed = batch;
+    sqlite3_free(freed->rows);
+    sqlite3_free(freed->texts);
+    sqlite3_free(freed);
+}
+
+int oj_event_batch_register(sqlite3 *db, long capacity, oj_event_batch **batch) {
+    if (capacity < 1) return SQLITE_MISUSE;
     oj_event_batch *made = sqlite3_malloc(sizeof *made);
     if (made == NULL) return SQLITE_NOMEM;
     memset(made, 0, sizeof *made);
+    made->capacity = capacity;
+    made->texts_capacity = 4096;
+    made->rows = sqlite3_malloc64(sizeof(oj_staged_event) * (sqlite3_uint64)capacity);
+    made->texts = sqlite3_malloc64(made->texts_capacity);
+    if (made->rows == NULL || made->texts == NULL) {
+        free_batch(made);
+        return SQLITE_NOMEM;
+    }
     // On failure SQLite calls the destructor itself.
-    int rc = sqlite3_create_module_v2(db, "journal_staged_events", &staged_module, made, sqlite3_free);
+    int rc = sqlite3_create_module_v2(db, "journal_staged_events", &staged_module, made, free_batch);
     if (rc != SQLITE_OK) return rc;
     *batch = made;
+    return SQLITE_OK;
+}
+
+int oj_event_batch_reserve_texts(oj_event_batch *batch, size_t extra) {
+    // Offsets and lengths are 32-bit; SQLite's texts are shorter still.
+    const size_t limit = (size_t)1 << 31;
+    if (extra >= limit || batch->texts_used >= limit - extra) return SQLITE_TOOBIG;
+    size_t needed = batch->texts_used + extra;
+    if (needed <= batch->texts_capacity) return SQLITE_OK;
+    size_t grown = batch->texts_capacity * 2;
+    if (grown < needed) grown = needed;
+    unsigned char *texts = sqlite3_realloc64(batch->texts, grown);
+    if (texts == NULL) return SQLITE_NOMEM;
+    batch->texts = texts;
+    batch->texts_capacity = grown;
     return SQLITE_OK;
 }

@@ -98,11 +98,11 @@ package final class JournalFixture {
         return statement
     }
 
-    /// Inserts an event's row, and its details unless empty, bound as the writer binds them.
+    /// Inserts an event's row, and its details unless empty, staged as the writer stages them.
     func insert(_ event: StoredEvent, _ details: StoredEventDetails) throws {
-        let staged = try self.staged ?? StagedEvents(database: database)
+        let staged = try self.staged ?? StagedEvents(database: database, capacity: 1)
         self.staged = staged
-        staged.append(event)
+        try staged.append(event)
         try staged.insert()
         guard !details.isEmpty else { return }
         let insertDetails = try statement(EventDetailColumn.insertSQL)

@@ -220,9 +220,8 @@ extension SessionWriter {
         changeSeq(of: number).map { seq &- $0 }
     }
 
-    /// Stages an event's row, inserting the staged rows when there are `rowsPerInsert`;
-    /// its details, unless empty, are inserted now (the two tables' rows are committed
-    /// together).
+    /// Stages an event's row; its details, unless empty, are inserted now (the two tables'
+    /// rows are committed together).
     func add(_ row: StoredEvent, _ details: StoredEventDetails) throws(SQLiteError) {
         if !details.isEmpty {
             try insertDetails.bind(details)
@@ -231,10 +230,10 @@ extension SessionWriter {
         try add(row)
     }
 
-    /// Stages the row of an event without details, inserting the staged rows when there
-    /// are `rowsPerInsert`.
+    /// Stages the row of an event without details (the staged rows are inserted when
+    /// `rowsPerInsert` wait).
     func add(_ row: StoredEvent) throws(SQLiteError) {
-        if staged.append(row) == Self.rowsPerInsert { try staged.insert() }
+        try staged.append(row)
     }
 
     // MARK: - The registry's enumerations in the journal's vocabulary

@@ -85,7 +85,7 @@ final class SessionWriter: @unchecked Sendable {
         changeSeqs = Array(repeating: (0, 0), count: Self.recentChanges)
         insertDetails = try database.prepare(EventDetailColumn.insertSQL)
         // Made now: a session that cannot make it fails to start rather than at its first batch.
-        staged = try StagedEvents(database: database)
+        staged = try StagedEvents(database: database, capacity: Self.rowsPerInsert)
         selectString = try database.cached("SELECT id FROM strings WHERE value = ?")
         insertString = try database.cached("INSERT INTO strings (value) VALUES (?)")
         selectCallSite = try database.cached(

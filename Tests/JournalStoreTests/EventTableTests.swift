@@ -49,7 +49,7 @@ import Testing
         let cases: [(isMain: Bool, isPrior: Bool, isMainQueue: Bool?, depth: Int64)] = [
             (false, false, nil, 0), (true, false, true, 0), (false, true, false, 3), (true, true, nil, 1 << 40),
         ]
-        let staged = try StagedEvents(database: database)
+        let staged = try StagedEvents(database: database, capacity: 2)
         let read = try database.prepare("SELECT is_main, is_prior, main_queue, depth, change_seq FROM event_log WHERE seq = ?1")
         for (index, facts) in cases.enumerated() {
             let flags = EventFlags.encode(isMain: facts.isMain, isPrior: facts.isPrior, isMainQueue: facts.isMainQueue, depth: facts.depth)
@@ -59,7 +59,7 @@ import Testing
             let seq = Int64(100 + index)
             var event = StoredEvent(sessionID: 1, seq: seq, timeNs: 0, kind: 5, thread: 1, flags: flags)
             event.changeBack = Int64(index)
-            staged.append(event)
+            try staged.append(event)
             try staged.insert()
             read.reset()
             try read.bind(seq, at: 1)
@@ -104,9 +104,9 @@ import Testing
         second.oldValue = value
         second.newValue = nil
         second.reason = nil
-        let staged = try StagedEvents(database: database)
-        staged.append(first)
-        staged.append(second)
+        let staged = try StagedEvents(database: database, capacity: 2)
+        try staged.append(first)
+        try staged.append(second)
         try staged.insert()
         let select = try database.prepare(
             "SELECT seq, typeof(old_value), old_value, typeof(new_value), new_value, reason FROM events ORDER BY seq")
@@ -124,7 +124,7 @@ import Testing
     @Test func stagedRowsAreStoredColumnForColumn() throws {
         let database = try journal()
         try database.execute("PRAGMA foreign_keys = OFF")
-        let staged = try StagedEvents(database: database)
+        let staged = try StagedEvents(database: database, capacity: 2)
         var full = StoredEvent(sessionID: 7, seq: 11, timeNs: -3, kind: 6, thread: 12, flags: 1 << 40 | 5)
         full.channelID = 21
         full.registrationID = 22
@@ -138,8 +138,8 @@ import Testing
         full.newValue = .text("")
         full.reason = "unchanged"
         let bare = StoredEvent(sessionID: 7, seq: 12, timeNs: 0, kind: 5, thread: 1, flags: 0)
-        staged.append(full)
-        staged.append(bare)
+        try staged.append(full)
+        try staged.append(bare)
         #expect(staged.count == 2)
         try staged.insert()
         #expect(staged.count == 0)
@@ -155,11 +155,11 @@ import Testing
     @Test func aFailedInsertEmptiesTheStage() throws {
         let database = try journal()
         try database.execute("PRAGMA foreign_keys = OFF")
-        let staged = try StagedEvents(database: database)
-        staged.append(StoredEvent(sessionID: 1, seq: 1, timeNs: 0, kind: 5, thread: 1, flags: 0))
+        let staged = try StagedEvents(database: database, capacity: 2)
+        try staged.append(StoredEvent(sessionID: 1, seq: 1, timeNs: 0, kind: 5, thread: 1, flags: 0))
         try staged.insert()
-        staged.append(StoredEvent(sessionID: 1, seq: 2, timeNs: 0, kind: 5, thread: 1, flags: 0))
-        staged.append(StoredEvent(sessionID: 1, seq: 1, timeNs: 0, kind: 5, thread: 1, flags: 0))
+        try staged.append(StoredEvent(sessionID: 1, seq: 2, timeNs: 0, kind: 5, thread: 1, flags: 0))
+        try staged.append(StoredEvent(sessionID: 1, seq: 1, timeNs: 0, kind: 5, thread: 1, flags: 0))
         #expect(throws: SQLiteError.self) { try staged.insert() }
         #expect(staged.count == 0)
         let count = try database.prepare("SELECT count(*) FROM events")
@@ -170,9 +170,25 @@ import Testing
     /// The staged rows' table exists on the connection that stages them, on no other.
     @Test func theStagedTableIsOnlyOnTheStagingConnection() throws {
         let database = try journal()
-        _ = try StagedEvents(database: database)
+        _ = try StagedEvents(database: database, capacity: 2)
         let other = try journal()
         #expect(throws: SQLiteError.self) { _ = try other.prepare("SELECT * FROM journal_staged_events") }
         _ = try database.prepare("SELECT * FROM journal_staged_events")
+    }
+
+    /// A full stage is inserted before the next row is staged: nothing is dropped.
+    @Test func aFullStageIsInsertedBeforeTheNextRow() throws {
+        let database = try journal()
+        try database.execute("PRAGMA foreign_keys = OFF")
+        let staged = try StagedEvents(database: database, capacity: 2)
+        for seq in Int64(1)...3 { try staged.append(StoredEvent(sessionID: 1, seq: seq, timeNs: 0, kind: 5, thread: 1, flags: 0)) }
+        #expect(staged.count == 1)
+        let count = try database.prepare("SELECT count(*), max(seq) FROM events")
+        #expect(try count.step())
+        #expect(count.int(0) == 2 && count.int(1) == 2)
+        count.reset()
+        try staged.insert()
+        #expect(try count.step())
+        #expect(count.int(0) == 3 && count.int(1) == 3)
     }
 }

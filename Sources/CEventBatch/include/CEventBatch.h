@@ -1,12 +1,13 @@
 // The rows a journal writer has staged, read by SQLite as the eponymous virtual table
 // `journal_staged_events`, so that one `INSERT INTO events … SELECT * FROM
 // journal_staged_events` inserts them all: no parameters to bind, texts read in place.
-// Only `StagedEvents` (JournalStore) uses this: it fills the rows, points the batch at them
-// for the statement's one step, and empties it before the rows move.
+// Only `StagedEvents` (JournalStore) and the benchmarks' C ceiling use this: they fill the
+// rows and texts in place, run the statement, and empty the batch.
 #ifndef OBSERVATION_JOURNAL_C_EVENT_BATCH_H
 #define OBSERVATION_JOURNAL_C_EVENT_BATCH_H
 
 #include <sqlite3.h>
+#include <stddef.h>
 
 /// The integer columns of a row: `events`' first 14 columns (`EventColumn` 0 … 13).
 #define OJ_STAGED_INTEGERS 14
@@ -23,17 +24,25 @@ typedef struct oj_staged_event {
     unsigned int text_lengths[OJ_STAGED_TEXTS];
 } oj_staged_event;
 
-/// What the virtual table shows: `count` rows at `rows`, their texts in `texts`. Valid while
-/// the statement reading it steps; `count` is 0 at every other time.
+/// What the virtual table shows: the first `count` of `capacity` rows at `rows`, their texts
+/// in the first `texts_used` of `texts_capacity` bytes at `texts` (never NULL). Owned by the
+/// connection it is registered on and freed with it.
 typedef struct oj_event_batch {
-    const oj_staged_event *rows;
+    oj_staged_event *rows;
     long count;
-    const unsigned char *texts;
+    long capacity;
+    unsigned char *texts;
+    size_t texts_used;
+    size_t texts_capacity;
 } oj_event_batch;
 
 /// Registers the eponymous-only virtual table `journal_staged_events` on `db` (on no
-/// other connection) and returns its batch in `*batch`, empty; the batch is freed with the
-/// connection. Returns SQLITE_OK or SQLite's result code.
-int oj_event_batch_register(sqlite3 *db, oj_event_batch **batch);
+/// other connection) over a new empty batch of `capacity` rows (at least 1), returned in
+/// `*batch`. Returns SQLITE_OK or SQLite's result code.
+int oj_event_batch_register(sqlite3 *db, long capacity, oj_event_batch **batch);
+
+/// Makes room for `extra` more text bytes at `texts + texts_used` (moving the texts: the
+/// rows hold offsets). Returns SQLITE_OK, SQLITE_TOOBIG past 2 GiB or SQLITE_NOMEM.
+int oj_event_batch_reserve_texts(oj_event_batch *batch, size_t extra);
 
 #endif

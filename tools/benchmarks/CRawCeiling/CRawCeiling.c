@@ -172,7 +172,10 @@ int raw_ceiling_insert_staged(sqlite3 *db, sqlite3_int64 session, sqlite3_int64 
         goto done;
     }
     oj_event_batch *batch;
-    if ((rc = oj_event_batch_register(db, &batch))) goto done;
+    if ((rc = oj_event_batch_register(db, rows_per_statement, &batch))) goto done;
+    // Room for every text of a statement's rows: value digits, and the templates' other
+    // texts cut to 255 bytes.
+    if ((rc = oj_event_batch_reserve_texts(batch, (size_t)rows_per_statement * OJ_STAGED_TEXTS * 256))) goto done;
     char *insert_sql = malloc(strlen(s.names) + 128);
     sprintf(insert_sql, "INSERT INTO events (%s) SELECT * FROM journal_staged_events", s.names);
     sqlite3_stmt *insert;
@@ -180,10 +183,8 @@ int raw_ceiling_insert_staged(sqlite3 *db, sqlite3_int64 session, sqlite3_int64 
     free(insert_sql);
     if (rc) goto done;
 
-    // One statement's rows and their texts: the value digits, and the templates' other texts.
-    oj_staged_event *staged = malloc(sizeof(oj_staged_event) * max_rows_per_statement);
-    size_t texts_size = (size_t)max_rows_per_statement * OJ_STAGED_TEXTS * 256;
-    unsigned char *texts = malloc(texts_size);
+    oj_staged_event *staged = batch->rows;
+    unsigned char *texts = batch->texts;
     sqlite3_int64 seq = 1000;
     const sqlite3_int64 last = seq + rows;
     while (seq < last && rc == SQLITE_OK) {
@@ -225,12 +226,12 @@ int raw_ceiling_insert_staged(sqlite3 *db, sqlite3_int64 session, sqlite3_int64 
                     }
                 }
             }
-            batch->rows = staged;
             batch->count = rows_per_statement;
-            batch->texts = texts;
+            batch->texts_used = used;
             rc = sqlite3_step(insert);
             sqlite3_reset(insert);
             batch->count = 0;
+            batch->texts_used = 0;
             if (rc != SQLITE_DONE) break;
             rc = SQLITE_OK;
         }
@@ -241,8 +242,6 @@ int raw_ceiling_insert_staged(sqlite3 *db, sqlite3_int64 session, sqlite3_int64 
         }
     }
     sqlite3_finalize(insert);
-    free(staged);
-    free(texts);
 done:
     free_sample(&s);
     return rc;
