@@ -299,8 +299,8 @@ private func waitForUpdates(_ screen: TillScreen, _ count: Int, sourceLocation: 
 }
 
 /// The loops run on the main actor, whose jobs a dispatch worker runs under `swift test`:
-/// the three updates of one write may run on different threads, as loops on the global
-/// executor would (the rule once took that for loops reading different things).
+/// the three updates of one write may run on different threads (the rule once took that
+/// for loops reading different things, and found nothing).
 @MainActor
 @Test func anObservationsLoopStartedOnEveryAppearanceIsADuplicate() async throws {
     let scratch = try ScratchDirectory()
