@@ -56,7 +56,7 @@ func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
     try output.text.write(toFile: path, atomically: true, encoding: .utf8)
 
     let rows = try pythonCSVRows(path)
-    #expect(rows.first == Exporter.columns(for: .events))
+    #expect(rows.first == Exporter.columns(for: .events) + ["journal_id", "host", "run"])
     let changes = rows.dropFirst().filter { $0[3] == "changed" }
     let column = try #require(Exporter.columns(for: .events).firstIndex(of: "new_value"))
     let expected = awkwardValues.map { value in raw ? value : CSVWriter().neutralised(value) }
@@ -65,7 +65,8 @@ func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
     #expect(changes.first?[7] == "Player#1.title, \"main\"")
     // 1 registration + 8 changes with 1 delivery each, and a header.
     #expect(rows.count == 1 + 1 + 16)
-    #expect(rows.allSatisfy { $0.count == Exporter.columns(for: .events).count })
+    #expect(rows.allSatisfy { $0.count == Exporter.columns(for: .events).count + 3 })
+    #expect(rows.dropFirst().allSatisfy { $0.suffix(3) == [try! reader.journalID(), "testhost", ""] })
 }
 
 @Test func jsonLinesExportHasOneObjectPerRowWithStableKeys() throws {
@@ -75,7 +76,8 @@ func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
     let lines = output.text.split(separator: "\n")
     #expect(lines.count == 3)
     #expect(lines[0] == """
-        {"session_id":1,"id":1,"channel_id":1,"channel":"Player#1.isPlayingChanged","policy":"singleSlot","owner_id":2,"owner":"FloatingWindow#2","call_site":"App/FloatingWindow.swift:31","function":"f()","options":"new","queue":null,"expects_main":false,"sender":null,"scope_id":null,"scope":null,"registered_seq":1,"removed_seq":17,"removal_reason":"replaced"}
+        {"session_id":1,"id":1,"channel_id":1,"channel":"Player#1.isPlayingChanged","policy":"singleSlot","owner_id":2,"owner":"FloatingWindow#2","call_site":"App/FloatingWindow.swift:31","function":"f()","options":"new","queue":null,"expects_main":false,"sender":null,"scope_id":null,"scope":null,"registered_seq":1,"removed_seq":17,"removal_reason":"replaced",\
+        "journal_id":"\(try reader.journalID())","host":"testhost","run":null}
         """)
 }
 
@@ -84,8 +86,8 @@ func csvExportRoundTripsThroughPythonsCSVReader(raw: Bool) throws {
     let output = StringOutput()
     try Exporter.export(.deliveries, from: reader, session: 1, format: .csv, raw: false, to: output)
     let lines = output.text.components(separatedBy: "\r\n")
-    #expect(lines[0] == "session_id,seq,time_ns,kind,change_seq,channel_id,channel,registration_id,owner_id,owner,call_site,thread,is_main,expects_main,depth,duration_ns,reason,initial_value")
-    #expect(lines[1] == "1,3,3000000,delivered,2,1,Player#1.isPlayingChanged,1,2,FloatingWindow#2,App/FloatingWindow.swift:31,1,true,false,0,100000,,")
+    #expect(lines[0] == "session_id,seq,time_ns,kind,change_seq,channel_id,channel,registration_id,owner_id,owner,call_site,thread,is_main,expects_main,depth,duration_ns,reason,initial_value,journal_id,host,run")
+    #expect(lines[1] == "1,3,3000000,delivered,2,1,Player#1.isPlayingChanged,1,2,FloatingWindow#2,App/FloatingWindow.swift:31,1,true,false,0,100000,,,\(try reader.journalID()),testhost,")
     #expect(lines.count == 1 + 19 + 1)  // header, 19 deliveries, the empty string after the last CRLF
 }
 
@@ -156,7 +158,7 @@ private func exportedNames(of column: EventColumn) -> [String] {
         "channel":"Player#1.title","registration_id":1,"owner_id":2,"owner":"Screen#2","other_registration_id":null,\
         "call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":5000,"is_prior":false,\
         "old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":false,"cpu_ns":4000,"waits":3,\
-        "change_seq":2,"run_queue_ns":700}
+        "change_seq":2,"run_queue_ns":700,"journal_id":"\(try reader.journalID())","host":"testhost","run":null}
         """)
     // A registration has no main queue recorded: null, not false.
     #expect(lines.first?.contains("\"main_queue\":null,") == true)

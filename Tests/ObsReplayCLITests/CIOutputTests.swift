@@ -383,12 +383,16 @@ private func withDirectory<T>(_ body: (URL) throws -> T) throws -> T {
         try replacedCallbackJournal(fleet.appendingPathComponent("a.sqlite").path)
         try replacedCallbackJournal(fleet.appendingPathComponent("b.sqlite").path, line: 32)
         let csv = try obsreplay(["export", "fleet", "--what", "registrations", "--format", "csv"], in: directory)
+        // Every row ends with where it comes from: two journals, two ids.
+        let a = try provenanceCSV(fleet.appendingPathComponent("a.sqlite").path, session: 1)
+        let b = try provenanceCSV(fleet.appendingPathComponent("b.sqlite").path, session: 1)
+        #expect(a != b)
         #expect(csv == RunResult(stdout: [
-            "journal,session_id,id,channel_id,channel,policy,owner_id,owner,call_site,function,options,queue,expects_main,sender,scope_id,scope,registered_seq,removed_seq,removal_reason",
-            "fleet/a.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:31,viewDidLoad(),new,,false,,,,1,2,replaced",
-            "fleet/a.sqlite,1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,2,,",
-            "fleet/b.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:32,viewDidLoad(),new,,false,,,,1,2,replaced",
-            "fleet/b.sqlite,1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,2,,",
+            "journal,session_id,id,channel_id,channel,policy,owner_id,owner,call_site,function,options,queue,expects_main,sender,scope_id,scope,registered_seq,removed_seq,removal_reason,journal_id,host,run",
+            "fleet/a.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:31,viewDidLoad(),new,,false,,,,1,2,replaced" + a,
+            "fleet/a.sqlite,1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,2,," + a,
+            "fleet/b.sqlite,1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:32,viewDidLoad(),new,,false,,,,1,2,replaced" + b,
+            "fleet/b.sqlite,1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,2,," + b,
             "",
         ].joined(separator: "\r\n"), stderr: "", status: 0), "\(csv)")
         let jsonl = try obsreplay(["export", "fleet/b.sqlite", "fleet/a.sqlite", "--what", "findings", "--format", "jsonl"], in: directory)

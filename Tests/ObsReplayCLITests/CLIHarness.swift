@@ -1,4 +1,5 @@
 import Foundation
+import JournalAnalysis
 import JournalFixtures
 import TestSupport
 import Testing
@@ -55,4 +56,20 @@ func demoJournal(in directory: URL? = nil, wal: Bool = false) throws -> String {
     try quiet.remove(token, reason: .tokenCancelled, at: "Screen.swift:9")
     try fixture.finish()
     return path
+}
+
+/// The cells every row of a plain export ends with (`journal_id`, `host`, `run`) for
+/// `session` of the journal at `path`, as CSV: `,ID,HOST,RUN`.
+func provenanceCSV(_ path: String, session: Int64) throws -> String {
+    let reader = try JournalReader(path: path)
+    let summary = try reader.session(session)
+    return ",\(try reader.journalID()),\(summary.host),\(summary.run ?? "")"
+}
+
+/// The same cells as JSON Lines members: `,"journal_id":"ID","host":"HOST","run":null`.
+func provenanceJSON(_ path: String, session: Int64) throws -> String {
+    let reader = try JournalReader(path: path)
+    let summary = try reader.session(session)
+    let run = summary.run.map { "\"\($0)\"" } ?? "null"
+    return #","journal_id":"\#(try reader.journalID())","host":"\#(summary.host)","run":\#(run)"#
 }

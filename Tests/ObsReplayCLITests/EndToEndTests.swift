@@ -200,18 +200,19 @@ func usageErrorsExit64WithTheUsageLine(arguments: [String], stderr: String) thro
     let out = directory.appendingPathComponent("registrations.csv")
     #expect(try obsreplay(["export", path, "--what", "registrations", "--format", "csv", "-o", out.path])
         == RunResult(stdout: "", stderr: "", status: 0))
+    let first = try provenanceCSV(path, session: 1), second = try provenanceCSV(path, session: 2)
     #expect(try String(contentsOf: out, encoding: .utf8) == [
-        "session_id,id,channel_id,channel,policy,owner_id,owner,call_site,function,options,queue,expects_main,sender,scope_id,scope,registered_seq,removed_seq,removal_reason",
-        "1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:31,f(),new,,false,,,,1,6,replaced",
-        "1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,6,,",
-        "2,1,1,Player#1.rate,multicast,2,Screen#2,App/Screen.swift:5,f(),new,,false,,,,1,4,tokenCancelled",
+        "session_id,id,channel_id,channel,policy,owner_id,owner,call_site,function,options,queue,expects_main,sender,scope_id,scope,registered_seq,removed_seq,removal_reason,journal_id,host,run",
+        "1,1,1,Player#1.isPlayingChanged,singleSlot,2,FloatingWindow#2,App/FloatingWindow.swift:31,f(),new,,false,,,,1,6,replaced" + first,
+        "1,2,1,Player#1.isPlayingChanged,singleSlot,3,VideoScreen#3,App/VideoScreen.swift:20,f(),new,,false,,,,6,," + first,
+        "2,1,1,Player#1.rate,multicast,2,Screen#2,App/Screen.swift:5,f(),new,,false,,,,1,4,tokenCancelled" + second,
         "",
     ].joined(separator: "\r\n"))
     #expect(try obsreplay(["export", path, "--what", "events", "--format", "jsonl", "--output", path]) == RunResult(
         stdout: "", stderr: "error: \(path): refusing to write the export over the journal\n", status: 2
     ))
     #expect(try obsreplay(["export", path, "--what", "deliveries", "--format", "jsonl", "--session", "2"]).stdout == """
-        {"session_id":2,"seq":3,"time_ns":3000000,"kind":"delivered","change_seq":2,"channel_id":1,"channel":"Player#1.rate","registration_id":1,"owner_id":2,"owner":"Screen#2","call_site":"App/Screen.swift:5","thread":1,"is_main":true,"expects_main":false,"depth":0,"duration_ns":100000,"reason":null,"initial_value":null}
+        {"session_id":2,"seq":3,"time_ns":3000000,"kind":"delivered","change_seq":2,"channel_id":1,"channel":"Player#1.rate","registration_id":1,"owner_id":2,"owner":"Screen#2","call_site":"App/Screen.swift:5","thread":1,"is_main":true,"expects_main":false,"depth":0,"duration_ns":100000,"reason":null,"initial_value":null\(try provenanceJSON(path, session: 2))}
 
         """)
     let unknown = directory.appendingPathComponent("unknown.csv")

@@ -57,6 +57,8 @@ import Testing
         #expect(finding.hasPrefix(
             "{\"journal_id\":\"\(a)\",\"host\":\"testhost\",\"run\":null,\"finding_id\":\"\(a)-0000000000\",\"session_id\":1,\"code\":\"OJ001\",\"name\":\"last-callback-wins\",\"severity\":\"error\","
         ), "\(finding)")
+        // The per-finding evidence and advice stay in `diagnose` of the journal.
+        #expect(!finding.contains("\"evidence\":") && !finding.contains("\"fix\":"), "\(finding)")
         let ranks = finding.split(separator: "\n").map { $0.split(separator: ",").last.map(String.init) }
         #expect(ranks == ["\"severity_rank\":3}", "\"severity_rank\":1}"], "\(finding)")
         let sites = try text(out, "call_sites/testhost/2025-01-01/\(a).jsonl")

@@ -59,10 +59,12 @@ import TestSupport
     /// What each command of `commands` (by index) prints, exactly, and its exit status.
     /// `--key` with a shortened key finds its channel; the two keys sharing their first
     /// 3,000,000 bytes are two channels, two findings with two fingerprints.
-    static func expected(path: String, size: Int) -> [(command: Int, stdout: String, status: Int32)] {
+    static func expected(path: String, size: Int) throws -> [(command: Int, stdout: String, status: Int32)] {
         let (t, ka, kb, f, q, s) = (
             shownType, shownKeyA, shownKeyB, shownFile, shownQueue, shownScope
         )
+        let provenance = try provenanceCSV(path, session: 1)
+        let provenanceJSON = try ObsReplayCLITests.provenanceJSON(path, session: 1)
         return [
         // timeline
         (0, """
@@ -80,31 +82,31 @@ import TestSupport
             """, 0),
         // export
         (2, """
-            session_id,seq,time_ns,kind,thread,is_main,channel_id,channel,registration_id,owner_id,owner,other_registration_id,call_site,scope_id,depth,live_count,duration_ns,is_prior,old_value,new_value,reason,detail,main_queue,cpu_ns,waits,change_seq,run_queue_ns\r
-            1,1,1000000,scopeBegan,1,true,,,,,,,,1,0,,,false,,,,,,,,,\r
-            1,2,2000000,registered,1,true,1,"\(t)#1.\(ka)",1,2,Screen#2,,,1,0,,,false,,,,,,,,,\r
-            1,3,3000000,registered,1,true,2,"\(t)#1.\(kb)",2,2,Screen#2,,,,0,,,false,,,,,,,,,\r
-            1,4,4000000,changed,1,true,1,"\(t)#1.\(ka)",,,,,"App/\(f):9",,0,1,,false,0,1,,,,,,,\r
-            1,5,5000000,delivered,1,true,1,"\(t)#1.\(ka)",1,2,Screen#2,,,,0,,50000000,false,,,,,,,,,\r
-            1,6,6000000,changed,1,true,2,"\(t)#1.\(kb)",,,,,,,0,1,,false,0,1,,,,,,,\r
-            1,7,7000000,delivered,1,true,2,"\(t)#1.\(kb)",2,2,Screen#2,,,,0,,50000000,false,,,,,,,,,\r
-            1,8,8000000,removed,1,true,1,"\(t)#1.\(ka)",1,2,Screen#2,,,,0,,,false,,,explicit,,,,,,\r
-            1,9,9000000,removed,1,true,2,"\(t)#1.\(kb)",2,2,Screen#2,,,,0,,,false,,,explicit,,,,,,\r
-            1,10,10000000,scopeEnded,1,true,,,,,,,,1,0,,,false,,,,,,,,,\r
+            session_id,seq,time_ns,kind,thread,is_main,channel_id,channel,registration_id,owner_id,owner,other_registration_id,call_site,scope_id,depth,live_count,duration_ns,is_prior,old_value,new_value,reason,detail,main_queue,cpu_ns,waits,change_seq,run_queue_ns,journal_id,host,run\r
+            1,1,1000000,scopeBegan,1,true,,,,,,,,1,0,,,false,,,,,,,,,\(provenance)\r
+            1,2,2000000,registered,1,true,1,"\(t)#1.\(ka)",1,2,Screen#2,,,1,0,,,false,,,,,,,,,\(provenance)\r
+            1,3,3000000,registered,1,true,2,"\(t)#1.\(kb)",2,2,Screen#2,,,,0,,,false,,,,,,,,,\(provenance)\r
+            1,4,4000000,changed,1,true,1,"\(t)#1.\(ka)",,,,,"App/\(f):9",,0,1,,false,0,1,,,,,,,\(provenance)\r
+            1,5,5000000,delivered,1,true,1,"\(t)#1.\(ka)",1,2,Screen#2,,,,0,,50000000,false,,,,,,,,,\(provenance)\r
+            1,6,6000000,changed,1,true,2,"\(t)#1.\(kb)",,,,,,,0,1,,false,0,1,,,,,,,\(provenance)\r
+            1,7,7000000,delivered,1,true,2,"\(t)#1.\(kb)",2,2,Screen#2,,,,0,,50000000,false,,,,,,,,,\(provenance)\r
+            1,8,8000000,removed,1,true,1,"\(t)#1.\(ka)",1,2,Screen#2,,,,0,,,false,,,explicit,,,,,,\(provenance)\r
+            1,9,9000000,removed,1,true,2,"\(t)#1.\(kb)",2,2,Screen#2,,,,0,,,false,,,explicit,,,,,,\(provenance)\r
+            1,10,10000000,scopeEnded,1,true,,,,,,,,1,0,,,false,,,,,,,,,\(provenance)\r
 
             """, 0),
         // export
         (3, """
-            {"session_id":1,"seq":1,"time_ns":1000000,"kind":"scopeBegan","thread":1,"is_main":true,"channel_id":null,"channel":null,"registration_id":null,"owner_id":null,"owner":null,"other_registration_id":null,"call_site":null,"scope_id":1,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
-            {"session_id":1,"seq":2,"time_ns":2000000,"kind":"registered","thread":1,"is_main":true,"channel_id":1,"channel":"\(t)#1.\(ka)","registration_id":1,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":1,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
-            {"session_id":1,"seq":3,"time_ns":3000000,"kind":"registered","thread":1,"is_main":true,"channel_id":2,"channel":"\(t)#1.\(kb)","registration_id":2,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
-            {"session_id":1,"seq":4,"time_ns":4000000,"kind":"changed","thread":1,"is_main":true,"channel_id":1,"channel":"\(t)#1.\(ka)","registration_id":null,"owner_id":null,"owner":null,"other_registration_id":null,"call_site":"App/\(f):9","scope_id":null,"depth":0,"live_count":1,"duration_ns":null,"is_prior":false,"old_value":"0","new_value":"1","reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
-            {"session_id":1,"seq":5,"time_ns":5000000,"kind":"delivered","thread":1,"is_main":true,"channel_id":1,"channel":"\(t)#1.\(ka)","registration_id":1,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":50000000,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
-            {"session_id":1,"seq":6,"time_ns":6000000,"kind":"changed","thread":1,"is_main":true,"channel_id":2,"channel":"\(t)#1.\(kb)","registration_id":null,"owner_id":null,"owner":null,"other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":1,"duration_ns":null,"is_prior":false,"old_value":"0","new_value":"1","reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
-            {"session_id":1,"seq":7,"time_ns":7000000,"kind":"delivered","thread":1,"is_main":true,"channel_id":2,"channel":"\(t)#1.\(kb)","registration_id":2,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":50000000,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
-            {"session_id":1,"seq":8,"time_ns":8000000,"kind":"removed","thread":1,"is_main":true,"channel_id":1,"channel":"\(t)#1.\(ka)","registration_id":1,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":"explicit","detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
-            {"session_id":1,"seq":9,"time_ns":9000000,"kind":"removed","thread":1,"is_main":true,"channel_id":2,"channel":"\(t)#1.\(kb)","registration_id":2,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":"explicit","detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
-            {"session_id":1,"seq":10,"time_ns":10000000,"kind":"scopeEnded","thread":1,"is_main":true,"channel_id":null,"channel":null,"registration_id":null,"owner_id":null,"owner":null,"other_registration_id":null,"call_site":null,"scope_id":1,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null}
+            {"session_id":1,"seq":1,"time_ns":1000000,"kind":"scopeBegan","thread":1,"is_main":true,"channel_id":null,"channel":null,"registration_id":null,"owner_id":null,"owner":null,"other_registration_id":null,"call_site":null,"scope_id":1,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null\(provenanceJSON)}
+            {"session_id":1,"seq":2,"time_ns":2000000,"kind":"registered","thread":1,"is_main":true,"channel_id":1,"channel":"\(t)#1.\(ka)","registration_id":1,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":1,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null\(provenanceJSON)}
+            {"session_id":1,"seq":3,"time_ns":3000000,"kind":"registered","thread":1,"is_main":true,"channel_id":2,"channel":"\(t)#1.\(kb)","registration_id":2,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null\(provenanceJSON)}
+            {"session_id":1,"seq":4,"time_ns":4000000,"kind":"changed","thread":1,"is_main":true,"channel_id":1,"channel":"\(t)#1.\(ka)","registration_id":null,"owner_id":null,"owner":null,"other_registration_id":null,"call_site":"App/\(f):9","scope_id":null,"depth":0,"live_count":1,"duration_ns":null,"is_prior":false,"old_value":"0","new_value":"1","reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null\(provenanceJSON)}
+            {"session_id":1,"seq":5,"time_ns":5000000,"kind":"delivered","thread":1,"is_main":true,"channel_id":1,"channel":"\(t)#1.\(ka)","registration_id":1,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":50000000,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null\(provenanceJSON)}
+            {"session_id":1,"seq":6,"time_ns":6000000,"kind":"changed","thread":1,"is_main":true,"channel_id":2,"channel":"\(t)#1.\(kb)","registration_id":null,"owner_id":null,"owner":null,"other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":1,"duration_ns":null,"is_prior":false,"old_value":"0","new_value":"1","reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null\(provenanceJSON)}
+            {"session_id":1,"seq":7,"time_ns":7000000,"kind":"delivered","thread":1,"is_main":true,"channel_id":2,"channel":"\(t)#1.\(kb)","registration_id":2,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":50000000,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null\(provenanceJSON)}
+            {"session_id":1,"seq":8,"time_ns":8000000,"kind":"removed","thread":1,"is_main":true,"channel_id":1,"channel":"\(t)#1.\(ka)","registration_id":1,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":"explicit","detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null\(provenanceJSON)}
+            {"session_id":1,"seq":9,"time_ns":9000000,"kind":"removed","thread":1,"is_main":true,"channel_id":2,"channel":"\(t)#1.\(kb)","registration_id":2,"owner_id":2,"owner":"Screen#2","other_registration_id":null,"call_site":null,"scope_id":null,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":"explicit","detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null\(provenanceJSON)}
+            {"session_id":1,"seq":10,"time_ns":10000000,"kind":"scopeEnded","thread":1,"is_main":true,"channel_id":null,"channel":null,"registration_id":null,"owner_id":null,"owner":null,"other_registration_id":null,"call_site":null,"scope_id":1,"depth":0,"live_count":null,"duration_ns":null,"is_prior":false,"old_value":null,"new_value":null,"reason":null,"detail":null,"main_queue":null,"cpu_ns":null,"waits":null,"change_seq":null,"run_queue_ns":null\(provenanceJSON)}
 
             """, 0),
         // export
@@ -130,9 +132,9 @@ import TestSupport
             """, 0),
         // export
         (5, """
-            session_id,id,channel_id,channel,policy,owner_id,owner,call_site,function,options,queue,expects_main,sender,scope_id,scope,registered_seq,removed_seq,removal_reason\r
-            1,1,1,"\(t)#1.\(ka)",multicast,2,Screen#2,"App/\(f):5",f(),new,"\(q)",false,,1,"\(s)",2,8,explicit\r
-            1,2,2,"\(t)#1.\(kb)",multicast,2,Screen#2,App/Screen.swift:7,f(),new,,false,,,,3,9,explicit\r
+            session_id,id,channel_id,channel,policy,owner_id,owner,call_site,function,options,queue,expects_main,sender,scope_id,scope,registered_seq,removed_seq,removal_reason,journal_id,host,run\r
+            1,1,1,"\(t)#1.\(ka)",multicast,2,Screen#2,"App/\(f):5",f(),new,"\(q)",false,,1,"\(s)",2,8,explicit\(provenance)\r
+            1,2,2,"\(t)#1.\(kb)",multicast,2,Screen#2,App/Screen.swift:7,f(),new,,false,,,,3,9,explicit\(provenance)\r
 
             """, 0),
         // diagnose
@@ -229,7 +231,7 @@ import TestSupport
         let scratch = try ScratchDirectory("hostile-names")
         let path = try Self.journal(in: scratch.url)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        for (index, stdout, status) in Self.expected(path: path, size: before.count) {
+        for (index, stdout, status) in try Self.expected(path: path, size: before.count) {
             let command = Self.commands[index]
             let result = try obsreplay([command[0], path] + command.dropFirst())
             #expect(result == RunResult(stdout: stdout, stderr: "", status: status), "\(command)")

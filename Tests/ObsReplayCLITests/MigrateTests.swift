@@ -37,10 +37,13 @@ import TestSupport
         ]
         for (name, arguments) in commands {
             var result = try obsreplay(arguments)
-            // The file's name, and the report's per-page random nonce, are all that may differ.
+            // The file's name, and the report's per-page random nonce, are all that may differ;
             result.stdout = result.stdout.replacingOccurrences(of: path, with: "JOURNAL")
                 .replacingOccurrences(of: URL(fileURLWithPath: path).lastPathComponent, with: "JOURNAL")
                 .replacingOccurrences(of: #"nonce(-|=")[0-9a-f]+"#, with: "nonce$1N", options: .regularExpression)
+                // and the journal id every exported row carries (each journal has its own).
+                .replacingOccurrences(of: #""journal_id":"[0-9a-f]{32}""#, with: #""journal_id":"ID""#, options: .regularExpression)
+                .replacingOccurrences(of: #",[0-9a-f]{32},([^,\r\n]*),([^,\r\n]*)\r\n"#, with: ",ID,$1,$2\r\n", options: .regularExpression)
             results[name] = result
         }
         return results

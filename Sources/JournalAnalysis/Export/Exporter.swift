@@ -1,8 +1,13 @@
 /// Streams events, registrations, deliveries or findings to CSV or JSON Lines.
 ///
-/// Field names are stable (see `columns(for:)`); rows come in session and sequence
-/// order; memory stays flat however many rows there are.
+/// Field names are stable (see `columns(for:)`, then `provenanceColumns`); rows come in
+/// session and sequence order; memory stays flat however many rows there are.
 package enum Exporter {
+    /// The last columns of every row: the journal's id (`JournalReader.journalID`), and the
+    /// host and run of the row's session, so exported files can be renamed, moved and
+    /// concatenated without losing where each row came from.
+    package static let provenanceColumns = ["journal_id", "host", "run"]
+
     /// The columns of each export, in order. These names are part of the tool's interface.
     package static func columns(for subject: ExportSubject) -> [String] {
         switch subject {
@@ -44,46 +49,51 @@ package enum Exporter {
             return
         }
         let table = TableWriter(
-            columns: columns(for: subject), format: format, raw: raw, output: output, journal: journal, header: header
+            columns: columns(for: subject) + provenanceColumns, format: format, raw: raw, output: output, journal: journal,
+            header: header
         )
         var sessions: [SessionSummary]
         if let session { sessions = [try reader.session(session)] } else { sessions = try reader.sessions() }
+        let provenance = RowProvenance(journalID: try reader.journalID(), sessions: sessions)
         // Sessions with no rows have none to export: a journal may hold hundreds of
         // thousands of them. (Findings still cover them: an unclean one is a finding.)
         if subject != .findings { sessions.removeAll { $0.eventCount == 0 && $0.registrationCount == 0 } }
         switch subject {
         case .events:
             for session in sessions where !output.isClosedByReader {
-                try exportEvents(reader, session: session.id, table: table, progress: progress)
+                try exportEvents(reader, session: session.id, table: table, provenance: provenance, progress: progress)
             }
         case .registrations:
             for session in sessions {
                 let catalog = try reader.catalog(session: session.id)
                 try reader.forEachRegistration(session: session.id) { sessionID, row in
-                    table.row(registrationCells(sessionID, row, catalog))
+                    table.row(registrationCells(sessionID, row, catalog), suffix: provenance.cells(sessionID))
                 }
             }
         case .deliveries:
             for session in sessions where !output.isClosedByReader {
-                try exportDeliveries(reader, session: session.id, table: table, progress: progress)
+                try exportDeliveries(reader, session: session.id, table: table, provenance: provenance, progress: progress)
             }
         case .findings:
             // Spooled, not held: a long session's findings grow with its history.
             let spool = FindingSpool()
             for session in sessions { try Diagnoser.diagnose(reader, session: session, options: options, into: spool, progress: progress) }
-            try spool.drain { table.row(findingCells($0)) }
+            try spool.drain { table.row(findingCells($0), suffix: provenance.cells($0.sessionID)) }
         }
         try output.flush()
     }
 
     static func exportEvents(
-        _ reader: JournalReader, session: Int64, table: TableWriter, progress: ReadProgress? = nil
+        _ reader: JournalReader, session: Int64, table: TableWriter, provenance: RowProvenance? = nil,
+        progress: ReadProgress? = nil
     ) throws(AnalysisError) {
         let catalog = try reader.catalog(session: session)
+        // The fleet export's tables carry their provenance first (`TableWriter.prefix`).
+        let suffix = provenance?.cells(session) ?? []
         var events = 0
         defer { progress?.add(events % ReadProgress.batch) }
         try reader.forEachEvent(session: session) { event in
-            table.row(eventCells(event, catalog))
+            table.row(eventCells(event, catalog), suffix: suffix)
             events += 1
             if events % ReadProgress.batch == 0 { progress?.add(ReadProgress.batch) }
             // `export | head`: the rest would be computed for nothing (with a journal's
@@ -147,8 +157,10 @@ package enum Exporter {
     }
 
     static func exportDeliveries(
-        _ reader: JournalReader, session: Int64, table: TableWriter, progress: ReadProgress? = nil
+        _ reader: JournalReader, session: Int64, table: TableWriter, provenance: RowProvenance,
+        progress: ReadProgress? = nil
     ) throws(AnalysisError) {
+        let suffix = provenance.cells(session)
         var events = 0
         defer { progress?.add(events % ReadProgress.batch) }
         let catalog = try reader.catalog(session: session)
@@ -173,7 +185,7 @@ package enum Exporter {
                         .text(catalog.qualifiedCallSiteName(row?.callSiteID)), .int(event.thread), .bool(event.isMain),
                         .bool(row?.expectsMain ?? false), .int(Int64(event.depth)), .int(event.durationNs),
                         .text(event.reason), .text(event.isInitialDelivery ? event.newValue : nil),
-                    ])
+                    ], suffix: suffix)
                 }
                 _ = tracker.feed(event)
                 try live.apply(event, lookup: lookup)

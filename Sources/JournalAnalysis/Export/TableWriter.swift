@@ -23,9 +23,10 @@ package struct TableWriter {
         if format == .csv && header { output.write(csv.header(self.columns)) }
     }
 
-    /// Writes one row; `cells` line up with `columns` (without the `journal` and prefix columns).
-    package func row(_ given: [ExportCell]) {
-        let cells = prefix.isEmpty ? given : prefix + given
+    /// Writes one row; `given` then `suffix` line up with `columns` (without the `journal`
+    /// and prefix columns).
+    package func row(_ given: [ExportCell], suffix: [ExportCell] = []) {
+        let cells = prefix + given + suffix
         switch format {
         case .csv:
             output.write(csv.record(cells))

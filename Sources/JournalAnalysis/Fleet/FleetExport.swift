@@ -37,10 +37,21 @@ package enum FleetExport {
                 "session_id", "label", "process", "pid", "started_at", "ended_at", "clean_end", "events", "registrations",
                 "library_version",
             ]
-        case .findings: return provenance + ["finding_id"] + Exporter.columns(for: .findings) + ["severity_rank"]
+        case .findings: return provenance + ["finding_id"] + findingColumns + ["severity_rank"]
         case .callSites: return provenance + CallSiteDeliveries.columns
         case .events: return provenance + Exporter.columns(for: .events)
         }
+    }
+
+    /// The columns of `export --what findings` the fleet table keeps: all but `evidence`
+    /// and `fix`, the per-finding detail and advice a person reads in `diagnose` of the
+    /// journal (`finding_id` names it), which no engine aggregates and which made the
+    /// table outweigh the journals themselves.
+    static let findingColumns = Exporter.columns(for: .findings).filter { !dropped.contains($0) }
+    private static let dropped: Set = ["evidence", "fix"]
+    /// Where the kept columns are in a row of `Exporter.findingCells`.
+    private static let keptFindingCells = Exporter.columns(for: .findings).indices.filter {
+        !dropped.contains(Exporter.columns(for: .findings)[$0])
     }
 
     /// `severity_rank`: 1 info, 2 warning, 3 error.
@@ -198,8 +209,9 @@ package enum FleetExport {
                 let spool = FindingSpool()
                 try Diagnoser.diagnose(reader, session: session, options: options, into: spool, progress: progress)
                 try spool.drain { finding in
+                    let cells = Exporter.findingCells(finding)
                     writer.row(
-                        [.text("\(id)-\(pad(ordinal))")] + Exporter.findingCells(finding) + [.int(rank(finding.severity))]
+                        [.text("\(id)-\(pad(ordinal))")] + keptFindingCells.map { cells[$0] } + [.int(rank(finding.severity))]
                     )
                     ordinal += 1
                     count += 1

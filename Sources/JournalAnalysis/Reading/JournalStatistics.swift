@@ -43,18 +43,21 @@ package struct JournalStatistics: Sendable, Equatable {
             registrations: try reader.scalar("SELECT COUNT(*) FROM registrations WHERE ?2 OR session_id = ?1", [filter, all]) ?? 0,
             eventsByKind: [], busiestChannels: [], topOwners: []
         )
-        var byKind: [(String, Int64)] = []
-        var channels: [Entry: Int64] = [:]
+        // Counted by SQLite over the table (by the primary key's session prefix for one
+        // session); memory follows the kinds and channels, not the events.
+        let events = session == nil ? "events" : "events WHERE session_id = ?1"
+        let bound: [JournalReader.SQLValue] = session.map { [.int($0)] } ?? []
         var kinds: [String: Int64] = [:]
-        // Memory follows the kinds and channels, not the events.
-        try reader.forEachStoredEvent(session: session, from: .min, to: .max) { event in
-            kinds[event.kindText, default: 0] += 1
-            if let channel = event.channelID, channel != 0 {
-                channels[Entry(session: event.sessionID, id: channel), default: 0] += 1
-            }
-            return true
+        try reader.query("SELECT kind, COUNT(*) FROM \(events) GROUP BY kind", bound) { row in
+            let code = row.int(0)
+            kinds[EventKind(code: code)?.name ?? "kind#\(code)", default: 0] += row.int(1)
         }
-        byKind = kinds.map { ($0.key, $0.value) }
+        var byKind = kinds.map { ($0.key, $0.value) }
+        var channels: [Entry: Int64] = [:]
+        try reader.query("""
+            SELECT session_id, channel_id, COUNT(*) FROM \(events)\(session == nil ? " WHERE" : " AND") channel_id != 0
+            GROUP BY session_id, channel_id
+            """, bound) { channels[Entry(session: $0.int(0), id: $0.int(1))] = $0.int(2) }
         stats.busiestChannels = try ranked(channels, top: top) { (entry) throws(AnalysisError) in
             try channelName(reader, entry) ?? "channel#\(entry.id)"
         }

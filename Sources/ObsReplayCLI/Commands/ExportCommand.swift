@@ -12,9 +12,10 @@ enum ExportCommand {
                 CSV follows RFC 4180 (header row, CRLF, quoting, UTF-8). Text cells starting with
                 =, +, -, @, tab or carriage return get a leading ' so spreadsheets do not evaluate
                 them; --raw turns that off. JSON Lines: one object per row, keys as the CSV header.
-                Without --session, every session is exported. Several journals or a directory:
-                one table, each row starting with a journal column; journals are read one at
-                a time.
+                Without --session, every session is exported. Every row ends with journal_id
+                (the journal's own id), host and run (its session's). Several journals or a
+                directory: one table, each row starting with a journal column (the path);
+                journals are read one at a time.
                 --fleet DIR writes what a fleet's engines need, per journal, as JSON Lines in
                 DIR/TABLE/HOST/DATE/JOURNAL_ID.jsonl: sessions, findings (with finding_id and
                 severity_rank) and call_sites (deliveries per registering call site), and

@@ -152,8 +152,9 @@ for path in sorted(tree):
 assert len(exported) == sum(row[4] for row in tool), len(exported)
 examples = {}
 for finding in exported:
-    for key in ("owners", "call_sites", "seqs", "evidence"):
+    for key in ("owners", "call_sites", "seqs"):
         assert isinstance(finding[key], list), (key, finding)
+    assert "evidence" not in finding and "fix" not in finding, finding
     best = examples.get(finding["fingerprint"])
     if best is None or finding["finding_id"] < best[0]:
         examples[finding["fingerprint"]] = (finding["finding_id"], finding["message"])
