@@ -333,6 +333,54 @@ import Testing
     #expect(found.isEmpty)
 }
 
+// MARK: - OJ002 with observations loops
+
+/// A loop records its own change where it computes the new value, on the actor it iterates
+/// on: loops of one line run one after another, on any thread (a main queue drained by a
+/// dispatch worker that may change between two jobs, tasks on the global executor).
+@Test func loopsStartedAgainFromOneLineAreDuplicatesWhateverThreadEachRunsOn() throws {
+    let found = try findings(.duplicateRegistration) { s in
+        let total = try s.channel(0, "Observations@TillScreen.swift:20")
+        var loops: [Int64] = []
+        for _ in 0..<3 {  // seqs 1-6: a loop started on each appearance, with its first value
+            let loop = try s.register(total, owner: try s.object("ChangeStream"), at: "TillScreen.swift:20", options: "initial,new")
+            try s.deliver(loop, initial: "0")
+            loops.append(loop)
+        }
+        // Three writes, the last of the same value as the one before: each reaches every loop.
+        for (write, value) in ["1", "2", "2"].enumerated() {
+            for (index, loop) in loops.enumerated() {
+                try s.inThread(Int64(2 + (index + write) % 3)) {
+                    try s.change(total, new: value)
+                    try s.deliver(loop)
+                }
+            }
+        }
+    }
+    #expect(found.map(\.message) == [
+        "TillScreen.swift:20 started a for await loop on *.Observations@TillScreen.swift:20 again (seq 3, ChangeStream#2) while the one it started at seq 1 (ChangeStream#1) was live: 3 writes reached both, each updating twice.",
+        "TillScreen.swift:20 started a for await loop on *.Observations@TillScreen.swift:20 again (seq 5, ChangeStream#3) while the one it started at seq 1 (ChangeStream#1) was live: 3 writes reached both, each updating twice.",
+    ])
+}
+
+@Test func loopsFromOneLineOnDifferentThreadsThatReadDifferentThingsAreNotDuplicates() throws {
+    let found = try findings(.duplicateRegistration) { s in
+        let title = try s.channel(0, "Observations@RowView.swift:12")
+        let first = try s.register(title, owner: try s.object("ChangeStream"), at: "RowView.swift:12", options: "initial,new")
+        try s.deliver(first, initial: "Dune")
+        let second = try s.register(title, owner: try s.object("ChangeStream"), at: "RowView.swift:12", options: "initial,new")
+        try s.deliver(second, initial: "Emma")
+        // Each row's item is renamed, one after the other: a write reaches its own row's loop.
+        for (loop, thread, value) in [(first, Int64(2), "Dune, 2nd ed."), (second, 3, "Emma, 2nd ed."), (first, 3, "Dune")] {
+            try s.inThread(thread) {
+                try s.change(title, new: value)
+                try s.deliver(loop)
+            }
+        }
+    }
+    #expect(found.isEmpty, "\(found.map(\.message))")
+}
+
 // MARK: - OJ005 with sibling keys
 
 @Test func aSiblingKeyTheOwnerAlsoObservesIsNoTypoHint() throws {

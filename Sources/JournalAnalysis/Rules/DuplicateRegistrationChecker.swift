@@ -93,28 +93,45 @@ final class DuplicateRegistrationChecker: RuleChecker {
     /// tracking's arming, a for await loop's sequence.
     static let ownerlessTypes: Set<String> = ["NotificationToken", "ObservationArm", "ChangeStream"]
 
-    /// The key prefixes of channels whose registrations each record their own change for a
-    /// write (`withObservationTracking@`, `Observations@`): a change reaches one of them.
-    static let forwardedPrefixes = [TrackingSite.keyPrefix, "Observations@"]
+    /// How a channel's registrations hear a write.
+    enum Forwarding {
+        /// Through the registry: one `changed` event, then a delivery per registration.
+        case no
+        /// A `withObservationTracking` site: each arming records its own change, in its
+        /// `onChange`, on the writing thread, at the write's depth.
+        case tracking
+        /// An `observations { … }` loop's line: each loop records its own change when it
+        /// computes the new value, on the actor it iterates on. Loops of one line may run on
+        /// different threads (a main queue drained by a dispatch worker, which may change
+        /// between two jobs; loops in tasks of the global executor), one after another.
+        case loop
+    }
 
     /// How many channels' answers `forwarded` keeps.
     static let keptChannels = 4096
 
-    /// Per channel, whether it is such a channel (asked per change and delivery).
-    private var forwarded: [Int64: Bool] = [:]
+    /// Per channel, how it hears a write (asked per change and delivery).
+    private var forwarded: [Int64: Forwarding] = [:]
 
-    private func isForwarded(_ channel: Int64, _ context: DiagnosisContext) -> Bool {
+    private func forwarding(_ channel: Int64, _ context: DiagnosisContext) -> Forwarding {
         if let known = forwarded[channel] { return known }
         let key = context.catalog.channels[channel]?.key ?? ""
-        let answer = Self.forwardedPrefixes.contains { key.hasPrefix($0) }
+        let answer: Forwarding = key.hasPrefix(TrackingSite.keyPrefix) ? .tracking : key.hasPrefix("Observations@") ? .loop : .no
         // A cache: a session that makes a channel per round has them in proportion to history.
         if forwarded.count >= Self.keptChannels { forwarded.removeAll(keepingCapacity: true) }
         forwarded[channel] = answer
         return answer
     }
 
-    /// The firings of one write on a forwarded channel: consecutive changes of that channel
-    /// on one thread, at one depth, with one value, and the registrations they reached.
+    private func isForwarded(_ channel: Int64, _ context: DiagnosisContext) -> Bool {
+        forwarding(channel, context) != .no
+    }
+
+    /// The firings of one write on a forwarded channel, and the registrations they reached:
+    /// consecutive changes of that channel with one value, on a tracking site also on one
+    /// thread and at one depth (a loop's change is recorded where the loop runs, which says
+    /// nothing of the write). A registration hears a write once: reached again, it hears
+    /// the next write, and the burst is over.
     struct Burst {
         var thread: Int64
         var depth: Int
@@ -303,16 +320,22 @@ final class DuplicateRegistrationChecker: RuleChecker {
         case .changed:
             guard !event.isPrior, let channel = event.channelID else { return }
             changes[channel, default: 0] += 1
-            guard isForwarded(channel, context) else { return }
-            if let burst = bursts[channel], burst.thread == event.thread, burst.depth == event.depth,
-               burst.value == event.newValue {
+            let forwarding = forwarding(channel, context)
+            guard forwarding != .no else { return }
+            if let burst = bursts[channel], burst.value == event.newValue,
+               forwarding == .loop || (burst.thread == event.thread && burst.depth == event.depth) {
                 return
             }
             close(channel)
             bursts[channel] = Burst(thread: event.thread, depth: event.depth, value: event.newValue)
         case .delivered:
-            guard let id = event.registrationID, let channel = event.channelID, bursts[channel] != nil,
+            guard let id = event.registrationID, let channel = event.channelID, let burst = bursts[channel],
                   !event.isInitialDelivery else { return }
+            if burst.reached.contains(id) {
+                // The next write, with the same value: its firings start a burst of their own.
+                close(channel)
+                bursts[channel] = Burst(thread: burst.thread, depth: burst.depth, value: burst.value)
+            }
             bursts[channel]?.reached.insert(id)
             for index in activeByRegistration[id] ?? [] {
                 bursts[channel]?.pairs.insert(index)
