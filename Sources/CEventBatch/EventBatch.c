@@ -123,6 +123,13 @@ static void free_batch(void *batch) {
 
 int oj_event_batch_register(sqlite3 *db, long capacity, oj_event_batch **batch) {
     if (capacity < 1) return SQLITE_MISUSE;
+    // A second registration would replace the module and free the first batch under its
+    // owner: refuse it (and a table of that name, which no journal has).
+    sqlite3_stmt *probe;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM journal_staged_events", -1, &probe, NULL) == SQLITE_OK) {
+        sqlite3_finalize(probe);
+        return SQLITE_MISUSE;
+    }
     oj_event_batch *made = sqlite3_malloc(sizeof *made);
     if (made == NULL) return SQLITE_NOMEM;
     memset(made, 0, sizeof *made);

@@ -30,6 +30,9 @@ package final class StagedEvents {
             && EventColumn.allCases.count == Int(OJ_STAGED_INTEGERS + OJ_STAGED_TEXTS))
         var made: UnsafeMutablePointer<oj_event_batch>?
         let rc = oj_event_batch_register(database.handle, capacity, &made)
+        guard rc != SQLITE_MISUSE else {
+            throw SQLiteError(code: rc, message: "the connection already stages events (one StagedEvents per connection)")
+        }
         guard rc == SQLITE_OK, let made else { throw database.error(rc) }
         batch = made
         statement = try database.prepare(Self.insertSQL)

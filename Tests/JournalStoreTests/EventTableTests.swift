@@ -170,7 +170,11 @@ import Testing
     /// The staged rows' table exists on the connection that stages them, on no other.
     @Test func theStagedTableIsOnlyOnTheStagingConnection() throws {
         let database = try journal()
-        _ = try StagedEvents(database: database, capacity: 2)
+        let staged = try StagedEvents(database: database, capacity: 2)
+        // A second stage on the same connection is refused: the first keeps its rows.
+        try staged.append(StoredEvent(sessionID: 1, seq: 1, timeNs: 0, kind: 5, thread: 1, flags: 0))
+        #expect(throws: SQLiteError.self) { _ = try StagedEvents(database: database, capacity: 2) }
+        #expect(staged.count == 1)
         let other = try journal()
         #expect(throws: SQLiteError.self) { _ = try other.prepare("SELECT * FROM journal_staged_events") }
         _ = try database.prepare("SELECT * FROM journal_staged_events")

@@ -38,7 +38,8 @@ typedef struct oj_event_batch {
 
 /// Registers the eponymous-only virtual table `journal_staged_events` on `db` (on no
 /// other connection) over a new empty batch of `capacity` rows (at least 1), returned in
-/// `*batch`. Returns SQLITE_OK or SQLite's result code.
+/// `*batch`. Returns SQLITE_OK, SQLITE_MISUSE if `db` already has a `journal_staged_events`,
+/// or SQLite's result code.
 int oj_event_batch_register(sqlite3 *db, long capacity, oj_event_batch **batch);
 
 /// Makes room for `extra` more text bytes at `texts + texts_used` (moving the texts: the
