@@ -46,14 +46,14 @@ private func lines(_ sink: InMemoryEventSink) -> [String] {
     withExtendedLifetime(subject) {}
 }
 
-@Test func cancellingTheLoopsTaskEndsItsRegistrationAsStreamEnded() async {
+@Test func cancellingTheLoopsTaskEndsItsRegistrationAsStreamEnded() async throws {
     let (value, registry, sink, subject) = counted()
     let loop = Task {
         var count = 0
         for await _ in value.changes() { count += 1 }
         return count
     }
-    while registry.statistics.registrations == 0 { await Task.yield() }
+    try #require(await yieldUntil("a registration") { registry.statistics.registrations > 0 })
     loop.cancel()
     #expect(await loop.value == 0)
     #expect(registry.statistics.registrations == 0)
@@ -104,7 +104,7 @@ private func lines(_ sink: InMemoryEventSink) -> [String] {
     let loop = Task {
         for await _ in value.changes() {}
     }
-    while recording.registry.statistics.registrations == 0 { await Task.yield() }
+    try #require(await yieldUntil("a registration") { recording.registry.statistics.registrations > 0 })
     recording.close()
     loop.cancel()
     await loop.value

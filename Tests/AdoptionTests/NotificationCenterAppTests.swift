@@ -165,7 +165,7 @@ final class OwnedScreen: @unchecked Sendable {
         }
         return files
     }
-    while recording.registry.statistics.registrations == 0 { await Task.yield() }
+    try #require(await yieldUntil("a registration") { recording.registry.statistics.registrations > 0 })
     center.post(name: .downloadFinished, object: nil, userInfo: ["file": "a.zip"])
     center.post(name: .downloadFinished, object: nil, userInfo: ["file": "b.zip"])
     #expect(await waiting.value == ["a.zip", "b.zip"])

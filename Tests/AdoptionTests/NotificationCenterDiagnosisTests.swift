@@ -298,7 +298,7 @@ private func followTotal(_ cart: Cart, scope: ObservationScope) -> Task<Void, Ne
     let cart = Cart(registry: recording.registry)
     let visible = recording.registry.beginScope("CartScreen visible")
     let loop = followTotal(cart, scope: visible)
-    while recording.registry.statistics.registrations == 0 { await Task.yield() }
+    try #require(await yieldUntil("a registration") { recording.registry.statistics.registrations > 0 })
     visible.end()                                 // the bug: the loop's task is not cancelled
     cart.$total.set(3)
     loop.cancel()
@@ -316,7 +316,7 @@ private func followTotal(_ cart: Cart, scope: ObservationScope) -> Task<Void, Ne
     let cart = Cart(registry: recording.registry)
     let visible = recording.registry.beginScope("CartScreen visible")
     let loop = followTotal(cart, scope: visible)
-    while recording.registry.statistics.registrations == 0 { await Task.yield() }
+    try #require(await yieldUntil("a registration") { recording.registry.statistics.registrations > 0 })
     loop.cancel()
     await loop.value
     visible.end()

@@ -200,7 +200,7 @@ private func scoreFromTheNetwork(_ board: Scoreboard, _ value: Int) async {
     let screen = LiveScoreScreen(registry: recording.registry, board: board)
     screen.observe()
     await scoreFromTheNetwork(board, 1)
-    while screen.renders < 2 { await Task.yield() }
+    try #require(await yieldUntil("2 renders") { screen.renders >= 2 })
     recording.close()
     let found = try findings(scratch.path())
     let offWriter = found.filter { $0.hasPrefix("OJ016") }
@@ -222,9 +222,9 @@ private func scoreFromTheNetwork(_ board: Scoreboard, _ value: Int) async {
     let screen = LiveScoreScreen(registry: recording.registry, board: board)
     screen.observe()
     board.home = 1                   // written on the main actor
-    while screen.renders < 2 { await Task.yield() }
+    try #require(await yieldUntil("2 renders") { screen.renders >= 2 })
     board.home = 2
-    while screen.renders < 3 { await Task.yield() }
+    try #require(await yieldUntil("3 renders") { screen.renders >= 3 })
     recording.close()
     #expect(try findings(scratch.path()) == [])
 }
@@ -275,9 +275,9 @@ private final class Seen: @unchecked Sendable {
             if home == 2 { break }
         }
     }
-    while seen.all.isEmpty { await Task.yield() }
+    try #require(await yieldUntil("a value") { !seen.all.isEmpty })
     board.home = 1
-    while seen.all.count < 2 { await Task.yield() }
+    try #require(await yieldUntil("2 values") { seen.all.count >= 2 })
     board.home = 2
     await loop.value
     board.home = 3                                                  // after the loop: nobody

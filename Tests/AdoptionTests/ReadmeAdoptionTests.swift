@@ -83,7 +83,7 @@ func recordDownloads(into path: String) throws {
     let player = Player(registry: recording.registry)
     let waiting = Task { await waitUntilPlaying(player) }
     // Set only once the loop is registered, so the test does not depend on scheduling.
-    while recording.registry.statistics.registrations == 0 { await Task.yield() }
+    try #require(await yieldUntil("a registration") { recording.registry.statistics.registrations > 0 })
     player.isPlaying = true
     await waiting.value
     recording.close()
@@ -175,9 +175,9 @@ final class BasketBadge {
     let badge = BasketBadge(registry: recording.registry, basket: basket)
     badge.observe()
     basket.count = 1
-    while badge.text != "1" { await Task.yield() }
+    try #require(await yieldUntil("the badge to say 1") { badge.text == "1" })
     basket.count = 2
-    while badge.text != "2" { await Task.yield() }
+    try #require(await yieldUntil("the badge to say 2") { badge.text == "2" })
     recording.close()
     #expect(try rows(scratch.path(), "select kind, reason from event_log where kind != 'changed' order by seq") == [
         "registered|NULL",

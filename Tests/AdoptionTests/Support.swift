@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import JournalAnalysis
 @testable import ObservationJournal
 
@@ -22,4 +23,22 @@ func mainQueueDrained() async {
     await withCheckedContinuation { continuation in
         DispatchQueue.main.async { continuation.resume() }
     }
+}
+
+/// Yields until `done` holds, for at most 20 seconds: false, with an issue naming `what`,
+/// if it never does (a loop that never registers or never delivers fails the test instead
+/// of hanging the suite). `done` runs in the caller's isolation.
+func yieldUntil(
+    _ what: @autoclosure () -> String, isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation, _ done: () -> Bool
+) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !done() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("timed out waiting for \(what())", sourceLocation: sourceLocation)
+            return false
+        }
+        await Task.yield()
+    }
+    return true
 }

@@ -70,9 +70,9 @@ final class TemperatureLabel {
     let label = TemperatureLabel(registry: recording.registry, thermometer: thermometer, rearmsInline: false)
     label.observe()
     thermometer.celsius = 19
-    while label.renders < 2 { await Task.yield() }
+    try #require(await yieldUntil("2 renders") { label.renders >= 2 })
     thermometer.celsius = 21
-    while label.renders < 3 { await Task.yield() }
+    try #require(await yieldUntil("3 renders") { label.renders >= 3 })
     recording.close()
     #expect(label.text == "21°")
     // The last arming is live at the end, as every re-arming tracking's is: no OJ004.
@@ -264,24 +264,6 @@ final class TillScreen {
         for loop in loops { loop.cancel() }
         for loop in loops { await loop.value }
     }
-}
-
-/// Yields until `done` holds, for at most 20 seconds: false, with an issue naming `what`,
-/// if it never does (a loop that never registers or never delivers fails the test instead
-/// of hanging the suite).
-@MainActor
-private func yieldUntil(
-    _ what: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation, _ done: () -> Bool
-) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !done() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("timed out waiting for \(what())", sourceLocation: sourceLocation)
-            return false
-        }
-        await Task.yield()
-    }
-    return true
 }
 
 @MainActor

@@ -43,21 +43,21 @@ package struct JournalStatistics: Sendable, Equatable {
             registrations: try reader.scalar("SELECT COUNT(*) FROM registrations WHERE ?2 OR session_id = ?1", [filter, all]) ?? 0,
             eventsByKind: [], busiestChannels: [], topOwners: []
         )
-        // Counted by SQLite over the table (by the primary key's session prefix for one
-        // session); memory follows the kinds and channels, not the events.
+        // One pass over the three columns counted (one session through the primary key's
+        // session prefix): SQLite's GROUP BY would sort every row, and reading whole events
+        // decodes every column. Memory follows the kinds and channels, not the events.
         let events = session == nil ? "events" : "events WHERE session_id = ?1"
-        let bound: [JournalReader.SQLValue] = session.map { [.int($0)] } ?? []
-        var kinds: [String: Int64] = [:]
-        try reader.query("SELECT kind, COUNT(*) FROM \(events) GROUP BY kind", bound) { row in
-            let code = row.int(0)
-            kinds[EventKind(code: code)?.name ?? "kind#\(code)", default: 0] += row.int(1)
-        }
-        var byKind = kinds.map { ($0.key, $0.value) }
+        var codes: [Int64: Int64] = [:]
         var channels: [Entry: Int64] = [:]
-        try reader.query("""
-            SELECT session_id, channel_id, COUNT(*) FROM \(events)\(session == nil ? " WHERE" : " AND") channel_id != 0
-            GROUP BY session_id, channel_id
-            """, bound) { channels[Entry(session: $0.int(0), id: $0.int(1))] = $0.int(2) }
+        try reader.query("SELECT session_id, kind, channel_id FROM \(events)", session.map { [.int($0)] } ?? []) { row in
+            codes[row.int(1), default: 0] += 1
+            let channel = row.int(2)
+            // NULL reads as 0: no channel either way.
+            if channel != 0 { channels[Entry(session: row.int(0), id: channel), default: 0] += 1 }
+        }
+        var kinds: [String: Int64] = [:]
+        for (code, count) in codes { kinds[EventKind(code: code)?.name ?? "kind#\(code)", default: 0] += count }
+        var byKind = kinds.map { ($0.key, $0.value) }
         stats.busiestChannels = try ranked(channels, top: top) { (entry) throws(AnalysisError) in
             try channelName(reader, entry) ?? "channel#\(entry.id)"
         }
