@@ -46,7 +46,9 @@ let package = Package(
         // The schema, Migrations/NNNN_name.sql, is embedded as checked-in generated code
         // (EmbeddedMigrations.swift; SchemaTests checks it against the folder), not by a
         // build-tool plugin that every user of the package would have to trust.
-        .target(name: "JournalStore", dependencies: ["CSQLite", "SystemShim"], swiftSettings: strict),
+        .target(name: "JournalStore", dependencies: ["CSQLite", "CEventBatch", "SystemShim"], swiftSettings: strict),
+        // The writer's staged rows as a virtual table SQLite reads in place (`StagedEvents`).
+        .target(name: "CEventBatch", dependencies: ["CSQLite"]),
         .target(
             name: "ObservationJournal", dependencies: ["JournalStore", "CSQLite", "ObserverCore", "SystemShim", "CThreadContext"],
             swiftSettings: strict
@@ -63,7 +65,7 @@ let package = Package(
             path: "tools/harnesses/JournalStress", swiftSettings: strict
         ),
         // JournalBenchmark's raw ceiling: the writer's INSERT driven from C (no Swift in the loop).
-        .target(name: "CRawCeiling", dependencies: ["CSQLite"], path: "tools/benchmarks/CRawCeiling"),
+        .target(name: "CRawCeiling", dependencies: ["CSQLite", "CEventBatch"], path: "tools/benchmarks/CRawCeiling"),
         .executableTarget(
             name: "JournalBenchmark",
             dependencies: ["ObservationJournal", "ObserverCore", "JournalFixtures", "JournalStore", "SystemShim", "CSQLite", "CRawCeiling"],

@@ -13,6 +13,8 @@ package final class JournalFixture {
     package let path: String
     let database: SQLiteDatabase
     private var statements: [String: SQLiteStatement] = [:]
+    /// Made at the first event, when the table exists.
+    private var staged: StagedEvents?
     private var strings: [String: Int64] = [:]
     private var callSites: [String: Int64] = [:]
     private var nextSessionID: Int64 = 1
@@ -96,10 +98,12 @@ package final class JournalFixture {
         return statement
     }
 
-    /// Inserts an event's row, and its details unless empty, bound as the writer binds them.
+    /// Inserts an event's row, and its details unless empty, staged as the writer stages them.
     func insert(_ event: StoredEvent, _ details: StoredEventDetails) throws {
-        let insert = try statement(EventColumn.insertSQL(rows: 1))
-        try insert.run(inserting: [event])
+        let staged = try self.staged ?? StagedEvents(database: database, capacity: 1)
+        self.staged = staged
+        try staged.append(event)
+        try staged.insert()
         guard !details.isEmpty else { return }
         let insertDetails = try statement(EventDetailColumn.insertSQL)
         try insertDetails.bind(details)

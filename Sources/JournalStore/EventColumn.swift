@@ -15,16 +15,6 @@ package enum EventColumn: Int32, CaseIterable, Sendable {
         "change_back", "duration_ns", "cpu_ns", "live_count", "call_site_id", "old_value", "new_value", "reason",
     ]
 
-    /// Bound parameters per row of `insertSQL`.
-    package static let count = Int32(allCases.count)
-
-    /// `INSERT INTO events (…) VALUES (?, …), …` for `rows` rows.
-    package static func insertSQL(rows: Int) -> String {
-        let row = "(" + Array(repeating: "?", count: allCases.count).joined(separator: ", ") + ")"
-        return "INSERT INTO events (" + allCases.map(\.name).joined(separator: ", ") + ") VALUES "
-            + Array(repeating: row, count: rows).joined(separator: ", ")
-    }
-
     /// The `SELECT` list of every column, in order, qualified by `table`.
     package static func selectList(table: String) -> String {
         allCases.map { "\(table).\($0.name)" }.joined(separator: ", ")

@@ -1,7 +1,7 @@
 import CSQLite
 
 /// One row of the `events` table: exactly its stored columns, in `EventColumn` order, as
-/// stored. The one shape of an event row: the writer binds it, the readers read it (and
+/// stored. The one shape of an event row: the writer stages it (`StagedEvents`), the readers read it (and
 /// decode it, `EventRow`), the fixtures write it.
 ///
 /// Every value is as the file holds it: a journal from elsewhere decides any of them, so
@@ -69,62 +69,5 @@ package struct StoredEvent: Sendable, Equatable {
         oldValue = statement.optionalText(at(.oldValue)).map(ValueText.text)
         newValue = statement.optionalText(at(.newValue)).map(ValueText.text)
         reason = statement.optionalText(at(.reason))
-    }
-}
-
-extension SQLiteStatement {
-    /// Binds `rows` to parameters 1 … (`EventColumn` order, row `n` from `n * EventColumn.count`:
-    /// the parameters of `EventColumn.insertSQL(rows: rows.count)`) and runs the statement:
-    /// the one place rows of `events` are bound. Texts are copied once, to bytes the
-    /// statement keeps, and bound from there; the rows are read in place.
-    package func run(inserting rows: [StoredEvent]) throws(SQLiteError) {
-        try checkFault(.bind)
-        // Staged in a local value (no exclusivity check per text), put back before the step.
-        var texts = stagedTexts
-        stagedTexts = StagedTexts()
-        texts.begin()
-        var failed = SQLITE_OK
-        var base: Int32 = 0
-        for index in rows.indices {
-            func at(_ column: EventColumn) -> Int32 { base + column.rawValue + 1 }
-            var rc = sqlite3_bind_int64(handle, at(.sessionID), rows[index].sessionID)
-            rc |= sqlite3_bind_int64(handle, at(.seq), rows[index].seq)
-            rc |= sqlite3_bind_int64(handle, at(.timeNs), rows[index].timeNs)
-            rc |= sqlite3_bind_int64(handle, at(.kind), rows[index].kind)
-            rc |= sqlite3_bind_int64(handle, at(.thread), rows[index].thread)
-            rc |= sqlite3_bind_int64(handle, at(.flags), rows[index].flags)
-            rc |= bindReturningCode(rows[index].channelID, at: at(.channelID))
-            rc |= bindReturningCode(rows[index].registrationID, at: at(.registrationID))
-            rc |= bindReturningCode(rows[index].ownerID, at: at(.ownerID))
-            rc |= bindReturningCode(rows[index].changeBack, at: at(.changeBack))
-            rc |= bindReturningCode(rows[index].durationNs, at: at(.durationNs))
-            rc |= bindReturningCode(rows[index].cpuNs, at: at(.cpuNs))
-            rc |= bindReturningCode(rows[index].liveCount, at: at(.liveCount))
-            rc |= bindReturningCode(rows[index].callSiteID, at: at(.callSiteID))
-            rc |= stage(rows[index].oldValue, at: at(.oldValue), into: &texts)
-            rc |= stage(rows[index].newValue, at: at(.newValue), into: &texts)
-            if let reason = rows[index].reason {
-                texts.stage(reason, at: at(.reason))
-            } else {
-                rc |= sqlite3_bind_null(handle, at(.reason))
-            }
-            if rc != SQLITE_OK, failed == SQLITE_OK { failed = rc }
-            base += EventColumn.count
-        }
-        let rc = texts.bind(to: handle)
-        stagedTexts = texts
-        try check(failed != SQLITE_OK ? failed : rc)
-        try run()
-    }
-
-    /// Stages a value's text at `index` (NULL, bound now, for `nil`); returns SQLite's result code.
-    private func stage(_ value: ValueText?, at index: Int32, into texts: inout StagedTexts) -> Int32 {
-        switch value {
-        case nil: return sqlite3_bind_null(handle, index)
-        case .text(let text)?: texts.stage(text, at: index)
-        case .bool(let flag)?: texts.stage(flag ? "true" : "false", at: index)
-        case .integer(let number)?: texts.stage(digitsOf: number, at: index)
-        }
-        return SQLITE_OK
     }
 }

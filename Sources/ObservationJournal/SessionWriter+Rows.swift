@@ -220,9 +220,8 @@ extension SessionWriter {
         changeSeq(of: number).map { seq &- $0 }
     }
 
-    /// Stages an event's row, inserting the staged rows when there are `rowsPerInsert`;
-    /// its details, unless empty, are inserted now (the two tables' rows are committed
-    /// together).
+    /// Stages an event's row; its details, unless empty, are inserted now (the two tables'
+    /// rows are committed together).
     func add(_ row: StoredEvent, _ details: StoredEventDetails) throws(SQLiteError) {
         if !details.isEmpty {
             try insertDetails.bind(details)
@@ -231,25 +230,10 @@ extension SessionWriter {
         try add(row)
     }
 
-    /// Stages the row of an event without details, inserting the staged rows when there
-    /// are `rowsPerInsert`.
+    /// Stages the row of an event without details (the staged rows are inserted when
+    /// `rowsPerInsert` wait).
     func add(_ row: StoredEvent) throws(SQLiteError) {
-        staged.append(row)
-        if staged.count == Self.rowsPerInsert { try insertStaged() }
-    }
-
-    /// Inserts the staged rows with one statement, and empties the stage.
-    func insertStaged() throws(SQLiteError) {
-        guard !staged.isEmpty else { return }
-        let statement: SQLiteStatement
-        if let made = insertRows[staged.count - 1] {
-            statement = made
-        } else {
-            statement = try database.prepare(EventColumn.insertSQL(rows: staged.count))
-            insertRows[staged.count - 1] = statement
-        }
-        try statement.run(inserting: staged)
-        staged.removeAll(keepingCapacity: true)
+        try staged.append(row)
     }
 
     // MARK: - The registry's enumerations in the journal's vocabulary

@@ -51,13 +51,10 @@ final class SessionWriter: @unchecked Sendable {
 
     /// Events added and not yet inserted: inserted `rowsPerInsert` at a time by one
     /// statement, and before every COMMIT, so the committed prefix is always whole.
-    var staged: [StoredEvent] = []
+    let staged: StagedEvents
     /// The most rows one `INSERT` takes: enough to spread the statement's fixed cost
-    /// (JournalBenchmark `--only shapes`), far below SQLite's limit on bound parameters.
-    static let rowsPerInsert = 64
-    /// `insertRows[n - 1]` inserts `n` events (`EventColumn.insertSQL(rows: n)`), made
-    /// when first needed: the writer's own statements, never a shared `cached` one.
-    var insertRows: [SQLiteStatement?] = Array(repeating: nil, count: rowsPerInsert)
+    /// (JournalBenchmark `--only shapes`) while the staged rows stay in cache.
+    static let rowsPerInsert = 256
     /// Inserts the `event_details` row of an event that has one.
     let insertDetails: SQLiteStatement
     let selectString: SQLiteStatement
@@ -86,11 +83,9 @@ final class SessionWriter: @unchecked Sendable {
         let start = monotonicNanoseconds()
         startNanoseconds = start
         changeSeqs = Array(repeating: (0, 0), count: Self.recentChanges)
-        staged.reserveCapacity(Self.rowsPerInsert)
         insertDetails = try database.prepare(EventDetailColumn.insertSQL)
-        // The statement of every full stage, made now: a session that cannot make it
-        // fails to start rather than at its first batch.
-        insertRows[Self.rowsPerInsert - 1] = try database.prepare(EventColumn.insertSQL(rows: Self.rowsPerInsert))
+        // Made now: a session that cannot make it fails to start rather than at its first batch.
+        staged = try StagedEvents(database: database, capacity: Self.rowsPerInsert)
         selectString = try database.cached("SELECT id FROM strings WHERE value = ?")
         insertString = try database.cached("INSERT INTO strings (value) VALUES (?)")
         selectCallSite = try database.cached(
@@ -198,7 +193,7 @@ final class SessionWriter: @unchecked Sendable {
     /// events inserted; with `endsSession`, also marks the session ended cleanly in it.
     private func transaction(endsSession: Bool, _ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
         // A failed transaction left its events staged; they were rolled back.
-        staged.removeAll(keepingCapacity: true)
+        staged.removeAll()
         // Writing on into a removed or replaced file would lose the batch silently (and
         // leave a -wal beside the replacement): stop with an error instead. The code is
         // SQLITE_READONLY_DBMOVED, a macro Swift does not import.
@@ -210,7 +205,7 @@ final class SessionWriter: @unchecked Sendable {
         }
         try database.writeTransaction { () throws(SQLiteError) in
             try body()
-            try insertStaged()
+            try staged.insert()
             if endsSession {
                 try endSession.bind(JournalClock.isoNow(), at: 1)
                 try endSession.bind(sessionID, at: 2)

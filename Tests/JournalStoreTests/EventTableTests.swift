@@ -49,7 +49,7 @@ import Testing
         let cases: [(isMain: Bool, isPrior: Bool, isMainQueue: Bool?, depth: Int64)] = [
             (false, false, nil, 0), (true, false, true, 0), (false, true, false, 3), (true, true, nil, 1 << 40),
         ]
-        let insert = try database.prepare(EventColumn.insertSQL(rows: 1))
+        let staged = try StagedEvents(database: database, capacity: 2)
         let read = try database.prepare("SELECT is_main, is_prior, main_queue, depth, change_seq FROM event_log WHERE seq = ?1")
         for (index, facts) in cases.enumerated() {
             let flags = EventFlags.encode(isMain: facts.isMain, isPrior: facts.isPrior, isMainQueue: facts.isMainQueue, depth: facts.depth)
@@ -57,16 +57,10 @@ import Testing
             #expect(decoded.isMain == facts.isMain && decoded.isPrior == facts.isPrior)
             #expect(decoded.isMainQueue == facts.isMainQueue && decoded.depth == facts.depth)
             let seq = Int64(100 + index)
-            insert.reset()
-            for column in EventColumn.allCases { try insert.bind(nil as Int64?, at: column.rawValue + 1) }
-            try insert.bind(Int64(1), at: EventColumn.sessionID.rawValue + 1)
-            try insert.bind(seq, at: EventColumn.seq.rawValue + 1)
-            try insert.bind(Int64(0), at: EventColumn.timeNs.rawValue + 1)
-            try insert.bind(Int64(5), at: EventColumn.kind.rawValue + 1)
-            try insert.bind(Int64(1), at: EventColumn.thread.rawValue + 1)
-            try insert.bind(flags, at: EventColumn.flags.rawValue + 1)
-            try insert.bind(Int64(index), at: EventColumn.changeBack.rawValue + 1)
-            try insert.run()
+            var event = StoredEvent(sessionID: 1, seq: seq, timeNs: 0, kind: 5, thread: 1, flags: flags)
+            event.changeBack = Int64(index)
+            try staged.append(event)
+            try staged.insert()
             read.reset()
             try read.bind(seq, at: 1)
             #expect(try read.step())
@@ -110,7 +104,10 @@ import Testing
         second.oldValue = value
         second.newValue = nil
         second.reason = nil
-        try database.prepare(EventColumn.insertSQL(rows: 2)).run(inserting: [first, second])
+        let staged = try StagedEvents(database: database, capacity: 2)
+        try staged.append(first)
+        try staged.append(second)
+        try staged.insert()
         let select = try database.prepare(
             "SELECT seq, typeof(old_value), old_value, typeof(new_value), new_value, reason FROM events ORDER BY seq")
         #expect(try select.step())
@@ -120,5 +117,82 @@ import Testing
         #expect(select.text(1) == "text" && select.text(2) == value.string && select.text(3) == "null")
         #expect(select.isNull(5))
         #expect(try !select.step())
+    }
+
+    /// Every stored column goes through the staged rows to its own column, as given: each
+    /// optional one set and NULL, texts with a NUL and empty; the stage is empty afterwards.
+    @Test func stagedRowsAreStoredColumnForColumn() throws {
+        let database = try journal()
+        try database.execute("PRAGMA foreign_keys = OFF")
+        let staged = try StagedEvents(database: database, capacity: 2)
+        var full = StoredEvent(sessionID: 7, seq: 11, timeNs: -3, kind: 6, thread: 12, flags: 1 << 40 | 5)
+        full.channelID = 21
+        full.registrationID = 22
+        full.ownerID = 23
+        full.changeBack = 24
+        full.durationNs = .max
+        full.cpuNs = .min
+        full.liveCount = 0
+        full.callSiteID = 28
+        full.oldValue = .text("a\u{0}é")
+        full.newValue = .text("")
+        full.reason = "unchanged"
+        let bare = StoredEvent(sessionID: 7, seq: 12, timeNs: 0, kind: 5, thread: 1, flags: 0)
+        try staged.append(full)
+        try staged.append(bare)
+        #expect(staged.count == 2)
+        try staged.insert()
+        #expect(staged.count == 0)
+        let select = try database.prepare("SELECT \(EventColumn.selectList(table: "events")) FROM events ORDER BY seq")
+        #expect(try select.step())
+        #expect(StoredEvent(select) == full)
+        #expect(try select.step())
+        #expect(StoredEvent(select) == bare)
+        #expect(try !select.step())
+    }
+
+    /// A failed insert (a row already there) throws and leaves nothing staged or written.
+    @Test func aFailedInsertEmptiesTheStage() throws {
+        let database = try journal()
+        try database.execute("PRAGMA foreign_keys = OFF")
+        let staged = try StagedEvents(database: database, capacity: 2)
+        try staged.append(StoredEvent(sessionID: 1, seq: 1, timeNs: 0, kind: 5, thread: 1, flags: 0))
+        try staged.insert()
+        try staged.append(StoredEvent(sessionID: 1, seq: 2, timeNs: 0, kind: 5, thread: 1, flags: 0))
+        try staged.append(StoredEvent(sessionID: 1, seq: 1, timeNs: 0, kind: 5, thread: 1, flags: 0))
+        #expect(throws: SQLiteError.self) { try staged.insert() }
+        #expect(staged.count == 0)
+        let count = try database.prepare("SELECT count(*) FROM events")
+        #expect(try count.step())
+        #expect(count.int(0) == 1)
+    }
+
+    /// The staged rows' table exists on the connection that stages them, on no other.
+    @Test func theStagedTableIsOnlyOnTheStagingConnection() throws {
+        let database = try journal()
+        let staged = try StagedEvents(database: database, capacity: 2)
+        // A second stage on the same connection is refused: the first keeps its rows.
+        try staged.append(StoredEvent(sessionID: 1, seq: 1, timeNs: 0, kind: 5, thread: 1, flags: 0))
+        #expect(throws: SQLiteError.self) { _ = try StagedEvents(database: database, capacity: 2) }
+        #expect(staged.count == 1)
+        let other = try journal()
+        #expect(throws: SQLiteError.self) { _ = try other.prepare("SELECT * FROM journal_staged_events") }
+        _ = try database.prepare("SELECT * FROM journal_staged_events")
+    }
+
+    /// A full stage is inserted before the next row is staged: nothing is dropped.
+    @Test func aFullStageIsInsertedBeforeTheNextRow() throws {
+        let database = try journal()
+        try database.execute("PRAGMA foreign_keys = OFF")
+        let staged = try StagedEvents(database: database, capacity: 2)
+        for seq in Int64(1)...3 { try staged.append(StoredEvent(sessionID: 1, seq: seq, timeNs: 0, kind: 5, thread: 1, flags: 0)) }
+        #expect(staged.count == 1)
+        let count = try database.prepare("SELECT count(*), max(seq) FROM events")
+        #expect(try count.step())
+        #expect(count.int(0) == 2 && count.int(1) == 2)
+        count.reset()
+        try staged.insert()
+        #expect(try count.step())
+        #expect(count.int(0) == 3 && count.int(1) == 3)
     }
 }

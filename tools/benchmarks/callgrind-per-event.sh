@@ -6,7 +6,7 @@
 #
 # Units: RegistryBenchmark closures: posts (each calls FAN_OUT closures); post, center, recording,
 # counting, sink: posts (a fan-out-1 post is two events); ring, fputs: events.
-# JournalBenchmark raw, raw64, check-*: rows; writer: events through the recorder.
+# JournalBenchmark raw, raw64, raw256, staged256, check-*: rows; writer: events through the recorder.
 #
 #   swift build -c release --product RegistryBenchmark --product JournalBenchmark
 #   tools/benchmarks/callgrind-per-event.sh RegistryBenchmark|JournalBenchmark WHAT [COUNT] [FAN_OUT]

@@ -1,10 +1,7 @@
 import CSQLite
 
-/// SQLite's destructor constants, which Swift does not import (they are C macros).
+/// `SQLITE_TRANSIENT`, which Swift does not import (a C macro).
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-/// `SQLITE_STATIC`: SQLite may use the bound bytes without copying them until the next
-/// step or reset; only for bytes that outlive that (static strings, a reused buffer).
-let sqliteStatic: sqlite3_destructor_type? = nil
 
 /// One SQLite connection. Not thread-safe: use it from one thread at a time.
 ///

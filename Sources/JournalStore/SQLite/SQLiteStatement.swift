@@ -14,8 +14,6 @@ package final class SQLiteStatement {
     /// Steps this statement has taken since it started, charged against the
     /// connection's `StepBudget` (if it has one).
     private var spentSteps: Int64 = 0
-    /// The texts of the latest `run(inserting:)`, bound from there without a copy.
-    var stagedTexts = StagedTexts()
 
     init(database: SQLiteDatabase, handle: OpaquePointer, sql: String, keepsDatabaseAlive: Bool) {
         self.database = database
@@ -35,8 +33,6 @@ package final class SQLiteStatement {
 
     deinit {
         sqlite3_finalize(handle)
-        // After finalizing: SQLite may read bound texts until then.
-        stagedTexts.deallocate()
     }
 
     // MARK: - Binding (1-based indexes, as in SQL)
@@ -208,94 +204,4 @@ package final class SQLiteStatement {
     }
 
     package var columnCount: Int32 { sqlite3_column_count(handle) }
-}
-
-extension SQLiteStatement {
-    /// Texts copied once, to bytes a statement keeps, and bound from there without another
-    /// copy (`SQLITE_STATIC`). SQLite may read bound bytes until the parameter is bound again
-    /// or the statement finalized, so the bytes are freed only after `sqlite3_finalize`, and
-    /// overwritten only by a later staging, which binds every parameter it stages again.
-    /// A value a run moves into a local variable (no exclusivity check per text), and back.
-    struct StagedTexts {
-        private var bytes: UnsafeMutableRawPointer?
-        private var capacity = 0
-        private var count = 0
-        /// The parameters the texts go to: index, offset in `bytes`, byte count.
-        private var texts: [(index: Int32, offset: Int, count: Int)] = []
-
-        /// Forgets the texts staged for the previous run.
-        mutating func begin() {
-            if bytes == nil { _ = room(0) }
-            count = 0
-            texts.removeAll(keepingCapacity: true)
-        }
-
-        /// Room for `extra` more bytes; returns where they go. One byte more is kept free,
-        /// so an empty text's address (the end) is inside the allocation too.
-        private mutating func room(_ extra: Int) -> UnsafeMutableRawPointer {
-            if count + extra >= capacity {
-                let grownCapacity = max(capacity * 2, count + extra + 1, 1024)
-                let grown = UnsafeMutableRawPointer.allocate(byteCount: grownCapacity, alignment: 1)
-                if let old = bytes {
-                    grown.copyMemory(from: old, byteCount: count)
-                    old.deallocate()
-                }
-                bytes = grown
-                capacity = grownCapacity
-            }
-            return bytes! + count
-        }
-
-        /// Copies UTF-8 `text`, bound at `index` by `bind(to:)`. A NUL inside it is kept (its
-        /// bytes are bound by count).
-        mutating func stage(_ text: String, at index: Int32) {
-            var text = text
-            text.withUTF8 { utf8 in
-                let offset = count
-                if let start = utf8.baseAddress, !utf8.isEmpty {
-                    room(utf8.count).copyMemory(from: start, byteCount: utf8.count)
-                    count += utf8.count
-                }
-                texts.append((index, offset, utf8.count))
-            }
-        }
-
-        /// Stages the decimal digits of `number` as text at `index`.
-        mutating func stage(digitsOf number: Int64, at index: Int32) {
-            // At most 20 bytes: a sign and 19 digits, written from the end.
-            let digits = room(20)
-            var magnitude = number.magnitude
-            var end = 20
-            repeat {
-                end -= 1
-                digits.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10), toByteOffset: end, as: UInt8.self)
-                magnitude /= 10
-            } while magnitude > 0
-            if number < 0 {
-                end -= 1
-                digits.storeBytes(of: UInt8(ascii: "-"), toByteOffset: end, as: UInt8.self)
-            }
-            texts.append((index, count + end, 20 - end))
-            count += 20
-        }
-
-        /// Binds every staged text to `handle`; returns the first failing result code
-        /// (`SQLITE_OK` if none).
-        func bind(to handle: OpaquePointer) -> Int32 {
-            var failed = SQLITE_OK
-            // An empty text too is bound at an address (SQLite binds a null pointer as NULL).
-            guard let base = bytes else { return failed }
-            for text in texts {
-                let rc = sqlite3_bind_text64(
-                    handle, text.index, (base + text.offset).assumingMemoryBound(to: CChar.self),
-                    sqlite3_uint64(text.count), sqliteStatic, UInt8(SQLITE_UTF8)
-                )
-                if rc != SQLITE_OK, failed == SQLITE_OK { failed = rc }
-            }
-            return failed
-        }
-
-        /// Frees the bytes (once the statement is finalized).
-        func deallocate() { bytes?.deallocate() }
-    }
 }

@@ -9,9 +9,9 @@ import ObserverCore
 /// the same machine at the same moment:
 ///
 /// (a) raw ceiling: the rows the recorder writes for a fan-out-1 workload, inserted into
-///     the journal's `events` table by C code calling the SQLite C API, 64 rows per
-///     statement (the writer's statement) and one, in 10,000-event transactions, no
-///     registry, no recorder (`RawCeiling`);
+///     the journal's `events` table by C code calling the SQLite C API: 256 staged rows per
+///     `INSERT … SELECT` (the writer's statement), 64 bound rows per `INSERT … VALUES` and
+///     one, in 10,000-event transactions, no registry, no recorder (`RawCeiling`);
 /// (b) sustained events per second through the recorder, until `close()` has committed
 ///     everything, and its ratio to (a) in the same round;
 /// (c) the calling thread's cost per event: recording vs the bare registry, in bursts that
@@ -24,14 +24,15 @@ import ObserverCore
 enum JournalBenchmark {
     static let usage = """
         usage: JournalBenchmark [--events N] [--rounds R] [--only a|b|c|check|shapes]
-               JournalBenchmark --profile raw|raw64|writer|check-in|check-or|check-none|check-int|check-bare[32]|shape-N [--count N]
+               JournalBenchmark --profile raw|raw64|raw256|staged256|writer|check-in|check-or|check-none|check-int|check-bare[32]|shape-N [--count N]
                JournalBenchmark --profile enum-channel|registration|removal-4|latest [--count N]
 
           --events N   events (rows) per measurement (default 1000000)
           --rounds R   rounds; each figure is their median and range (default 5)
           --only X     one part: a (raw ceiling), b (sustained), c (calling thread), check
                        (the CHECK on events.kind), shapes (shapes of the events table); not in the default run
-          --profile X  one loop once, for callgrind: COUNT rows (raw, raw64: 64 rows per statement;
+          --profile X  one loop once, for callgrind: COUNT rows (raw, raw64, raw256: 1, 64, 256 bound rows
+                       per statement; staged256: 256 staged rows per INSERT … SELECT, the writer's form;
                        check-*: a name ending in 32 inserts 32 rows per statement) or events through the recorder
                        (writer); shape-N: COUNT rows into shape N of --only shapes (0, 1, …);
                        enum-WHAT-SCHEMA: COUNT channel or registration inserts (removal: and
@@ -80,6 +81,7 @@ enum JournalBenchmark {
         print("events per measurement: \(events), rounds: \(rounds); each figure: median (min–max) of the rounds")
         var raw: [Double] = []
         var rawMulti: [Double] = []
+        var rawStaged: [Double] = []
         var sustained: [Double] = []
         var costs: [CallingThread.Cost] = []
         for round in 1...rounds {
@@ -87,6 +89,8 @@ enum JournalBenchmark {
                 raw.append(try RawCeiling.run(path: "\(directory)/raw\(round).sqlite", rows: events))
                 rawMulti.append(try RawCeiling.run(
                     path: "\(directory)/raw64-\(round).sqlite", rows: events - events % 64, rowsPerStatement: 64))
+                rawStaged.append(try RawCeiling.run(
+                    path: "\(directory)/staged-\(round).sqlite", rows: events - events % 256, rowsPerStatement: 256, staged: true))
             }
             if only == nil || only == "b" {
                 sustained.append(try Sustained.run(path: "\(directory)/sustained\(round).sqlite", events: events))
@@ -99,12 +103,14 @@ enum JournalBenchmark {
             }
         }
         if !raw.isEmpty {
-            print("(a) raw ceiling, 64 rows per statement:          \(Spread(rawMulti).text(rate)) rows/s")
+            print("(a) raw ceiling, 256 staged rows per statement:  \(Spread(rawStaged).text(rate)) rows/s")
+            print("    64 bound rows per statement:                 \(Spread(rawMulti).text(rate)) rows/s")
             print("    one row per statement:                       \(Spread(raw).text(rate)) rows/s")
         }
         if !sustained.isEmpty {
             print("(b) sustained through the recorder:              \(Spread(sustained).text(rate)) events/s")
-            print("    / (a) 64 rows per statement, same round:     \(Spread(ratios(sustained, rawMulti)).text(percent))")
+            print("    / (a) 256 staged rows, same round:           \(Spread(ratios(sustained, rawStaged)).text(percent))")
+            print("    / (a) 64 bound rows, same round:             \(Spread(ratios(sustained, rawMulti)).text(percent))")
             print("    / (a) one row per statement, same round:     \(Spread(ratios(sustained, raw)).text(percent))")
         }
         if !costs.isEmpty {
@@ -179,6 +185,10 @@ enum JournalBenchmark {
         switch what {
         case "raw": print("raw: \(try RawCeiling.run(path: path, rows: count ?? 100_000)) rows/s")
         case "raw64": print("raw64: \(try RawCeiling.run(path: path, rows: (count ?? 100_000) / 64 * 64, rowsPerStatement: 64)) rows/s")
+        case "raw256": print("raw256: \(try RawCeiling.run(path: path, rows: (count ?? 100_000) / 256 * 256, rowsPerStatement: 256)) rows/s")
+        case "staged256":
+            let rows = (count ?? 100_000) / 256 * 256
+            print("staged256: \(try RawCeiling.run(path: path, rows: rows, rowsPerStatement: 256, staged: true)) rows/s")
         case "writer": print("writer: \(try Sustained.run(path: path, events: count ?? 100_000)) events/s")
         case _ where what.hasPrefix("enum-"):
             guard let (which, schema) = EnumerationCost.parse(what) else { fail("unknown profile '\(what)'") }

@@ -224,7 +224,8 @@ enum Shapes {
             columns: [("key", .key), ("old_value", .old), ("new_value", .new)], packed: 256
         ))
         list[0].readBack = readBackQuery("events")
-        // Schema 7, as the writer inserts (64 rows per statement), and its wide variant.
+        // Schema 7 with bound rows, 64 per statement (the writer before it staged rows for
+        // `INSERT … SELECT`), and its wide variant.
         list.append(Shape(
             name: "schema 7: 17 columns (flags, change_back), STRICT, WITHOUT ROWID, 64 rows per statement",
             schema: schema7(), columns: schema7Columns, rowsPerStatement: 64,
