@@ -45,8 +45,9 @@ for module in "${modules[@]}"; do
     graphs="$work/symbol-graphs/$module"
     mkdir -p "$graphs"
     swift symbolgraph-extract -module-name "$module" -target "$triple" -minimum-access-level public \
-        -I "$bin/Modules" -I Sources/CThreadContext/include \
+        -I "$bin/Modules" -I Sources/CThreadContext/include -I Sources/CEventBatch/include \
         -Xcc "-fmodule-map-file=$bin/CThreadContext.build/module.modulemap" \
+        -Xcc "-fmodule-map-file=$bin/CEventBatch.build/module.modulemap" \
         -Xcc "-fmodule-map-file=Sources/CSQLite/module.modulemap" -output-dir "$graphs"
     docc convert "Sources/$module/Documentation.docc" --additional-symbol-graph-dir "$graphs" \
         --fallback-display-name "$module" --fallback-bundle-identifier "org.observationjournal.$module" \
