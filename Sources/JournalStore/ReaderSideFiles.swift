@@ -35,10 +35,7 @@ package struct ReaderSideFiles: Sendable {
     /// platform has no open-file-description locks.
     package static func plan(for path: String) -> ReaderSideFiles? {
         #if os(Linux)
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        guard faccessat(AT_FDCWD, directory, W_OK, AT_EACCESS) == 0,
-            faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0,
+        guard JournalFile.directoryIsWritable(path), access(path, W_OK) == 0,
             let identity = OpenDatabaseFiles.Identity(path: path),
             !OpenDatabaseFiles.shared.isOpen(identity)
         else { return nil }

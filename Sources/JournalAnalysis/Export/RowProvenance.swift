@@ -12,6 +12,11 @@ struct RowProvenance {
     /// The cells of a row of session `session`.
     func cells(_ session: Int64) -> [ExportCell] {
         let origin = origins[session]
-        return [.text(journalID), .text(origin?.host), .text(origin?.run)]
+        return Self.cells(journalID: journalID, host: origin?.host, run: origin?.run)
+    }
+
+    /// The cells of `Exporter.provenanceColumns`, in order.
+    static func cells(journalID: String, host: String?, run: String?) -> [ExportCell] {
+        [.text(journalID), .text(host), .text(run)]
     }
 }

@@ -26,7 +26,13 @@ package struct TableWriter {
     /// Writes one row; `given` then `suffix` line up with `columns` (without the `journal`
     /// and prefix columns).
     package func row(_ given: [ExportCell], suffix: [ExportCell] = []) {
-        let cells = prefix + given + suffix
+        var cells = given
+        if !prefix.isEmpty || !suffix.isEmpty {
+            cells = prefix
+            cells.reserveCapacity(prefix.count + given.count + suffix.count)
+            cells += given
+            cells += suffix
+        }
         switch format {
         case .csv:
             output.write(csv.record(cells))

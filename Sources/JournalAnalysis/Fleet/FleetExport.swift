@@ -27,7 +27,7 @@ package enum FleetExport {
     }
 
     /// The columns every row starts with.
-    package static let provenance = ["journal_id", "host", "run"]
+    package static let provenance = Exporter.provenanceColumns
 
     /// The columns of `table`, in order.
     package static func columns(of table: Table) -> [String] {
@@ -190,9 +190,8 @@ package enum FleetExport {
         var count = 0
         var ordinal = 0
         for session in sessions {
-            let prefix: [(name: String, value: ExportCell)] = [
-                ("journal_id", .text(id)), ("host", .text(session.host)), ("run", .text(session.run)),
-            ]
+            let prefix = zip(provenance, RowProvenance.cells(journalID: id, host: session.host, run: session.run))
+                .map { (name: $0, value: $1) }
             let writer = TableWriter(
                 columns: Array(columns(of: table).dropFirst(provenance.count)), format: .jsonl, raw: true, output: file,
                 prefix: prefix

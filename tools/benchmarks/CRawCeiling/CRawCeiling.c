@@ -206,23 +206,23 @@ int raw_ceiling_insert_staged(sqlite3 *db, sqlite3_int64 session, sqlite3_int64 
                     } else if (column < OJ_STAGED_INTEGERS) {
                         out->integers[column] = sqlite3_value_int64(template[column]);
                     } else {
-                        int t = column - OJ_STAGED_INTEGERS;
+                        // A value's digits, or the template's text cut to 255 bytes.
+                        char buffer[digits_size];
+                        const char *source;
+                        size_t length;
                         if (text[column]) {
-                            char buffer[digits_size];
-                            char *start = digits(seq / 2, buffer + digits_size);
-                            size_t length = (size_t)(buffer + digits_size - start);
-                            memcpy(texts + used, start, length);
-                            out->text_offsets[t] = (unsigned)used;
-                            out->text_lengths[t] = (unsigned)length;
-                            used += length;
+                            source = digits(seq / 2, buffer + digits_size);
+                            length = (size_t)(buffer + digits_size - source);
                         } else {
-                            size_t length = (size_t)sqlite3_value_bytes(template[column]);
+                            source = (const char *)sqlite3_value_text(template[column]);
+                            length = (size_t)sqlite3_value_bytes(template[column]);
                             if (length > 255) length = 255;
-                            memcpy(texts + used, sqlite3_value_text(template[column]), length);
-                            out->text_offsets[t] = (unsigned)used;
-                            out->text_lengths[t] = (unsigned)length;
-                            used += length;
                         }
+                        int t = column - OJ_STAGED_INTEGERS;
+                        memcpy(texts + used, source, length);
+                        out->text_offsets[t] = (unsigned)used;
+                        out->text_lengths[t] = (unsigned)length;
+                        used += length;
                     }
                 }
             }
