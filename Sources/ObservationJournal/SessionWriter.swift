@@ -158,9 +158,8 @@ final class SessionWriter: @unchecked Sendable {
             var seq = batch.firstSeq
             var nextChange = 0
             var nextEvent = 0
-            // A change's details are lent to `writeChange` from the buffer, not copied out
-            // of the array (a retain and release of each of its references per change).
-            try pending.changes.withUnsafeBufferPointer { (changes) throws(SQLiteError) in
+            // A change's details are lent to `writeChange` in place (`withChangeDetails`).
+            try pending.withChangeDetails { (changes) throws(SQLiteError) in
                 // Moved into a local, lent to every call: the captured `inout` decoder was
                 // copied for each (a retain and release of each of its three collections per
                 // event). Swapped, not copied: a copy would copy a dictionary when `read` changes it.
@@ -175,7 +174,7 @@ final class SessionWriter: @unchecked Sendable {
                         local.read(event)
                         try write(event, seq: seq)
                     case .changed:
-                        try writeChange(record, changes.baseAddress! + nextChange, decoder: local, seq: seq)
+                        try writeChange(record, changes[nextChange], decoder: local, seq: seq)
                         nextChange += 1
                     case .delivered, .skipped:
                         try writeDelivery(record, decoder: local, seq: seq)
