@@ -87,7 +87,7 @@ private let mallocTrim: (@convention(c) (Int) -> Int32)? = nil
 /// once its string is complete, and emptied before the string is freed.
 ///
 /// Not synchronised: callers serialise `add` and `remove` (the handler only reads).
-package final class SignalSafePaths: @unchecked Sendable {
+package final class SignalSafePaths {
     /// How many paths the table holds at once.
     package let capacity: Int
     private let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>

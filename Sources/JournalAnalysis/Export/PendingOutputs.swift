@@ -19,8 +19,8 @@ enum PendingOutputs {
     /// written as before, only not removed on a signal.
     static let capacity = 512
 
-    /// The paths, read by the handler.
-    private static let paths = SignalSafePaths(capacity: capacity)
+    /// The paths: changed under `lock`, read by the handler.
+    nonisolated(unsafe) private static let paths = SignalSafePaths(capacity: capacity)
     private static let lock = Lock()
     nonisolated(unsafe) private static var installed = false
 
