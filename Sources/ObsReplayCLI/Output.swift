@@ -36,7 +36,7 @@ final class FileOutput: TextOutput {
         if error == EPIPE {
             closedByReader = true
         } else if error != 0 {
-            failure = String(cString: strerror(error))
+            failure = errorText(error)
         }
     }
 }

@@ -19,6 +19,38 @@ public func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 
     open(path, flags, mode)
 }
 
+/// The C library's text for the error `code` (an `errno` value), `strerror(3)`.
+package func errorText(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}
+
+/// `unlink(2)`.
+/// - Returns: 0, or -1 with `errno` set.
+@discardableResult
+package func systemUnlink(_ path: String) -> Int32 {
+    unlink(path)
+}
+
+/// `rename(2)`.
+/// - Returns: 0, or -1 with `errno` set.
+package func systemRename(_ source: String, _ destination: String) -> Int32 {
+    rename(source, destination)
+}
+
+/// `stat(2)`: what `path` names, following symlinks; `nil` with `errno` set when it
+/// cannot be read (nothing there, a dangling symlink, no permission).
+package func fileStatus(_ path: String) -> stat? {
+    var status = stat()
+    return stat(path, &status) == 0 ? status : nil
+}
+
+/// `lstat(2)`: what `path` itself is (a symlink is not followed); `nil` with `errno` set
+/// when it cannot be read.
+package func linkStatus(_ path: String) -> stat? {
+    var status = stat()
+    return lstat(path, &status) == 0 ? status : nil
+}
+
 /// Writes all of `bytes` to `descriptor` with `write(2)`, retrying interrupted and short
 /// writes.
 /// - Returns: 0, or the `errno` of the failure (`EPIPE` when a reader went away).
