@@ -20,7 +20,7 @@ package struct JournalCatalog {
         /// As stored, kept for output even when this version does not know it.
         package var policy: String
         package var firstSeq: Int64
-        package var isSingleSlot: Bool { JournalDeliveryPolicy(name: policy) == .singleSlot }
+        package var isSingleSlot: Bool { JournalDeliveryPolicy.byName[policy] == .singleSlot }
     }
 
     package struct CallSite: Sendable, Equatable {
