@@ -12,12 +12,10 @@ package struct EventRow: Sendable, Equatable {
     package var details: StoredEventDetails
 
     /// The event of `stored`, with `details` (none: every detail NULL).
-    package init(_ stored: StoredEvent, details: StoredEventDetails? = nil) {
-        self.stored = stored
+    package init(_ stored: consuming StoredEvent, details: StoredEventDetails? = nil) {
         // Decoded once here, through the concrete types' tables (the vocabulary's generic
         // lookups are not specialised across modules): every rule asks for these.
         let kind = Int(exactly: stored.kind).flatMap(EventKind.init(rawValue:))
-        self.kind = kind
         switch kind {
         case .removed?, .cancelAfterAutoRemoval?:
             removalReason = stored.reason.flatMap { JournalRemovalReason.byName[$0] }
@@ -29,7 +27,10 @@ package struct EventRow: Sendable, Equatable {
             removalReason = nil
             skipReason = nil
         }
+        self.kind = kind
         self.details = details ?? StoredEventDetails(sessionID: stored.sessionID, seq: stored.seq)
+        // Moved in, not copied: a row is made per event read.
+        self.stored = stored
     }
 
     package var sessionID: Int64 { stored.sessionID }
