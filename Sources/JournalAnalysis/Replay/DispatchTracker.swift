@@ -87,12 +87,10 @@ package struct DispatchTracker {
                let index = open.values[slot].firstIndex(where: { $0.event.thread == event.thread }) {
                 completed.append(close(slot, at: index))
             }
-            var change = CompletedChange(event: event, receipts: [])
+            let change = CompletedChange(event: event, receipts: [])
             if event.liveCount == 0 {
                 unheard.append(change)
             } else {
-                // Room for the receipts expected (within reason: the count is the file's).
-                if let live = event.liveCount, live > 0 { change.receipts.reserveCapacity(Int(min(live, Self.reservedReceipts))) }
                 open[key, default: []].append(change)
                 openCount += 1
             }
@@ -171,9 +169,6 @@ package struct DispatchTracker {
 
     /// Empty entries kept for reuse beyond twice the open changes.
     static let spareKeys = 256
-
-    /// At most this many receipts are reserved for a change when it opens.
-    static let reservedReceipts: Int64 = 64
 
     /// Drops the entries with no open change (amortised: it runs when empty entries have
     /// come to outnumber the open changes and the spare allowance).
