@@ -14,7 +14,7 @@ import Testing
         "sender-filter-never-matched",
     ])
     // The diagnoser runs exactly the catalog's checkers, each deciding its own rule.
-    #expect(RuleCatalog.makeCheckers().map { type(of: $0).rule } == Rule.allCases)
+    #expect(RuleCheckers().all.map { type(of: $0).rule } == Rule.allCases)
     #expect(Rule.lastCallbackWins == LastCallbackWinsChecker.rule)
     #expect(Rule.subjectReplaced.code == "OJ013")
     #expect(Rule.firstChangeOnly.code == "OJ014")

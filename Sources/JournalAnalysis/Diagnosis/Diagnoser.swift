@@ -28,45 +28,44 @@ package enum Diagnoser {
             catalog: isEmpty ? JournalCatalog(sessionID: session.id) : try reader.catalog(session: session.id),
             options: options
         )
-        var checkers = RuleCatalog.makeCheckers()
         var tracker = DispatchTracker()
         var failure: AnalysisError?
         var events = 0
-        if !isEmpty {
-            try reader.forEachEvent(session: session.id) { event in
-                events += 1
-                if events % FreedMemory.eventsBetweenReleases == 0 { FreedMemory.release() }
-                if events % ReadProgress.batch == 0 { progress?.add(ReadProgress.batch) }
-                do throws(AnalysisError) {
-                    for done in tracker.feed(event) {
-                        for checker in checkers { checker.completed(done, context) }
+        // Each checker is released once its findings are made: its groups (one per
+        // registration for some rules) need not stay alive beside every finding. Only
+        // `unfinished` holds them past this block.
+        var unfinished: [any RuleChecker]
+        do {
+            let checkers = RuleCheckers()
+            if !isEmpty {
+                try reader.forEachEvent(session: session.id) { event in
+                    events += 1
+                    if events % FreedMemory.eventsBetweenReleases == 0 { FreedMemory.release() }
+                    if events % ReadProgress.batch == 0 { progress?.add(ReadProgress.batch) }
+                    do throws(AnalysisError) {
+                        for done in tracker.feed(event) { checkers.completed(done, context) }
+                        try checkers.observe(event, context)
+                        try context.live.apply(event) { id throws(AnalysisError) in try context.storedRegistration(id) }
+                        return true
+                    } catch {
+                        failure = error
+                        return false
                     }
-                    for checker in checkers { try checker.observe(event, context) }
-                    try context.live.apply(event) { id throws(AnalysisError) in try context.storedRegistration(id) }
-                    return true
-                } catch {
-                    failure = error
-                    return false
                 }
             }
-        }
-        if let failure { throw failure }
-        progress?.add(events % ReadProgress.batch)
-        // The findings are made from here on, from what the pass kept, not from what it
-        // freed (a short session, of which `--all` may read thousands, has freed little).
-        if events >= FreedMemory.eventsBetweenReleases { FreedMemory.release() }
-        for done in tracker.finish() {
-            for checker in checkers { checker.completed(done, context) }
+            if let failure { throw failure }
+            progress?.add(events % ReadProgress.batch)
+            // The findings are made from here on, from what the pass kept, not from what it
+            // freed (a short session, of which `--all` may read thousands, has freed little).
+            if events >= FreedMemory.eventsBetweenReleases { FreedMemory.release() }
+            for done in tracker.finish() { checkers.completed(done, context) }
+            unfinished = checkers.all.reversed()
         }
         // Messages say `File.swift:42`; the structured call sites say `Module/File.swift:42`,
         // the spelling of the SQL views and exports; fingerprints are made of their files
         // and functions.
         let qualified = context.catalog.qualifiedCallSites()
         let functions = context.catalog.callSiteFunctions()
-        // Each checker is released once its findings are made: its groups (one per
-        // registration for some rules) need not stay alive beside every finding.
-        var unfinished = Array(checkers.reversed())
-        checkers = []
         while let checker = unfinished.popLast() {
             try checker.finish(context) { spool.append($0.qualifyingCallSites(qualified, functions: functions)) }
         }

@@ -1,7 +1,8 @@
 /// The rule catalog: the one list of checkers, in code order.
 ///
-/// A rule's description lives in its checker (`static let rule`); this list is the only
-/// place that names them all. The diagnoser runs these checkers; `Rule.allCases` (the
+/// A rule's description lives in its checker (`static let rule`); this list orders them.
+/// The diagnoser runs one of each (`RuleCheckers`, which calls them directly; a test
+/// checks it holds this list, in this order); `Rule.allCases` (the
 /// help, `--explain`, configuration keys, SARIF rule metadata, the README's table) is
 /// their rules in this order.
 enum RuleCatalog {
@@ -16,9 +17,6 @@ enum RuleCatalog {
             TrackingRearmedBeforeWriteChecker.self, SenderFilterNeverMatchedChecker.self,
         ]
     }
-
-    /// A fresh checker of every rule, for one session.
-    static func makeCheckers() -> [any RuleChecker] { checkers.map { $0.init() } }
 }
 
 extension Rule {

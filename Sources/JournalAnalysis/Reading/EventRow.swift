@@ -7,14 +7,30 @@ package import JournalStore
 /// kinds set which columns.
 package struct EventRow: Sendable, Equatable {
     /// The event's row of `events`.
-    package var stored: StoredEvent
+    package let stored: StoredEvent
     /// The event's row of `event_details`; every column past the key NULL when it has none.
     package var details: StoredEventDetails
 
     /// The event of `stored`, with `details` (none: every detail NULL).
-    package init(_ stored: StoredEvent, details: StoredEventDetails? = nil) {
-        self.stored = stored
+    package init(_ stored: consuming StoredEvent, details: StoredEventDetails? = nil) {
+        // Decoded once here, through the concrete types' tables (the vocabulary's generic
+        // lookups are not specialised across modules): every rule asks for these.
+        let kind = Int(exactly: stored.kind).flatMap(EventKind.init(rawValue:))
+        switch kind {
+        case .removed?, .cancelAfterAutoRemoval?:
+            removalReason = stored.reason.flatMap { JournalRemovalReason.byName[$0] }
+            skipReason = nil
+        case .skipped?:
+            removalReason = nil
+            skipReason = stored.reason.flatMap { JournalSkipReason.byName[$0] }
+        default:
+            removalReason = nil
+            skipReason = nil
+        }
+        self.kind = kind
         self.details = details ?? StoredEventDetails(sessionID: stored.sessionID, seq: stored.seq)
+        // Moved in, not copied: a row is made per event read.
+        self.stored = stored
     }
 
     package var sessionID: Int64 { stored.sessionID }
@@ -22,7 +38,7 @@ package struct EventRow: Sendable, Equatable {
     /// Nanoseconds since the session's start.
     package var timeNs: Int64 { stored.timeNs }
     /// `nil` for a kind this version does not know (a newer writer).
-    package var kind: EventKind? { EventKind(code: stored.kind) }
+    package let kind: EventKind?
     /// The kind's name, kept for output even when unknown (`kind#N`).
     package var kindText: String { kind?.name ?? "kind#\(stored.kind)" }
     package var thread: Int64 { stored.thread }
@@ -62,16 +78,10 @@ package struct EventRow: Sendable, Equatable {
 
     /// `removed` and `cancelAfterAutoRemoval`: why the registration ended (`nil`: another
     /// kind, or a reason this version does not know).
-    package var removalReason: JournalRemovalReason? {
-        guard kind == .removed || kind == .cancelAfterAutoRemoval, let reason else { return nil }
-        return JournalRemovalReason(name: reason)
-    }
+    package let removalReason: JournalRemovalReason?
 
     /// `skipped`: why the registration was not called (`nil`: another kind, or unknown).
-    package var skipReason: JournalSkipReason? {
-        guard kind == .skipped, let reason else { return nil }
-        return JournalSkipReason(name: reason)
-    }
+    package let skipReason: JournalSkipReason?
 
     /// A `delivered` row that carries a value is an `initial` delivery made on
     /// registration, not the delivery of a change.

@@ -20,18 +20,23 @@ package struct JournalCatalog {
         /// As stored, kept for output even when this version does not know it.
         package var policy: String
         package var firstSeq: Int64
-        package var isSingleSlot: Bool { JournalDeliveryPolicy(name: policy) == .singleSlot }
+        package var isSingleSlot: Bool { JournalDeliveryPolicy.byName[policy] == .singleSlot }
     }
 
     package struct CallSite: Sendable, Equatable {
-        package var file: String
-        package var line: Int64
-        package var function: String
+        package let file: String
+        package let line: Int64
+        package let function: String
+        /// `File.swift:42`: the file's last path component and the line. Made once, with
+        /// the site: findings name their call sites many times over.
+        package let short: String
 
-        /// `File.swift:42`: the file's last path component and the line.
-        package var short: String {
+        init(file: String, line: Int64, function: String) {
+            self.file = file
+            self.line = line
+            self.function = function
             let name = file.split(separator: "/").last.map(String.init) ?? file
-            return "\(name):\(line)"
+            short = "\(name):\(line)"
         }
     }
 

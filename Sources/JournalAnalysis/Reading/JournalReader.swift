@@ -308,7 +308,10 @@ package final class JournalReader {
     ) -> String? {
         if row.isNull(index) { return nil }
         let code = row.int(index)
-        return Value(code: code)?.name ?? "\(column)#\(code)"
+        // Spelled out, not `Value(code:)?.name`: the vocabulary's generic lookups are not
+        // specialised across modules, and this runs for every registration read.
+        guard let raw = Int(exactly: code), let value = Value(rawValue: raw) else { return "\(column)#\(code)" }
+        return Value.names[value.rawValue]
     }
 
     /// One registration by id (a primary-key lookup with a reused statement).

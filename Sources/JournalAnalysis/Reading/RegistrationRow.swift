@@ -17,5 +17,5 @@ package struct RegistrationRow: Sendable, Equatable {
     package var removalReason: String?
 
     /// Why it ended, typed (`nil`: live, or a reason this version does not know).
-    package var removal: JournalRemovalReason? { removalReason.flatMap(JournalRemovalReason.init(name:)) }
+    package var removal: JournalRemovalReason? { removalReason.flatMap { JournalRemovalReason.byName[$0] } }
 }

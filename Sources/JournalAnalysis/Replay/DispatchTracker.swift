@@ -83,8 +83,9 @@ package struct DispatchTracker {
         case .changed:
             guard let channel = event.channelID else { return completed }
             let key = Key(channel: channel, depth: event.depth)
-            if let index = open[key]?.firstIndex(where: { $0.event.thread == event.thread }) {
-                completed.append(close(key, at: index))
+            if let slot = open.index(forKey: key),
+               let index = open.values[slot].firstIndex(where: { $0.event.thread == event.thread }) {
+                completed.append(close(slot, at: index))
             }
             let change = CompletedChange(event: event, receipts: [])
             if event.liveCount == 0 {
@@ -106,17 +107,18 @@ package struct DispatchTracker {
         case .delivered, .skipped:
             guard !event.isInitialDelivery, let channel = event.channelID, let registration = event.registrationID
             else { return completed }
-            let key = Key(channel: channel, depth: event.depth)
-            guard let index = index(in: open[key] ?? [], for: event, registration: registration) else { return completed }
+            // One lookup of the key; the list is then read and mutated in place through its
+            // slot (copying the list would copy every receipt per delivery).
+            guard let slot = open.index(forKey: Key(channel: channel, depth: event.depth)),
+                  let index = index(in: open.values[slot], for: event, registration: registration)
+            else { return completed }
             let receipt = Receipt(
                 seq: event.seq, registrationID: registration, ownerID: event.ownerID,
                 delivered: event.kind == .delivered, reason: event.reason, durationNs: event.durationNs
             )
-            // Mutated in place (copying the list would copy every receipt per delivery), in
-            // one lookup.
-            let removed = removedInDispatch.isEmpty ? 0 : removedInDispatch[open[key]![index].event.seq] ?? 0
-            if Self.receive(receipt, at: index, in: &open[key]!, removed: removed) {
-                completed.append(close(key, at: index))
+            let removed = removedInDispatch.isEmpty ? 0 : removedInDispatch[open.values[slot][index].event.seq] ?? 0
+            if Self.receive(receipt, at: index, in: &open.values[slot], removed: removed) {
+                completed.append(close(slot, at: index))
             }
         default:
             break
@@ -129,8 +131,8 @@ package struct DispatchTracker {
     /// removes the dead it found after calling the living); returns the change when that
     /// was the last answer it waited for.
     private mutating func answerByRemoval(_ event: EventRow, channel: Int64, registration: Int64) -> CompletedChange? {
-        let key = Key(channel: channel, depth: event.depth)
-        guard let list = open[key] else { return nil }
+        guard let slot = open.index(forKey: Key(channel: channel, depth: event.depth)) else { return nil }
+        let list = open.values[slot]
         let after = registeredSeq[registration] ?? 0
         guard let index = list.lastIndex(where: { change in
             change.event.thread == event.thread && change.event.seq > after
@@ -143,7 +145,7 @@ package struct DispatchTracker {
             removedInDispatch[seq] = removed
             return nil
         }
-        return close(key, at: index)
+        return close(slot, at: index)
     }
 
     /// Adds `receipt` to the change at `index`; whether every registration live at its
@@ -156,9 +158,9 @@ package struct DispatchTracker {
         return list[index].receipts.count + removed >= live
     }
 
-    /// Removes an open change, in place.
-    private mutating func close(_ key: Key, at index: Int) -> CompletedChange {
-        let change = open[key]!.remove(at: index)
+    /// Removes an open change, in place (`slot`: its key's position in `open`).
+    private mutating func close(_ slot: [Key: [CompletedChange]].Index, at index: Int) -> CompletedChange {
+        let change = open.values[slot].remove(at: index)
         if !removedInDispatch.isEmpty { removedInDispatch[change.event.seq] = nil }
         openCount -= 1
         if open.count > 2 * openCount + Self.spareKeys { prune() }
@@ -183,15 +185,22 @@ package struct DispatchTracker {
             return index
         }
         let after = registeredSeq[registration] ?? 0
-        let eligible = list.indices.filter { index in
-            list[index].event.seq > after && !list[index].receipts.contains { $0.registrationID == registration }
+        // One pass over the eligible changes, keeping each candidate (it runs for every
+        // delivery of a journal without `change_seq`): the last on the delivering thread,
+        // the oldest still expecting receipts, the latest; the first of equal seqs.
+        var onThread: Int?, oldestExpecting: Int?, latest: Int?
+        for index in list.indices {
+            let seq = list[index].event.seq
+            guard seq > after, !list[index].receipts.contains(where: { $0.registrationID == registration })
+            else { continue }
+            if list[index].event.thread == event.thread { onThread = index }
+            if list[index].event.liveCount.map({ Int64(list[index].receipts.count) < $0 }) ?? true,
+               oldestExpecting.map({ seq < list[$0].event.seq }) ?? true {
+                oldestExpecting = index
+            }
+            if latest.map({ list[$0].event.seq < seq }) ?? true { latest = index }
         }
-        if let index = eligible.last(where: { list[$0].event.thread == event.thread }) { return index }
-        let expecting = eligible.filter { index in
-            list[index].event.liveCount.map { Int64(list[index].receipts.count) < $0 } ?? true
-        }
-        if let oldest = expecting.min(by: { list[$0].event.seq < list[$1].event.seq }) { return oldest }
-        return eligible.max { list[$0].event.seq < list[$1].event.seq }
+        return onThread ?? oldestExpecting ?? latest
     }
 
     /// The change a delivery or skip would be attributed to (before feeding it).

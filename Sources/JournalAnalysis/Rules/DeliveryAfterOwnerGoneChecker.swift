@@ -31,7 +31,8 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .delivered, let id = event.registrationID else { return }
-        if var group = groups[id] {
+        // Most sessions have no group at all: then no delivery pays for a lookup.
+        if groups.count > 0, var group = groups[id] {
             group.count += 1
             groups[id] = group
             return

@@ -126,8 +126,9 @@ final class SilentChangeChecker: RuleChecker {
 
     /// Removes `owner` from `channel`'s unasked owners, and the channel when none is left.
     private func forget(_ owner: Int64, on channel: Int64) {
-        unasked[channel]?.remove(owner)
-        if unasked[channel]?.isEmpty == true { unasked[channel] = nil }
+        guard let slot = unasked.index(forKey: channel) else { return }
+        unasked.values[slot].remove(owner)
+        if unasked.values[slot].isEmpty { unasked.remove(at: slot) }
     }
 
     /// Marks `owner` as not asked on `channel`, and when it will be seen deallocated.
@@ -167,9 +168,11 @@ final class SilentChangeChecker: RuleChecker {
             // Owners deallocated by now (a token released in their deinit, a replaced owner
             // that went away) already left with their deaths above: they are not waiting
             // to be told anything.
-            guard !event.isPrior, let channel = event.channelID, let owners = unasked[channel]?.count, owners > 0
-            else { return }
-            pending[event.seq] = AtChange(owners: owners, lastRemovalSeq: unasked[channel]?.latest())
+            // One lookup of the channel, its owners then read and updated in place.
+            guard !event.isPrior, let channel = event.channelID, let slot = unasked.index(forKey: channel) else { return }
+            let owners = unasked.values[slot].count
+            guard owners > 0 else { return }
+            pending[event.seq] = AtChange(owners: owners, lastRemovalSeq: unasked.values[slot].latest())
         default:
             break
         }
