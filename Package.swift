@@ -10,6 +10,11 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+// Targets that hold no unsafe code of their own: under strict memory safety, an unsafe
+// construct is an error unless marked `unsafe` where it is used. Unsafe code lives in the
+// targets that need it (the registry's ring and payloads, the SQLite handles, file
+// descriptors), behind safe APIs.
+let safe: [SwiftSetting] = strict + [.strictMemorySafety(), .treatWarning("StrictMemorySafety", as: .error)]
 
 let package = Package(
     name: "ObservationJournal",
@@ -73,7 +78,7 @@ let package = Package(
         ),
         // What the tests share (scratch directories that remove themselves, the child-process
         // runner, SQLite row helpers, SplitMix64 from JournalFixtures, the tags); package-only.
-        .target(name: "TestSupport", dependencies: ["JournalFixtures", "ObservationJournal", "SystemShim"], swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["JournalFixtures", "ObservationJournal", "SystemShim"], swiftSettings: safe),
         .testTarget(name: "ObserverCoreTests", dependencies: ["ObserverCore", "SystemShim", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "JournalStoreTests", dependencies: ["JournalStore"], swiftSettings: strict),
         // Written as an app would be, against the public API only: the README's adoption
@@ -88,9 +93,9 @@ let package = Package(
         // byte arrays (`PackageResources.report_js`): the report stays one self-contained file.
         .target(
             name: "JournalReport", dependencies: ["JournalAnalysis", "JournalStore"],
-            resources: [.embedInCode("Resources/report.js"), .embedInCode("Resources/report.css")], swiftSettings: strict
+            resources: [.embedInCode("Resources/report.js"), .embedInCode("Resources/report.css")], swiftSettings: safe
         ),
-        .target(name: "ObservationJournalTesting", dependencies: ["JournalAnalysis"], swiftSettings: strict),
+        .target(name: "ObservationJournalTesting", dependencies: ["JournalAnalysis"], swiftSettings: safe),
         .target(
             name: "ObsReplayCLI",
             dependencies: ["JournalAnalysis", "JournalReport", "JournalStore", "ObservationJournal", "DemoApps", "SystemShim"],
@@ -104,12 +109,12 @@ let package = Package(
             dependencies: ["obsreplay"]
         ),
         // Writes fixture journals row by row (tests, benchmarks); not a product.
-        .target(name: "JournalFixtures", dependencies: ["JournalStore"], swiftSettings: strict),
+        .target(name: "JournalFixtures", dependencies: ["JournalStore"], swiftSettings: safe),
         .executableTarget(
             name: "ObsReplayBenchmark", dependencies: ["JournalFixtures"], path: "tools/benchmarks/ObsReplayBenchmark",
             swiftSettings: strict
         ),
-        .target(name: "DemoApps", dependencies: ["ObserverCore"], swiftSettings: strict),
+        .target(name: "DemoApps", dependencies: ["ObserverCore"], swiftSettings: safe),
         .testTarget(
             name: "DemoAppsTests", dependencies: ["DemoApps", "DemoAppRunner", "TestSupport"], swiftSettings: strict
         ),
@@ -119,7 +124,7 @@ let package = Package(
         ),
         // Small apps written against the public API with planted observer bugs and correct
         // twins (issue 11's field corpus); each variant runs in its own runner process.
-        .target(name: "FieldCorpus", dependencies: ["ObserverCore", "SystemShim"], swiftSettings: strict),
+        .target(name: "FieldCorpus", dependencies: ["ObserverCore", "SystemShim"], swiftSettings: safe),
         .executableTarget(
             name: "FieldCorpusRunner", dependencies: ["FieldCorpus", "ObservationJournal"],
             path: "tools/harnesses/FieldCorpusRunner", swiftSettings: strict

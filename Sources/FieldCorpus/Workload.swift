@@ -24,7 +24,7 @@ enum Workload {
 
     private static func threadCPUNanoseconds() -> UInt64 {
         var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        unsafe clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 }

@@ -1,5 +1,5 @@
 /// What the writer takes from the buffer in one go: records, written in one transaction
-/// on the writer thread (`RecordDecoder`).
+/// on the writer thread (`SessionWriter.write(_:)`).
 struct RecordBatch {
     /// The sequence number of the first record; the others follow without gaps.
     var firstSeq: Int64

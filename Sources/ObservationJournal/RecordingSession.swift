@@ -88,12 +88,11 @@ public final class RecordingSession: Sendable {
     ) {
         buffer.writerStarted()
         var spare = PendingEvents(capacity: buffer.capacity)
-        var decoder = RecordDecoder()
         defer { handle.writer = nil }
         // No local reference to the writer: setting `handle.writer` to nil must free it.
         while var batch = buffer.takeBatch(swapping: &spare), handle.writer != nil {
             do {
-                try handle.writer?.write(batch, decoder: &decoder)
+                try handle.writer?.write(batch)
             } catch {
                 handle.writer = nil
                 let failure = JournalFile.classify(error, path: path)

@@ -36,7 +36,7 @@ extension SessionWriter {
     }
 
     func note(_ channel: ChannelInfo, seq: Int64) throws(SQLiteError) {
-        guard channels[channel.id] == nil else { return }
+        guard channels[channel.id]?.written != true else { return }
         try note(channel.subject, seq: seq)
         try insertChannel.bind(sessionID, at: 1)
         try insertChannel.bind(Int64(channel.id), at: 2)
@@ -47,16 +47,28 @@ extension SessionWriter {
         try insertChannel.bind(seq, at: 6)
         try insertChannel.run()
         if database.changes > 0 {
-            channels[channel.id] = channel.subject.id
+            channels[channel.id] = LiveChannel(info: channel, written: true)
             retain(channel.subject.id)
         }
     }
 
-    /// Forgets channels that were deallocated (`RecordDecoder.endedChannels`).
+    /// Takes the channels and registrations a batch defines, before its records are
+    /// written: the app's thread wrote only ids and numbers (`EventRecord`), and each
+    /// channel and registration once, in the batch that first names it.
+    func define(_ pending: PendingEvents) {
+        for info in pending.channels {
+            channels[info.id] = LiveChannel(info: info, written: channels[info.id]?.written ?? false)
+        }
+        for info in pending.registrations {
+            registrations[info.id] = LiveRegistration(info: info, written: registrations[info.id]?.written ?? false)
+        }
+    }
+
+    /// Forgets channels that were deallocated (`PendingEvents.endedChannels`).
     func forgetChannels(_ ids: [UInt64]) {
         if !ids.isEmpty { lastChannel = 0 }
         for id in ids {
-            if let subject = channels.removeValue(forKey: id) { release(subject) }
+            if let ended = channels.removeValue(forKey: id), ended.written { release(ended.info.subject.id) }
         }
     }
 
@@ -71,9 +83,7 @@ extension SessionWriter {
     }
 
     func note(_ registration: RegistrationInfo, seq: Int64) throws(SQLiteError) {
-        // An ended registration named by a late delivery or skip: its row was written when
-        // it ended.
-        guard registrations[registration.id] == nil, !RecordDecoder.isEnded(registration) else { return }
+        guard registrations[registration.id]?.written != true else { return }
         try note(registration.owner, seq: seq)
         if let sender = registration.sender { try note(sender, seq: seq) }
         if let scope = registration.scope { try note(scope, beganAt: nil) }
@@ -91,7 +101,7 @@ extension SessionWriter {
         try statement.bind(seq, at: 11)
         try statement.run()
         guard database.changes > 0 else { return }
-        registrations[registration.id] = (registration.owner.id, registration.sender?.id)
+        registrations[registration.id] = LiveRegistration(info: registration, written: true)
         retain(registration.owner.id)
         if let sender = registration.sender { retain(sender.id) }
     }
@@ -104,9 +114,9 @@ extension SessionWriter {
         try markRemoved.run()
         // Its removal is written: later events name it by id only.
         if registration == lastRegistration { lastRegistration = 0 }
-        if let ended = registrations.removeValue(forKey: registration) {
-            release(ended.owner)
-            if let sender = ended.sender { release(sender) }
+        if let ended = registrations.removeValue(forKey: registration), ended.written {
+            release(ended.info.owner.id)
+            if let sender = ended.info.sender { release(sender.id) }
         }
     }
 

@@ -113,15 +113,15 @@ extension SessionWriter {
     /// A `changed` record's event: what `write(_:seq:)` writes for its decoded event.
     /// `detail` is lent from the batch (copying it out retained and released its references).
     func writeChange(
-        _ record: EventRecord, _ detail: UnsafePointer<PendingEvents.ChangeDetail>, decoder: RecordDecoder, seq: Int64
+        _ record: EventRecord, _ detail: UnsafePointer<PendingEvents.ChangeDetail>, seq: Int64
     ) throws(SQLiteError) {
-        let channel = try channelID(record.channel, decoder: decoder, seq: seq)
+        let channel = try channelID(record.channel, seq: seq)
         var callSite: Int64? = nil
         if let site = detail.pointee.callSite { callSite = try id(of: site) }
         changeSeqs[Int(record.changeNumber % UInt64(Self.recentChanges))] = (record.changeNumber, seq)
         // The channel's key matters only to a per-key redaction: no lookup per change without one.
         let redaction = values.redactionByKey.isEmpty
-            ? values.redaction : values.redaction(forKey: decoder.channel(record.channel)?.key)
+            ? values.redaction : values.redaction(forKey: channels[record.channel]?.info.key)
         // Read in place (`plainValues(at:)`); boxed only when needed.
         let plain = ChangeValues.plainValues(at: detail.pointer(to: \.values)!)
         var row = eventRow(
@@ -140,10 +140,10 @@ extension SessionWriter {
 
     /// A `delivered` or `skipped` record's event: what `write(_:seq:)` writes for its
     /// decoded event.
-    func writeDelivery(_ record: EventRecord, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) {
+    func writeDelivery(_ record: EventRecord, seq: Int64) throws(SQLiteError) {
         let delivered: Bool
         if case .delivered = record.kind { delivered = true } else { delivered = false }
-        let channel = try channelID(record.channel, decoder: decoder, seq: seq)
+        let channel = try channelID(record.channel, seq: seq)
         var row = eventRow(
             seq: seq, time: record.time, kind: delivered ? .delivered : .skipped, thread: record.thread,
             isMain: record.flags.contains(.mainThread),
@@ -151,13 +151,12 @@ extension SessionWriter {
         )
         row.channelID = channel
         if record.registration != 0 {
-            // A registration's row is written when it is first named; afterwards its id is enough.
-            // As with channels, the last registration found spares a lookup.
-            if record.registration != lastRegistration {
-                if registrations[record.registration] == nil, let info = decoder.registration(record) {
-                    try note(info, seq: seq)
-                }
-                if registrations[record.registration] != nil { lastRegistration = record.registration }
+            // A registration's row is written when it is first named; afterwards its id is
+            // enough, and after it ended (not held any more) its row was written with its
+            // removal. As with channels, the last registration found spares a lookup.
+            if record.registration != lastRegistration, let live = registrations[record.registration] {
+                if !live.written { try note(live.info, seq: seq) }
+                if registrations[record.registration]?.written == true { lastRegistration = record.registration }
             }
             row.registrationID = Int64(record.registration)
             row.ownerID = Int64(record.owner)
@@ -182,16 +181,13 @@ extension SessionWriter {
 
     /// The id of the channel a record names, its row written on first sight; `nil` for one
     /// never defined (as a decoded event without a channel).
-    private func channelID(_ id: UInt64, decoder: RecordDecoder, seq: Int64) throws(SQLiteError) -> Int64? {
+    private func channelID(_ id: UInt64, seq: Int64) throws(SQLiteError) -> Int64? {
         // Records come in runs on one channel (a change, then its deliveries): the last
         // one found spares a dictionary lookup (hashing) per record.
         if id == lastChannel, id != 0 { return Int64(id) }
-        if channels[id] != nil {
-            lastChannel = id
-            return Int64(id)
-        }
-        guard let info = decoder.channel(id), info.id != 0 else { return nil }
-        try note(info, seq: seq)
+        guard id != 0, let live = channels[id] else { return nil }
+        if !live.written { try note(live.info, seq: seq) }
+        if channels[id]?.written == true { lastChannel = id }
         return Int64(id)
     }
 

@@ -28,18 +28,21 @@ final class SessionWriter: @unchecked Sendable {
     /// Objects with a row, by how many live registrations (as owner or sender) and live
     /// channels (as subject) name them; an object none names is forgotten.
     var objects: [UInt64: Int] = [:]
-    /// Live channels with a row, with their subjects' ids; forgotten when the channel is
-    /// deallocated (`forgetChannels`).
-    var channels: [UInt64: UInt64] = [:]
-    /// The channel `channelID` last found in `channels` (0: none); reset when channels
-    /// are forgotten.
+    /// The live channels the records name, by id: defined by the batch that first names
+    /// one (`PendingEvents.channels`), its row written when an event first names it,
+    /// forgotten once the channel is deallocated (after every record naming it).
+    var channels: [UInt64: LiveChannel] = [:]
+    /// The channel `channelID` last found written (0: none); reset when channels are
+    /// forgotten.
     var lastChannel: UInt64 = 0
-    /// The registration `writeDelivery` last found in `registrations` (0: none); reset
-    /// when it is removed.
+    /// The registration `writeDelivery` last found written (0: none); reset when it is
+    /// removed.
     var lastRegistration: UInt64 = 0
-    /// Live registrations with a row, with their owners' and senders' ids; forgotten when
-    /// their removal (or replacement) is written.
-    var registrations: [UInt64: (owner: UInt64, sender: UInt64?)] = [:]
+    /// The live registrations the records name, by id: defined by the batch that first
+    /// names one, its row written when an event first names it, forgotten when its removal
+    /// (or replacement) is written. A later record naming one (a queued delivery's skip)
+    /// needs only its id and its owner's, which the record carries.
+    var registrations: [UInt64: LiveRegistration] = [:]
     /// Scopes with a row that have not ended; forgotten when their end is written.
     var scopes = Set<UInt64>()
     /// The seqs of the latest `changed` rows by the registry's change number, for the
@@ -149,11 +152,11 @@ final class SessionWriter: @unchecked Sendable {
 
     /// Writes the buffer's batch in one transaction: a change, delivery or skip record
     /// becomes its row directly (no `ObserverEvent` built per frequent event); the rare
-    /// events are written as they are. `decoder` keeps the channels and registrations the records name; once
-    /// the batch is committed, the channels that ended in it are forgotten by both.
-    func write(_ batch: RecordBatch, decoder: inout RecordDecoder) throws(SQLiteError) {
+    /// events are written as they are. The batch's definitions are taken first; once it is
+    /// committed, the channels that ended in it are forgotten.
+    func write(_ batch: RecordBatch) throws(SQLiteError) {
         let pending = batch.pending
-        decoder.define(pending)
+        define(pending)
         try transaction(endsSession: batch.endsSession) { () throws(SQLiteError) in
             var seq = batch.firstSeq
             var nextChange = 0
@@ -161,32 +164,25 @@ final class SessionWriter: @unchecked Sendable {
             // A change's details are lent to `writeChange` from the buffer, not copied out
             // of the array (a retain and release of each of its references per change).
             try pending.changes.withUnsafeBufferPointer { (changes) throws(SQLiteError) in
-                // Moved into a local, lent to every call: the captured `inout` decoder was
-                // copied for each (a retain and release of each of its three collections per
-                // event). Swapped, not copied: a copy would copy a dictionary when `read` changes it.
-                var local = RecordDecoder()
-                swap(&local, &decoder)
-                defer { swap(&local, &decoder) }
                 for record in pending.records {
                     switch record.kind {
                     case .event:
-                        let event = pending.events[nextEvent]
+                        try write(pending.events[nextEvent], seq: seq)
                         nextEvent += 1
-                        local.read(event)
-                        try write(event, seq: seq)
                     case .changed:
-                        try writeChange(record, changes.baseAddress! + nextChange, decoder: local, seq: seq)
+                        try writeChange(record, changes.baseAddress! + nextChange, seq: seq)
                         nextChange += 1
                     case .delivered, .skipped:
-                        try writeDelivery(record, decoder: local, seq: seq)
+                        try writeDelivery(record, seq: seq)
                     }
                     seq += 1
                 }
             }
             if let gap = batch.gap { try write(gap) }
         }
-        decoder.endBatch(pending)
-        forgetChannels(decoder.endedChannels)
+        // A record may name a channel that ended later in the same batch, never one that
+        // ended in an earlier one.
+        forgetChannels(pending.endedChannels)
     }
 
     /// Runs `body`, which adds a batch's events, in one write transaction with the staged

@@ -105,14 +105,6 @@ public final class ObserverRegistry: Sendable {
         }
     }
 
-    /// The existing channel for (subject, key), if any.
-    func existingChannel(subject: AnyObject?, key: String) -> Channel? {
-        state.withLock { state in
-            let subjectRef = subject.map { state.identities.ref(for: $0) } ?? .any
-            return state.channels[ChannelKey(subject: subjectRef.id, key: key)]
-        }
-    }
-
     /// Counters of the registry's current state.
     public struct Statistics: Sendable, Equatable {
         /// Live registrations.

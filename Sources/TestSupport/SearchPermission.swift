@@ -20,7 +20,7 @@ package func isSearchable(_ path: String, byUID uid: UInt32, gid: UInt32) -> Boo
     }
     for directory in directories {
         var status = stat()
-        guard stat(directory, &status) == 0 else { return false }
+        guard unsafe stat(directory, &status) == 0 else { return false }
         let mode = status.st_mode
         let bit: mode_t = status.st_uid == uid ? S_IXUSR : status.st_gid == gid ? S_IXGRP : S_IXOTH
         if mode & bit == 0 { return false }

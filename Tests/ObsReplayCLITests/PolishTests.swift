@@ -125,5 +125,5 @@ import TestSupport
         }
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
-    #expect(checked.count == 26, "\(checked)")
+    #expect(checked.count == 27, "\(checked)")
 }

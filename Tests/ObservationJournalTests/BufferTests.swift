@@ -159,11 +159,21 @@ import TestSupport
         #expect(kept.kind == .delivered && kept.time == 20 && kept.depth == 1 && kept.changeNumber == 1)
         #expect(kept.duration == 70_000 && kept.cpu == 60_000 && kept.waits == 2)
         // The writer names the delivery's registration from the first batch's definitions.
-        var decoder = RecordDecoder()
-        decoder.define(first.pending)
-        decoder.define(second.pending)
-        #expect(decoder.registration(kept) == registration)
-        #expect(decoder.channel(kept.channel) == channel)
+        let scratch = try ScratchDirectory()
+        let path = scratch.path()
+        _ = try Journal.open(path: path)
+        let writer = try SessionWriter(
+            database: try SQLiteDatabase(path: path, mode: .readWrite), label: "drops", values: ValueRecording()
+        )
+        try writer.write(first)
+        try writer.write(second)
+        #expect(try rows(path, "SELECT seq, kind, channel, registration_id FROM event_log ORDER BY seq") == [
+            "1|changed|Player#1.volume|NULL", "2|skipped|Player#1.volume|NULL", "3|gap|NULL|NULL",
+            "4|delivered|Player#1.volume|9",
+        ])
+        #expect(try rows(path, "SELECT id, channel, owner, call_site FROM registration_log") == [
+            "9|Player#1.volume|Meter#2|App/Meter.swift:12",
+        ])
     }
 
     /// The default policy waits for room: a tiny buffer loses nothing.

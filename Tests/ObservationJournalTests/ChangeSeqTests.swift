@@ -40,8 +40,7 @@ import TestSupport
         pending.records = pending.events.map { _ in
             EventRecord(kind: .event, flags: [], time: 0, thread: 1, channel: 0, depth: 0)
         }
-        var decoder = RecordDecoder()
-        try writer.write(RecordBatch(firstSeq: 1, pending: pending, gap: nil, endsSession: true), decoder: &decoder)
+        try writer.write(RecordBatch(firstSeq: 1, pending: pending, gap: nil, endsSession: true))
         #expect(try rows(path, "SELECT seq, COALESCE(change_seq, 'NULL') FROM event_log ORDER BY seq") == [
             "1|NULL", "2|NULL", "3|NULL", "4|2", "5|3", "6|NULL", "7|NULL",
         ])

@@ -9,19 +9,16 @@ import TestSupport
 /// a registry recording into the buffer and the writer writing its batches directly, one
 /// batch per step, on this thread as the writer thread would.
 @Suite struct SessionWriterLiveStateTests {
-    /// What the writer and its decoder hold after a batch.
+    /// What the writer holds after a batch.
     struct Held: Equatable, CustomStringConvertible {
         /// The live objects' counts of live registrations and channels naming them, sorted.
         var objectCounts: [Int]
         var channels: Int
         var registrations: Int
         var scopes: Int
-        var decoderChannels: Int
-        var decoderRegistrations: Int
 
         var description: String {
-            "objects \(objectCounts), channels \(channels), registrations \(registrations), scopes \(scopes), "
-                + "decoder channels \(decoderChannels), decoder registrations \(decoderRegistrations)"
+            "objects \(objectCounts), channels \(channels), registrations \(registrations), scopes \(scopes)"
         }
     }
 
@@ -34,7 +31,6 @@ import TestSupport
         )
         let buffer = EventBuffer(capacity: 1_024, policy: .wait, gatherMilliseconds: 0)
         let registry = ObserverRegistry(sink: buffer)
-        var decoder = RecordDecoder()
         var spare = PendingEvents()
         /// Writes what the registry recorded since the last step. A scope begun and ended in
         /// the batch makes sure it is not empty (taking an empty batch would wait), and is
@@ -42,20 +38,16 @@ import TestSupport
         func step() throws -> Held {
             registry.beginScope("step").end()
             let batch = try #require(buffer.takeBatch(swapping: &spare))
-            try writer.write(batch, decoder: &decoder)
+            try writer.write(batch)
             buffer.committed(batch)
             spare = PendingEvents()
             return Held(
                 objectCounts: writer.objects.values.sorted(), channels: writer.channels.count,
-                registrations: writer.registrations.count, scopes: writer.scopes.count,
-                decoderChannels: decoder.heldChannels, decoderRegistrations: decoder.heldRegistrations
+                registrations: writer.registrations.count, scopes: writer.scopes.count
             )
         }
         func held(_ objects: [Int], _ channels: Int, _ registrations: Int, _ scopes: Int) -> Held {
-            Held(
-                objectCounts: objects, channels: channels, registrations: registrations, scopes: scopes,
-                decoderChannels: channels, decoderRegistrations: registrations
-            )
+            Held(objectCounts: objects, channels: channels, registrations: registrations, scopes: scopes)
         }
 
         var player: Player? = Player()

@@ -1,5 +1,6 @@
-/// Which events of a session to read. Every value reaches SQL as a bound parameter; from
-/// schema 5 on, the key and type are resolved to ids once and events matched in Swift.
+/// Which events of a session to read: a condition of the query that reads them. Names
+/// are resolved to the ids of the strings that read as them, and reach SQL as bound
+/// parameters.
 package struct EventFilter: Sendable, Equatable {
     /// First and last sequence number, inclusive.
     package var from: Int64 = 1

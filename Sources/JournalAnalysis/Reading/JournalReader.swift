@@ -379,15 +379,18 @@ package final class JournalReader {
     /// Two scans in primary-key order, merged here: the events, and the few rows of
     /// `event_details` in the same range (a join would look up the details of every event).
     /// Memory: one row of each.
+    /// - Parameter matching: a further condition on the rows of `events`, SQL with integer
+    ///   parameters numbered from `?4` (`?1` is the session, `?2` and `?3` the range).
     func forEachStoredEvent(
-        session: Int64?, from: Int64, to: Int64, _ body: (EventRow) throws(AnalysisError) -> Bool
+        session: Int64?, from: Int64, to: Int64, matching: (sql: String, ids: [Int64])? = nil,
+        _ body: (EventRow) throws(AnalysisError) -> Bool
     ) throws(AnalysisError) {
         guard from <= to else { return }
         let condition = session == nil ? "?1 IS NULL" : "session_id = ?1"
         let order = session == nil ? "session_id, seq" : "seq"
         let events = try reused("""
             SELECT \(EventColumn.selectList(table: "events")) FROM events
-            WHERE \(condition) AND seq >= ?2 AND seq <= ?3 ORDER BY \(order)
+            WHERE \(condition) AND seq >= ?2 AND seq <= ?3\(matching.map { " AND " + $0.sql } ?? "") ORDER BY \(order)
             """)
         defer { events.reset() }
         let details = try reused("""
@@ -403,6 +406,9 @@ package final class JournalReader {
             } catch {
                 throw failure(error)
             }
+        }
+        for (offset, id) in (matching?.ids ?? []).enumerated() {
+            do { try events.bind(id, at: Int32(4 + offset)) } catch { throw failure(error) }
         }
         var detail: (session: Int64, seq: Int64)? = try step(details) ? (details.int(0), details.int(1)) : nil
         while try step(events) {
@@ -424,11 +430,35 @@ package final class JournalReader {
     package func forEachEvent(
         session: Int64, filter: EventFilter = EventFilter(), _ body: (EventRow) -> Bool
     ) throws(AnalysisError) {
-        // The channel key and owner type are matched as names read (shortened).
-        let matcher = try EventMatcher(filter, session: session, reader: self)
-        try forEachStoredEvent(session: session, from: filter.from, to: filter.to) { event in
-            matcher.matches(event) ? body(event) : true
+        try forEachStoredEvent(session: session, from: filter.from, to: filter.to, matching: try condition(filter)) {
+            body($0)
         }
+    }
+
+    /// `filter`'s kinds, channel key and owner type as a condition on the rows of `events`
+    /// (`forEachStoredEvent`'s `matching`); `nil` when it has none. The key and the type
+    /// are matched as names read (shortened: `stringIDs(named:)`): each is bound as the ids
+    /// of the strings that read as it.
+    private func condition(_ filter: EventFilter) throws(AnalysisError) -> (sql: String, ids: [Int64])? {
+        var terms: [String] = []
+        var values: [Int64] = []
+        func parameters(_ ids: [Int64]) -> String {
+            let first = 4 + values.count
+            values += ids
+            return ids.indices.map { "?\(first + $0)" }.joined(separator: ", ")
+        }
+        if !filter.kinds.isEmpty {
+            terms.append("kind IN (\(Set(filter.kinds).map { String($0.code) }.sorted().joined(separator: ", ")))")
+        }
+        if let key = filter.channelKey {
+            let keys = parameters(try stringIDs(named: key))
+            terms.append("channel_id IN (SELECT id FROM channels WHERE session_id = ?1 AND key_id IN (\(keys)))")
+        }
+        if let type = filter.ownerType {
+            let types = parameters(try stringIDs(named: type))
+            terms.append("owner_id IN (SELECT id FROM objects WHERE session_id = ?1 AND type_id IN (\(types)))")
+        }
+        return terms.isEmpty ? nil : (terms.joined(separator: " AND "), values)
     }
 
     /// The event with `seq`, if any.
