@@ -99,9 +99,9 @@ let package = Package(
         .target(
             name: "ObsReplayCLI",
             dependencies: ["JournalAnalysis", "JournalReport", "JournalStore", "ObservationJournal", "DemoApps", "SystemShim"],
-            swiftSettings: strict
+            swiftSettings: safe
         ),
-        .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: strict),
+        .executableTarget(name: "obsreplay", dependencies: ["ObsReplayCLI"], swiftSettings: safe),
         // A command plugin (it runs only when asked, never during a build) that runs obsreplay.
         .plugin(
             name: "ObsReplayPlugin",

@@ -9,13 +9,8 @@ package enum ProcessLitter {
     /// file, other names) is left alone. Returns the names removed, sorted.
     @discardableResult
     package static func removeDead(in directory: String, pid: (String) -> Int32?) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let owner = pid(name), owner > 0 { names.append(name) }
-        }
-        closedir(stream)
+        guard let entries = directoryEntryNames(directory) else { return [] }
+        let names = entries.filter { name in pid(name).map { $0 > 0 } ?? false }
         var removed: [String] = []
         for name in names.sorted() {
             guard let owner = pid(name), kill(owner, 0) == -1 && errno == ESRCH else { continue }

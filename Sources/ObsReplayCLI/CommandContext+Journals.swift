@@ -1,4 +1,4 @@
-import Foundation
+import SystemShim
 import JournalAnalysis
 
 extension CommonOptions {
@@ -16,8 +16,7 @@ extension CommandContext {
     /// one-line notice; a damaged journal is an error (exit 2); none found is an error.
     @discardableResult
     func forEachJournal(_ paths: [String], _ body: (JournalReader) throws(CLIError) -> Void) throws(CLIError) -> Bool {
-        var isDirectory: ObjCBool = false
-        if paths.count == 1, !(FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue) {
+        if paths.count == 1, fileStatus(paths[0]).map({ $0.st_mode & S_IFMT == S_IFDIR }) != true {
             try body(try openJournal(paths[0]))
             return false
         }

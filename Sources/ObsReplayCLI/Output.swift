@@ -32,11 +32,11 @@ final class FileOutput: TextOutput {
     private func drain() {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard !closedByReader, failure == nil else { return }
-        let error = buffer.withUnsafeBytes { OutputFile.writeAll(descriptor, $0) }
+        let error = writeAll(descriptor, buffer)
         if error == EPIPE {
             closedByReader = true
         } else if error != 0 {
-            failure = String(cString: strerror(error))
+            failure = errorText(error)
         }
     }
 }

@@ -124,8 +124,7 @@ final class Progress: Sendable {
     }
 
     fileprivate static func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { OutputFile.writeAll(2, $0) }
+        _ = writeAll(2, text)
     }
 }
 

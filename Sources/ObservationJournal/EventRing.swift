@@ -238,3 +238,43 @@ struct EventRing: ~Copyable {
         taken.store(place, ordering: .releasing)
     }
 }
+
+// MARK: - A batch's change details, lent in place
+
+extension PendingEvents {
+    /// Lends the batch's change details to `body` where they are (`ChangeDetails`):
+    /// copying one out of the array retained and released each of its references.
+    func withChangeDetails<Result, Failure: Error>(
+        _ body: (ChangeDetails) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try changes.withUnsafeBufferPointer { (buffer) throws(Failure) -> Result in
+            try body(ChangeDetails(buffer: buffer))
+        }
+    }
+}
+
+/// A batch's change details, lent by `PendingEvents.withChangeDetails`: valid only during
+/// that call, and only while the batch is not changed.
+struct ChangeDetails {
+    fileprivate let buffer: UnsafeBufferPointer<PendingEvents.ChangeDetail>
+
+    /// The detail of the batch's `index`th `changed` record.
+    subscript(index: Int) -> LentChangeDetail {
+        assert(index >= 0 && index < buffer.count)
+        return LentChangeDetail(pointer: buffer.baseAddress! + index)
+    }
+}
+
+/// One change's detail, read in place (see `ChangeDetails`).
+struct LentChangeDetail {
+    fileprivate let pointer: UnsafePointer<PendingEvents.ChangeDetail>
+
+    /// The call site, if the change has one.
+    var callSite: CallSite? { pointer.pointee.callSite }
+    /// The old and new values when plain (`ChangeValues.plainValues(at:)`), else `.other`.
+    var plainValues: (old: PlainValue, new: PlainValue) { ChangeValues.plainValues(at: pointer.pointer(to: \.values)!) }
+    /// The old value, boxed.
+    var old: EventValue? { pointer.pointee.old }
+    /// The new value, boxed.
+    var new: EventValue? { pointer.pointee.new }
+}

@@ -113,17 +113,17 @@ extension SessionWriter {
     /// A `changed` record's event: what `write(_:seq:)` writes for its decoded event.
     /// `detail` is lent from the batch (copying it out retained and released its references).
     func writeChange(
-        _ record: EventRecord, _ detail: UnsafePointer<PendingEvents.ChangeDetail>, seq: Int64
+        _ record: EventRecord, _ detail: LentChangeDetail, seq: Int64
     ) throws(SQLiteError) {
         let channel = try channelID(record.channel, seq: seq)
         var callSite: Int64? = nil
-        if let site = detail.pointee.callSite { callSite = try id(of: site) }
+        if let site = detail.callSite { callSite = try id(of: site) }
         changeSeqs[Int(record.changeNumber % UInt64(Self.recentChanges))] = (record.changeNumber, seq)
         // The channel's key matters only to a per-key redaction: no lookup per change without one.
         let redaction = values.redactionByKey.isEmpty
             ? values.redaction : values.redaction(forKey: channels[record.channel]?.info.key)
-        // Read in place (`plainValues(at:)`); boxed only when needed.
-        let plain = ChangeValues.plainValues(at: detail.pointer(to: \.values)!)
+        // Read in place; boxed only when needed.
+        let plain = detail.plainValues
         var row = eventRow(
             seq: seq, time: record.time, kind: .changed, thread: record.thread,
             isMain: record.flags.contains(.mainThread),
@@ -133,8 +133,8 @@ extension SessionWriter {
         row.channelID = channel
         row.callSiteID = callSite
         row.liveCount = Int64(record.liveCount)
-        row.oldValue = values.text(for: plain.old, boxed: { detail.pointee.old }, redaction: redaction)
-        row.newValue = values.text(for: plain.new, boxed: { detail.pointee.new }, redaction: redaction)
+        row.oldValue = values.text(for: plain.old, boxed: { detail.old }, redaction: redaction)
+        row.newValue = values.text(for: plain.new, boxed: { detail.new }, redaction: redaction)
         try add(row)
     }
 

@@ -161,16 +161,15 @@ final class SessionWriter: @unchecked Sendable {
             var seq = batch.firstSeq
             var nextChange = 0
             var nextEvent = 0
-            // A change's details are lent to `writeChange` from the buffer, not copied out
-            // of the array (a retain and release of each of its references per change).
-            try pending.changes.withUnsafeBufferPointer { (changes) throws(SQLiteError) in
+            // A change's details are lent to `writeChange` in place (`withChangeDetails`).
+            try pending.withChangeDetails { (changes) throws(SQLiteError) in
                 for record in pending.records {
                     switch record.kind {
                     case .event:
                         try write(pending.events[nextEvent], seq: seq)
                         nextEvent += 1
                     case .changed:
-                        try writeChange(record, changes.baseAddress! + nextChange, seq: seq)
+                        try writeChange(record, changes[nextChange], seq: seq)
                         nextChange += 1
                     case .delivered, .skipped:
                         try writeDelivery(record, seq: seq)

@@ -79,7 +79,7 @@ public struct ValueRecording: Sendable, Equatable {
         func known<Value>(_ value: Value) -> String? {
             // Comparing the type is a pointer comparison; the load is then of the right type.
             func load<Known>(_: Known.Type) -> Known {
-                withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: Known.self) }
+                ErasedPayload.lending(value) { $0.load(as: Known.self) }
             }
             if Value.self == Int.self { return String(load(Int.self)) }
             if Value.self == String.self { return load(String.self) }

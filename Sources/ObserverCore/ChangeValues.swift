@@ -58,15 +58,6 @@ package struct ChangeValues: Sendable {
 
     /// The new value, as `plainOld`.
     package var plainNew: PlainValue { inline.map { $0.plain($0.new) } ?? .other }
-
-    /// `plainOld` and `plainNew` of the values at `values`, read where they are: a reader in
-    /// another module that calls the accessors on memory it was lent copies the values
-    /// (retaining their box) for each call and destroys the copy (the journal's writer
-    /// thread, for every change).
-    package static func plainValues(at values: UnsafePointer<ChangeValues>) -> (old: PlainValue, new: PlainValue) {
-        guard let inline = values.pointee.inline else { return (.other, .other) }
-        return (inline.plain(inline.old), inline.plain(inline.new))
-    }
 }
 
 /// A change's value when it is of a type whose text the journal writes without boxing it.
@@ -93,76 +84,5 @@ package final class BoxedValues: Sendable {
     init(old: EventValue?, new: EventValue?) {
         self.old = old
         self.new = new
-    }
-}
-
-/// The bits of a plain value of at most 16 bytes.
-@usableFromInline
-package typealias InlineBits = (UInt64, UInt64)
-
-/// Two optional values of one plain type, as bits, with the type that reads them back.
-/// Plain data: copying it is a copy of its words, with no reference counting.
-@usableFromInline
-package struct InlineValues: Sendable {
-    @usableFromInline let type: any InlineValueReader.Type
-    @usableFromInline let old: InlineBits
-    @usableFromInline let new: InlineBits
-
-    /// Whether values of `type` can be kept as bits: no references, at most 16 bytes,
-    /// aligned to at most 8.
-    @inlinable
-    static func fits<Value>(_ type: Value.Type) -> Bool {
-        _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<InlineBits>.size
-            && MemoryLayout<Value>.alignment <= MemoryLayout<InlineBits>.alignment
-    }
-
-    /// Only for a `Value?` that `fits`.
-    @inlinable
-    init<Value: Sendable>(old: Value?, new: Value?) {
-        type = InlineValueType<Value>.self
-        self.old = Self.bits(old)
-        self.new = Self.bits(new)
-    }
-
-    /// `bits` read as an `Int?`, `Bool?` or `Double?` when that is the type (a comparison
-    /// of metatypes, no dynamic cast).
-    func plain(_ bits: InlineBits) -> PlainValue {
-        func load<Value>(_: Value.Type) -> Value? {
-            withUnsafeBytes(of: bits) { $0.load(as: Value?.self) }
-        }
-        let type = ObjectIdentifier(self.type)
-        if type == ObjectIdentifier(InlineValueType<Int>.self) { return load(Int.self).map { .int($0) } ?? .absent }
-        if type == ObjectIdentifier(InlineValueType<Bool>.self) { return load(Bool.self).map { .bool($0) } ?? .absent }
-        if type == ObjectIdentifier(InlineValueType<Double>.self) { return load(Double.self).map { .double($0) } ?? .absent }
-        return .other
-    }
-
-    @inlinable
-    static func bits<Value>(_ value: Value) -> InlineBits {
-        var bits: InlineBits = (0, 0)
-        _ = withUnsafeMutableBytes(of: &bits) { $0.baseAddress!.initializeMemory(as: Value.self, to: value) }
-        return bits
-    }
-}
-
-/// Reads an optional value of one plain type back from its bits.
-@usableFromInline
-package protocol InlineValueReader: Sendable {
-    /// The value `bits` hold, boxed; `nil` for `nil`.
-    static func eventValue(_ bits: InlineBits) -> EventValue?
-}
-
-/// The reader of `Value?`: its metatype, stored in `InlineValues`, is plain data.
-@usableFromInline
-enum InlineValueType<Value: Sendable>: InlineValueReader {
-    @usableFromInline
-    static func eventValue(_ bits: InlineBits) -> EventValue? {
-        // The closure returns the concrete `EventValue?`: returning `Value?` made it a generic
-        // argument of `withUnsafeBytes`, whose metadata the runtime then looks up on every
-        // read, unspecialised here (on the writer thread, for every value read).
-        withUnsafeBytes(of: bits) { raw -> EventValue? in
-            guard let value = raw.load(as: Value?.self) else { return nil }
-            return EventValue(value)
-        }
     }
 }

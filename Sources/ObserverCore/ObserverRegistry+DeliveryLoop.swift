@@ -1,8 +1,4 @@
-// The delivery loop, the registry's hot path, and its one use of unsafe code: entries are
-// read from the snapshot as `Unmanaged` references, without retaining them. That is
-// sound only because the caller's snapshot (a `ContiguousArray` it holds for the whole
-// loop) keeps every entry alive; nothing here may store an entry beyond the loop except
-// through a strong reference (`dead`, `enqueue`, which copy it).
+// The delivery loop, the registry's hot path.
 
 extension ObserverRegistry {
     /// The delivery loop: calls every live entry of `snapshot` that wants this change,
@@ -17,22 +13,14 @@ extension ObserverRegistry {
         sender: AnyObject?, depth: Int, change: UInt64, context: ThreadContext?, enqueue: (RegistrationEntry) -> Void
     ) -> [RegistrationEntry] {
         var dead: [RegistrationEntry] = []
-        // The snapshot keeps every entry alive for the whole loop, so entries are read
-        // unretained: no retain and release per delivery. Kept for what it saves in
-        // `callgrind-per-event.sh RegistryBenchmark post` (BENCHMARKS.md, "Instructions per
-        // post, and threads").
-        snapshot.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: Unmanaged<RegistrationEntry>?.self) { entries in
-                for slot in entries {
-                    guard let slot else { continue }
-                    slot._withUnsafeGuaranteedRef { entry in
-                        deliver(
-                            to: entry, payload: payload, unchanged: unchanged, isPrior: isPrior, sender: sender,
-                            depth: depth, change: change, context: context, dead: &dead, enqueue: enqueue
-                        )
-                    }
-                }
-            }
+        // Unretained: no retain and release per delivery (`forEachUnretained`). Kept for
+        // what it saves in `callgrind-per-event.sh RegistryBenchmark post` (BENCHMARKS.md,
+        // "Instructions per post, and threads").
+        snapshot.forEachUnretained { entry in
+            deliver(
+                to: entry, payload: payload, unchanged: unchanged, isPrior: isPrior, sender: sender,
+                depth: depth, change: change, context: context, dead: &dead, enqueue: enqueue
+            )
         }
         return dead
     }

@@ -19,11 +19,142 @@ public func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 
     open(path, flags, mode)
 }
 
-/// `write(2)`, under a name of its own for types with a `write` method.
-/// - Returns: the bytes written, or -1 with `errno` set.
-@inlinable
-public func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, bytes, count)
+/// The C library's text for the error `code` (an `errno` value), `strerror(3)`.
+package func errorText(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}
+
+/// `unlink(2)`.
+/// - Returns: 0, or -1 with `errno` set.
+@discardableResult
+package func systemUnlink(_ path: String) -> Int32 {
+    unlink(path)
+}
+
+/// `rename(2)`.
+/// - Returns: 0, or -1 with `errno` set.
+package func systemRename(_ source: String, _ destination: String) -> Int32 {
+    rename(source, destination)
+}
+
+/// `stat(2)`: what `path` names, following symlinks; `nil` with `errno` set when it
+/// cannot be read (nothing there, a dangling symlink, no permission).
+package func fileStatus(_ path: String) -> stat? {
+    var status = stat()
+    return stat(path, &status) == 0 ? status : nil
+}
+
+/// `lstat(2)`: what `path` itself is (a symlink is not followed); `nil` with `errno` set
+/// when it cannot be read.
+package func linkStatus(_ path: String) -> stat? {
+    var status = stat()
+    return lstat(path, &status) == 0 ? status : nil
+}
+
+/// Writes all of `bytes` to `descriptor` with `write(2)`, retrying interrupted and short
+/// writes.
+/// - Returns: 0, or the `errno` of the failure (`EPIPE` when a reader went away).
+package func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+    bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return 0
+    }
+}
+
+/// Writes all of `text`'s UTF-8 to `descriptor` (see `writeAll(_:_:)` for bytes).
+/// - Returns: 0, or the `errno` of the failure.
+package func writeAll(_ descriptor: Int32, _ text: String) -> Int32 {
+    writeAll(descriptor, Array(text.utf8))
+}
+
+/// The names in the directory at `path` (as the bytes the file system holds, without
+/// `.` and `..`), in the order `readdir(3)` gives them; `nil` if it cannot be opened.
+package func directoryEntryNames(_ path: [UInt8]) -> [[UInt8]]? {
+    guard let stream = opendir(path.map { CChar(bitPattern: $0) } + [0]) else { return nil }
+    defer { closedir(stream) }
+    var names: [[UInt8]] = []
+    while let entry = readdir(stream) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+        if name != [UInt8(ascii: ".")], name != [UInt8(ascii: "."), UInt8(ascii: ".")] { names.append(name) }
+    }
+    return names
+}
+
+/// The names in the directory at `path`, as `directoryEntryNames(_:)`, decoded as UTF-8
+/// (a byte that is not UTF-8 becomes U+FFFD).
+package func directoryEntryNames(_ path: String) -> [String]? {
+    directoryEntryNames(Array(path.utf8))?.map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// Hands the pages the allocator holds free back to the system with glibc's
+/// `malloc_trim`, looked up at run time (glibc's `RTLD_DEFAULT` is the null handle;
+/// elsewhere the null handle means something else, or nothing, so no look-up).
+/// - Returns: whether this C library could (`false` on musl and Darwin, which return
+///   memory on their own terms).
+@discardableResult
+package func releaseFreeHeapPages() -> Bool {
+    guard let trim = mallocTrim else { return false }
+    _ = trim(0)
+    return true
+}
+
+#if canImport(Glibc)
+private let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim")
+    .map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
+#else
+private let mallocTrim: (@convention(c) (Int) -> Int32)? = nil
+#endif
+
+/// A fixed table of paths kept as C strings, for a signal handler to remove the files
+/// (or directories) they name: the handler may interrupt any thread, so it reads only
+/// whole pointers from fixed slots and calls only `unlink`/`rmdir`. A slot is filled only
+/// once its string is complete, and emptied before the string is freed.
+///
+/// Not synchronised: callers serialise `add` and `remove` (the handler only reads).
+package final class SignalSafePaths {
+    /// How many paths the table holds at once.
+    package let capacity: Int
+    private let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+
+    /// A table of `capacity` free slots; never freed (it lives as long as the process).
+    package init(capacity: Int) {
+        self.capacity = capacity
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: nil, count: capacity)
+    }
+
+    /// Keeps `path` in a free slot; returns the slot, or `nil` when all are taken.
+    package func add(_ path: String) -> Int? {
+        guard let slot = (0..<capacity).first(where: { slots[$0] == nil }) else { return nil }
+        slots[slot] = strdup(path)
+        return slot
+    }
+
+    /// Empties `slot` and frees its path.
+    package func remove(_ slot: Int) {
+        let path = slots[slot]
+        slots[slot] = nil
+        free(path)
+    }
+
+    /// Calls `unlink` on every path kept, then `rmdir` on every path kept (a directory
+    /// whose files were among them is empty by then). Async-signal-safe.
+    package func removeAllFiles() {
+        for slot in 0..<capacity {
+            if let path = slots[slot] { unlink(path) }
+        }
+        for slot in 0..<capacity {
+            if let path = slots[slot] { rmdir(path) }
+        }
+    }
 }
 
 /// Sleeps for `nanoseconds` in all: a signal that ends `nanosleep(2)` early (another

@@ -6,11 +6,12 @@
 #   Observation.swiftmodule/<triple>.swiftinterface into a folder, puts it first on the
 #   import path (-I), builds every product and the tests in a scratch path of its own
 #   (.build/public-interface), runs the tests that exercise Observation, and fails on any
-#   `@_spi` or underscored attribute in Sources/ and Tests/ (the exceptions are listed below).
+#   `@_spi` or underscored attribute in Sources/ and Tests/ (the exceptions are listed below),
+#   and on unsafe code (pointers, `Unmanaged`, `unsafeBitCast`) outside the files that hold it.
 # Usage: tools/scripts/public-interface-check.sh [--help]
 set -euo pipefail
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
 fi
 cd "$(dirname "$0")/../.."
@@ -25,6 +26,16 @@ private_api="$(grep -rnE '\bObservationTracking\b|withObservationTracking\([^)]*
     Sources Tests --include='*.swift' | grep -v '^[^:]*:[0-9]*: *///' || true)"
 [ -z "$private_api" ] || fail "Observation's SPI used in the sources:
 $private_api"
+
+# 1b. Unsafe code only in the files whose purpose is to hold it, each a small type owning its
+#     pointers with a safe API everyone else uses: libc wrappers, the lock, the registry's
+#     erased values, the thread context, the event ring, SQLite's connection and statement,
+#     the staged events' virtual table. (SpoolFile, FindingSpool, FirstValues: until the
+#     spill engine they belong to is replaced.)
+unsafe_homes='^Sources/(SystemShim/LibC|SystemShim/Lock|ObserverCore/ErasedPayload|ObserverCore/ThreadContext|ObservationJournal/EventRing|JournalStore/SQLite/SQLiteDatabase|JournalStore/SQLite/SQLiteStatement|JournalStore/StagedEvents|JournalAnalysis/Reading/SpoolFile|JournalAnalysis/Diagnosis/FindingSpool|JournalAnalysis/Reading/FirstValues)\.swift$'
+unsafe="$(grep -rlE 'Unsafe|withUnsafe|unsafeBitCast|OpaquePointer|Unmanaged' Sources --include='*.swift' | grep -vE "$unsafe_homes" || true)"
+[ -z "$unsafe" ] || fail "unsafe code outside the files that hold it (move it behind one of their safe APIs):
+$unsafe"
 
 # 2. A folder holding only the public interface of the toolchain's Observation module.
 toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"

@@ -125,24 +125,8 @@ package final class OutputFile {
     /// Writes all of `text`.
     /// - Throws: `AnalysisError.output` with the system's reason.
     package func write(_ text: String) throws(AnalysisError) {
-        var bytes = Array(text.utf8)
-        let failure = bytes.withUnsafeMutableBytes { Self.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        let failure = writeAll(descriptor, text)
         if failure != 0 { throw .output(path: path, detail: String(cString: strerror(failure))) }
-    }
-
-    /// Writes all of `bytes` to `descriptor`, retrying interrupted and short writes.
-    /// Returns 0, or the `errno` of the failure (`EPIPE` when a reader went away).
-    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
-        }
-        return 0
     }
 
     /// Finishes the output: for a replacement, makes the bytes durable and renames them

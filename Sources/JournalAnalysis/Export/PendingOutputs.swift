@@ -19,14 +19,8 @@ enum PendingOutputs {
     /// written as before, only not removed on a signal.
     static let capacity = 512
 
-    /// The paths, `malloc`ed, `nil` where free. A slot is filled only once its string is
-    /// complete, and emptied before the string is freed: the handler, which may interrupt
-    /// any thread, reads a whole pointer or `nil`.
-    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
-        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
-        slots.initialize(repeating: nil, count: capacity)
-        return slots
-    }()
+    /// The paths: changed under `lock`, read by the handler.
+    nonisolated(unsafe) private static let paths = SignalSafePaths(capacity: capacity)
     private static let lock = Lock()
     nonisolated(unsafe) private static var installed = false
 
@@ -41,29 +35,20 @@ enum PendingOutputs {
             installed = true
             install()
         }
-        guard let slot = (0..<capacity).first(where: { slots[$0] == nil }) else { return nil }
-        slots[slot] = strdup(path)
-        return slot
+        return paths.add(path)
     }
 
     /// Forgets the path in `slot` (renamed into place or removed).
     static func remove(_ slot: Int) {
         lock.lock()
         defer { lock.unlock() }
-        let path = slots[slot]
-        slots[slot] = nil
-        free(path)
+        paths.remove(slot)
     }
 
     private static func install() {
-        _ = slots
+        _ = paths
         let handler: @convention(c) (Int32) -> Void = { signalNumber in
-            for slot in 0..<PendingOutputs.capacity {
-                if let path = PendingOutputs.slots[slot] { unlink(path) }
-            }
-            for slot in 0..<PendingOutputs.capacity {
-                if let path = PendingOutputs.slots[slot] { rmdir(path) }
-            }
+            PendingOutputs.paths.removeAllFiles()
             signal(signalNumber, SIG_DFL)
             raise(signalNumber)
         }

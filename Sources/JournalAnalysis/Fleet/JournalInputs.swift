@@ -32,13 +32,7 @@ package enum JournalInputs {
     /// `found`, descending into directories (not symbolic links). One directory is open at
     /// a time: its names are read, it is closed, then its subdirectories are walked.
     private static func walk(_ bytes: [UInt8], shown: String, into found: inout [String]) {
-        guard let stream = opendir(bytes.map { CChar(bitPattern: $0) } + [0]) else { return }
-        var names: [[UInt8]] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            if name != [UInt8(ascii: ".")], name != [UInt8(ascii: "."), UInt8(ascii: ".")] { names.append(name) }
-        }
-        closedir(stream)
+        guard let names = directoryEntryNames(bytes) else { return }
         let prefix = bytes.last == UInt8(ascii: "/") ? bytes : bytes + [UInt8(ascii: "/")]
         let shownPrefix = shown.hasSuffix("/") ? shown : shown + "/"
         for name in names {

@@ -57,7 +57,7 @@ package final class StagedFile: TextOutput, @unchecked Sendable {
     private func drain() {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == 0, descriptor >= 0, !buffer.isEmpty else { return }
-        failure = buffer.withUnsafeBytes { OutputFile.writeAll(descriptor, $0) }
+        failure = writeAll(descriptor, buffer)
     }
 
     /// Writes what is buffered and closes the temporary file (before it is put in place:

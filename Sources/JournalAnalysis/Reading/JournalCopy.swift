@@ -71,13 +71,8 @@ final class JournalCopy {
     /// holding nothing but the files a copy has. Returns the names removed, sorted.
     @discardableResult
     static func removeStale(in base: String) -> [String] {
-        guard let stream = opendir(base) else { return [] }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if pid(of: name) != nil { names.append(name) }
-        }
-        closedir(stream)
+        guard let entries = directoryEntryNames(base) else { return [] }
+        let names = entries.filter { pid(of: $0) != nil }
         var removed: [String] = []
         for name in names.sorted() {
             guard let owner = pid(of: name), kill(owner, 0) == -1 && errno == ESRCH else { continue }

@@ -67,15 +67,7 @@ extension SQLiteDatabase {
             let rc = GuardedFileOpen.guarding { sqlite3_exec(handle, pragma, nil, nil, nil) }
             guard rc == SQLITE_OK else { throw error(rc, sql: pragma) }
         }
-        let budget = StepBudget(limit: ReadLimits.floorSteps)
-        stepBudget = budget
-        sqlite3_progress_handler(handle, ReadLimits.stepsPerCall, { context in
-            // SQLite's progress handler goes on on 0 and interrupts the statement
-            // (`SQLITE_INTERRUPT`) on anything else.
-            let proceed: Int32 = 0, interrupt: Int32 = 1
-            guard let context else { return proceed }
-            return Unmanaged<StepBudget>.fromOpaque(context).takeUnretainedValue().spend() ? proceed : interrupt
-        }, Unmanaged.passUnretained(budget).toOpaque())
+        charge(StepBudget(limit: ReadLimits.floorSteps))
     }
 
     /// Sets the `ReadLimits` on this connection: on every connection that reads or

@@ -86,14 +86,6 @@ package final class SQLiteStatement {
 
     // MARK: - Binding many rows (one statement's worth of rows, without copies)
 
-    /// Binds `value` at `index` (NULL for `nil`) and returns SQLite's result code, for a
-    /// caller binding many parameters that checks their codes together.
-    @inline(__always)
-    func bindReturningCode(_ value: Int64?, at index: Int32) -> Int32 {
-        if let value { return sqlite3_bind_int64(handle, index, value) }
-        return sqlite3_bind_null(handle, index)
-    }
-
     /// Throws the error of result code `rc` unless it is `SQLITE_OK`.
     func check(_ rc: Int32) throws(SQLiteError) {
         guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
@@ -164,17 +156,6 @@ package final class SQLiteStatement {
 
     package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
-    /// Whether a column holds an integer. `int` reads anything else as a number too (text
-    /// as 0), which a file whose STRICT types were bypassed can hold; a reader that must
-    /// say what the file holds asks first.
-    package func isInteger(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_INTEGER }
-
-    /// Whether a column holds a floating-point number.
-    package func isReal(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_FLOAT }
-
-    /// Whether a column holds a blob.
-    package func isBlob(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_BLOB }
-
     /// The size of a column's text or blob, in bytes.
     package func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(handle, column)) }
 
@@ -190,18 +171,6 @@ package final class SQLiteStatement {
     }
 
     package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
-
-    /// Calls `body` with the bytes of a text column as SQLite holds them (no copy, no
-    /// UTF-8 repair: the caller checks them), valid only during the call; empty for NULL.
-    package func withTextBytes<Result, Failure: Error>(
-        _ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        // sqlite3_column_text before sqlite3_column_bytes: the count is then of the text.
-        guard let bytes = sqlite3_column_text(handle, column) else {
-            return try body(UnsafeBufferPointer(start: nil, count: 0))
-        }
-        return try body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
-    }
 
     package var columnCount: Int32 { sqlite3_column_count(handle) }
 }

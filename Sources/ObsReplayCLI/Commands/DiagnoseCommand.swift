@@ -1,3 +1,4 @@
+import SystemShim
 import Foundation
 import JournalAnalysis
 
@@ -129,9 +130,7 @@ enum DiagnoseCommand {
             throw context.usageError("'--group-by' prints text or --json only")
         }
         let paths = arguments.arguments(journals)
-        var isDirectory: ObjCBool = false
-        if sessionID != nil,
-           paths.count > 1 || (FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue) {
+        if sessionID != nil, paths.count > 1 || fileStatus(paths[0]).map({ $0.st_mode & S_IFMT == S_IFDIR }) == true {
             throw context.usageError("'--session' needs exactly one journal file")
         }
         let configuration = try loadConfiguration(try arguments.value(config), context)
@@ -197,8 +196,7 @@ enum DiagnoseCommand {
 
     /// One path naming a file (not a directory): the classic one-journal form.
     static func isSingleFile(_ paths: [String]) -> Bool {
-        var isDirectory: ObjCBool = false
-        return paths.count == 1 && !(FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory) && isDirectory.boolValue)
+        paths.count == 1 && fileStatus(paths[0]).map({ $0.st_mode & S_IFMT == S_IFDIR }) != true
     }
 
     /// `--config FILE` (`given`), else `.obsreplay.json` from the current directory upward

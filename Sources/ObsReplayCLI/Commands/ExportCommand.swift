@@ -134,8 +134,7 @@ enum ExportCommand {
     static func exportFleet(
         _ paths: [String], into root: String, events: Bool, options: DiagnosisOptions, _ context: CommandContext
     ) throws(CLIError) -> Int32 {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if let status = fileStatus(root), status.st_mode & S_IFMT != S_IFDIR {
             throw .input("\(root): not a folder: '--fleet' writes a folder of files")
         }
         do {

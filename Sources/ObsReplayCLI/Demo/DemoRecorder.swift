@@ -51,11 +51,11 @@ package enum DemoRecorder {
         // old journal's side files go first: left beside the new file, SQLite would
         // apply the old write-ahead log to it.
         try checkReplaceable(path)
-        for suffix in SideFileCheck.suffixes where unlink(path + suffix) != 0 && errno != ENOENT {
-            throw .fileSystem(path: path + suffix, detail: "cannot remove: \(String(cString: strerror(errno)))")
+        for suffix in SideFileCheck.suffixes where systemUnlink(path + suffix) != 0 && errno != ENOENT {
+            throw .fileSystem(path: path + suffix, detail: "cannot remove: \(errorText(errno))")
         }
-        guard rename(temporary, path) == 0 else {
-            throw .fileSystem(path: path, detail: "cannot replace: \(String(cString: strerror(errno)))")
+        guard systemRename(temporary, path) == 0 else {
+            throw .fileSystem(path: path, detail: "cannot replace: \(errorText(errno))")
         }
         placed = true
     }
@@ -64,12 +64,11 @@ package enum DemoRecorder {
     /// journal. Reads the file read-only; never changes it.
     /// - Throws: `DemoError.notADemoJournal` naming why, or `.strayFile`.
     package static func checkReplaceable(_ path: String) throws(DemoError) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
+        guard linkStatus(path) != nil else {
             guard errno == ENOENT else {
-                throw .fileSystem(path: path, detail: "cannot inspect: \(String(cString: strerror(errno)))")
+                throw .fileSystem(path: path, detail: "cannot inspect: \(errorText(errno))")
             }
-            for suffix in SideFileCheck.suffixes where lstat(path + suffix, &status) == 0 {
+            for suffix in SideFileCheck.suffixes where linkStatus(path + suffix) != nil {
                 throw .strayFile(path: path + suffix)
             }
             return
@@ -95,6 +94,6 @@ package enum DemoRecorder {
     }
 
     private static func removeWithSideFiles(_ path: String) {
-        for suffix in [""] + SideFileCheck.suffixes { unlink(path + suffix) }
+        for suffix in [""] + SideFileCheck.suffixes { systemUnlink(path + suffix) }
     }
 }

@@ -111,7 +111,7 @@ public final class RecordingNotificationCenter: Sendable {
             queue: Self.label(of: queue), expectsMainThread: expectsMainThread || queue === OperationQueue.main,
             sender: sender, scope: scope, callSite: callSite
         ) { _, notification in
-            block(notification.assumingMemoryBound(to: Notification.self).pointee)
+            block(notification.load(as: Notification.self))
         }
         token.registration = entry.info
         token.senderObject = sender
