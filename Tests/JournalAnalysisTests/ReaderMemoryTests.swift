@@ -1,21 +1,43 @@
+import CSQLite
 import Foundation
 @testable import JournalAnalysis
 import JournalFixtures
+import JournalStore
 import Testing
 
 // Readers' memory follows what is live, not the session's history (issue 14): findings
 // are spooled, catalog objects and scopes are read on demand into a bounded cache.
 // Asserted on what they hold and hand back, not on memory.
 
-/// The temporary directory's entries named like the spool's files.
-private func spoolFiles() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-        .filter { $0.hasPrefix("obsreplay-findings-\(getpid())-") }
+/// Files named like SQLite's temporary files (`etilqs_…`) in the directories SQLite puts
+/// them in: the temporary directory, and /var/tmp where TMPDIR is not set. A scratch
+/// database's file is deleted as soon as SQLite has opened it, so there are none.
+private func scratchFiles() throws -> [String] {
+    var found: [String] = []
+    for directory in Set([FileManager.default.temporaryDirectory.path, "/var/tmp"]) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        found += names.filter { $0.hasPrefix("etilqs_") }.map { directory + "/" + $0 }
+    }
+    return found
 }
 
-@Test func spoolHandsFindingsBackBySessionSeqAndCodeThroughItsFileIntact() throws {
-    // A 1-byte buffer: every finding goes through the temporary file.
-    let spool = FindingSpool(bufferLimit: 1)
+/// How many of SQLite's temporary files this process has open, already deleted (where the
+/// system lists a process's open files: `nil` elsewhere).
+private func deletedScratchFilesOpen() -> Int? {
+    #if os(Linux)
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.count { name in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name) else { return false }
+        return target.contains("/etilqs_") && target.hasSuffix(" (deleted)")
+    }
+    #else
+    return nil
+    #endif
+}
+
+@Test func spoolHandsFindingsBackBySessionSeqAndCodeThroughItsDatabaseIntact() throws {
+    // A 1 KiB page cache: the spool's pages go to its file.
+    let spool = FindingSpool(cacheKiB: 1, faults: nil)
     func finding(_ rule: Rule, session: Int64, seqs: [Int64], message: String) -> Finding {
         Finding(
             rule: rule, sessionID: session, message: message, evidence: ["line 1", "línea 2 ✓"], seqs: seqs,
@@ -31,7 +53,7 @@ private func spoolFiles() throws -> [String] {
     spool.nextGroup()
     spool.append(finding(.offMainDelivery, session: 2, seqs: [1], message: "e"))
     #expect(spool.count == 5)
-    #expect(try spoolFiles().isEmpty)
+    #expect(try scratchFiles().isEmpty)
     var out: [Finding] = []
     try spool.drain { out.append($0) }
     #expect(out.map(\.message) == ["c", "b", "d", "a", "e"])
@@ -40,7 +62,7 @@ private func spoolFiles() throws -> [String] {
     #expect(spool.count == 0)
 }
 
-@Test func diagnosisThroughTheSpoolFileEqualsTheInMemoryOne() throws {
+@Test func diagnosisThroughASpoolWritingItsPagesOutEqualsTheDefaultOne() throws {
     let (reader, session) = try journal { s in
         let player = try s.object("Player")
         let slot = try s.channel(player, "delegate", singleSlot: true)
@@ -52,11 +74,27 @@ private func spoolFiles() throws -> [String] {
     defer { try? FileManager.default.removeItem(atPath: (reader.path as NSString).deletingLastPathComponent) }
     let expected = try Diagnoser.diagnose(reader, session: session)
     #expect(expected.count(where: { $0.rule == .lastCallbackWins }) == 29)
-    let spool = FindingSpool(bufferLimit: 64)
+    let spool = FindingSpool(cacheKiB: 1, faults: nil)
     try Diagnoser.diagnose(reader, session: session, into: spool)
     var spooled: [Finding] = []
     try spool.drain { spooled.append($0) }
     #expect(spooled == expected)
+}
+
+/// A finding the spool could not write is not silently missing from the output: the drain
+/// fails, saying why.
+@Test func spoolThatCannotWriteAFindingFailsItsDrain() throws {
+    let spool = FindingSpool(
+        cacheKiB: 1, faults: SQLiteFaultPlan(failing: 2, at: .step, sqlContains: "INSERT", with: SQLITE_FULL)
+    )
+    spool.nextGroup()
+    for index in 0..<3 { spool.append(Finding(rule: .slowCallback, sessionID: 1, message: "\(index)", seqs: [Int64(index)])) }
+    #expect(spool.count == 3)
+    var out: [Finding] = []
+    #expect(throws: AnalysisError.output(path: "temporary database", detail: "SQLITE_FULL: database or disk is full")) {
+        try spool.drain { out.append($0) }
+    }
+    #expect(out.isEmpty)
 }
 
 @Test func catalogObjectsAreReadOnDemandAndTheCacheStaysBounded() throws {
@@ -108,41 +146,43 @@ private func spoolFiles() throws -> [String] {
     #expect(singleSlot == [10_000])
 }
 
-@Test func spoolWithManyFindingsMergesItsSortedRunsOfKeysInExactlyTheOrderOfOneSort() throws {
-    // Runs of 7 keys (a dozen runs, the last one partial, plus keys still in memory), a
-    // 100-byte buffer: the keys are merged back from the file, and ties on session, seq
-    // and rule keep the order the findings were added in.
+@Test func spoolWithManyFindingsHandsThemBackInExactlyTheOrderOfOneStableSort() throws {
+    // 3,000 findings of 200-byte messages, a 1 KiB page cache: the table goes to its file,
+    // and SQLite's sorter writes sorted runs and merges them; ties on session, seq and rule
+    // keep the order the findings were added in.
     let rules: [Rule] = [.slowCallback, .lastCallbackWins, .offMainDelivery, .leakedRegistration]
     var added: [Finding] = []
-    let spool = FindingSpool(bufferLimit: 100, runLength: 7)
+    let spool = FindingSpool(cacheKiB: 1, faults: nil)
     var state: UInt64 = 42
     func next(_ bound: Int) -> Int {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Int((state >> 33) % UInt64(bound))
     }
+    let padding = String(repeating: "x", count: 200)
     for session in Int64(1)...2 {
         spool.nextGroup()
-        for index in 0..<45 {
+        for index in 0..<1_500 {
             let finding = Finding(
-                rule: rules[next(rules.count)], sessionID: session, message: "\(session)-\(index)",
-                seqs: [Int64(next(12))], count: index
+                rule: rules[next(rules.count)], sessionID: session, message: "\(session)-\(index) \(padding)",
+                seqs: [Int64(next(400)) - 20], count: index
             )
             added.append(finding)
             spool.append(finding)
         }
     }
-    #expect(spool.count == 90)
-    // One stable sort of everything, as the spool sorted before it wrote runs.
+    #expect(spool.count == 3_000)
+    if let open = deletedScratchFilesOpen() { #expect(open >= 1) }
+    #expect(try scratchFiles().isEmpty)
     let expected = added.enumerated().sorted { a, b in
         (a.element.sessionID, a.element.firstSeq, a.element.rule.code, a.offset)
             < (b.element.sessionID, b.element.firstSeq, b.element.rule.code, b.offset)
     }.map(\.element)
     var out: [Finding] = []
     try spool.drain { out.append($0) }
-    #expect(out.count == 90)
+    #expect(out.count == 3_000)
     #expect(out == expected)
     #expect(spool.count == 0)
-    #expect(try spoolFiles().isEmpty)
+    #expect(try scratchFiles().isEmpty)
     // Drained, the spool starts afresh.
     spool.nextGroup()
     spool.append(added[0])
@@ -151,21 +191,24 @@ private func spoolFiles() throws -> [String] {
     #expect(again == [added[0]])
 }
 
-@Test func spilledTableAnswersLikeADictionaryWithMostEntriesOnDiskAndDrainsInOrder() throws {
-    struct Group: Equatable {
-        var firstSeq: Int64
-        var count: Int
-        var channel: Int64?
-    }
-    // Two generations of 4 in memory: nearly everything goes through the file, and
-    // entries come back from it, are changed, removed and written out again.
-    let table = SpilledTable<Group>(capacity: 4)
+private struct Group: Equatable {
+    var firstSeq: Int64
+    var count: Int
+    var channel: Int64?
+}
+
+@Test func scratchTableAnswersLikeADictionaryWithMostEntriesWrittenOutAndDrainsInOrder() throws {
+    // Two generations of 4 in memory, a 1 KiB page cache: nearly everything goes through
+    // the database and its file, and entries come back from it, are changed, removed and
+    // written out again. Any entry lost or damaged on the way differs from the model.
+    let table = ScratchTable<Group>(capacity: 4, orderedBy: \.firstSeq, cacheKiB: 1)
     var model: [Int64: Group] = [:]
     var state: UInt64 = 7
     func next(_ bound: Int) -> Int {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return Int((state >> 33) % UInt64(bound))
     }
+    var mostWrittenOut = 0
     for step in 0..<2_000 {
         let key = Int64(next(120)) - 20
         switch next(10) {
@@ -189,43 +232,67 @@ private func spoolFiles() throws -> [String] {
         }
         #expect(table.count == model.count)
         #expect(table.entriesInMemory <= 8)
+        mostWrittenOut = max(mostWrittenOut, table.entriesWrittenOut)
     }
     #expect(model.count > 20)
-    #expect(try spoolFiles().isEmpty)
+    #expect(mostWrittenOut > 20)
+    #expect(try scratchFiles().isEmpty)
     var drained: [(Int64, Group)] = []
-    try table.drain(orderedBy: \.firstSeq) { key, group in drained.append((key, group)) }
+    try table.drain { key, group in drained.append((key, group)) }
     let expected = model.sorted { ($0.value.firstSeq, $0.key) < ($1.value.firstSeq, $1.key) }
     #expect(drained.map(\.0) == expected.map(\.key))
     #expect(drained.map(\.1) == expected.map(\.value))
     #expect(table.count == 0)
+    #expect(table.entriesWrittenOut == 0)
 }
 
-/// Where no temporary file can be made (a missing or full temporary directory), the table
-/// stops spilling and keeps every entry in memory: it answers and drains as before, and
-/// the diagnosis goes on rather than failing.
-@Test func spilledTableWithoutAFileKeepsEverythingInMemoryAndDrainsInOrder() throws {
-    let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-directory-\(UInt64.random(in: 0...UInt64.max))")
-    let table = SpilledTable<Int64>(capacity: 4, directory: missing)
+/// Where no temporary database can be made, or a write to it fails (a full temporary
+/// directory), the table stops spilling and keeps every later entry in memory: it answers
+/// and drains as before, those written out before included, and the diagnosis goes on.
+@Test(arguments: [
+    // The database cannot be opened: nothing is ever written out.
+    (SQLiteFaultPlan(failing: 1, at: .open, with: SQLITE_CANTOPEN), 0),
+    // The third write out fails from its first insert on: two written out, eight entries.
+    (SQLiteFaultPlan(failing: 9, at: .step, sqlContains: "INSERT", with: SQLITE_FULL, persists: true), 8),
+    // The third write out fails at its last insert: undone whole.
+    (SQLiteFaultPlan(failing: 12, at: .step, sqlContains: "INSERT", with: SQLITE_FULL), 8),
+])
+func scratchTableThatCannotWriteKeepsTheRestInMemoryAndDrainsInOrder(faults: SQLiteFaultPlan, writtenOut: Int) throws {
+    let table = ScratchTable<Int64>(capacity: 4, orderedBy: { $0 }, faults: faults)
     for key in Int64(0)..<100 { table[key] = 1_000 - key }
     #expect(table.count == 100)
-    #expect(table.entriesInMemory == 100)
+    #expect(table.entriesWrittenOut == writtenOut)
+    #expect(table.entriesInMemory == 100 - writtenOut)
     #expect(table[3] == 997)
     table[3] = nil
     table[200] = 5
     var drained: [(Int64, Int64)] = []
-    try table.drain(orderedBy: { $0 }) { key, value in drained.append((key, value)) }
+    try table.drain { key, value in drained.append((key, value)) }
     let keys: [Int64] = Array(Int64(0)..<100).filter { $0 != 3 } + [200]
     let expected: [(key: Int64, value: Int64)] = keys.map { (key: $0, value: $0 == 200 ? 5 : 1_000 - $0) }
         .sorted { ($0.value, $0.key) < ($1.value, $1.key) }
     #expect(drained.map { $0.0 } == expected.map { $0.key })
     #expect(drained.map { $0.1 } == expected.map { $0.value })
-    #expect(!FileManager.default.fileExists(atPath: missing.path))
+    #expect(faults.injectedCount >= 1)
+}
+
+/// An entry written out that cannot be read back would make the rule's verdict wrong: the
+/// lookup answers nothing and the drain fails, saying why.
+@Test func scratchTableThatCannotReadAnEntryBackFailsItsDrain() throws {
+    let faults = SQLiteFaultPlan(failing: 1, at: .step, sqlContains: "DELETE", with: SQLITE_IOERR)
+    let table = ScratchTable<Int64>(capacity: 4, orderedBy: { $0 }, faults: faults)
+    for key in Int64(0)..<20 { table[key] = key }
+    #expect(table.entriesWrittenOut > 0)
+    #expect(table[0] == nil)
+    #expect(throws: AnalysisError.output(path: "temporary database", detail: "SQLITE_IOERR: disk I/O error")) {
+        try table.drain { _, _ in }
+    }
 }
 
 @Test func offMainGroupsWrittenToDiskComeBackWhenCalledAgainAndAreReportedInOrder() throws {
     // 1,200 registrations called off main twice, on two threads: more groups than the
     // table keeps in memory (two generations of 512), so the second round reads most of
-    // them back from its file.
+    // them back from its database.
     let count = 1_200
     let found = try findings(.offMainDelivery) { s in
         let uploader = try s.object("Uploader")
@@ -247,5 +314,5 @@ private func spoolFiles() throws -> [String] {
     #expect(found.last?.message == "Bar1199#1201's callback on Uploader#1.progress (Bar.swift:1200) expects the main thread but ran 2 times on thread 4, 5 (first at seq 2401).")
     #expect(found.map(\.firstSeq) == (1...Int64(count)).map { $0 })
     #expect(found.allSatisfy { $0.message.contains("ran 2 times on thread 4, 5") })
-    #expect(try spoolFiles().isEmpty)
+    #expect(try scratchFiles().isEmpty)
 }

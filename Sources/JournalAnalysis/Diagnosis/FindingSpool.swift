@@ -1,73 +1,48 @@
-import Foundation
-import SystemShim
+import JournalStore
 
 /// Findings held in their printing order without being held in memory: each finding is
-/// encoded as it is made and, past a small buffer, written to an unlinked temporary file;
-/// so are their sort keys, in sorted runs of at most `runLength`, merged when the spool is
-/// drained.
+/// encoded as it is made and written to a table of a temporary SQLite database
+/// (`ScratchDatabase`) with its sort key, and read back `ORDER BY` that key when the spool
+/// is drained.
 ///
 /// A long session makes findings in proportion to its history (one per registration
 /// called off main, per replaced callback...), about 1.7 KB each as values; they are
 /// printed ordered by session, first sequence number and rule code, so none can be printed
 /// before the session's last event. Spooled, a diagnosis's memory stays flat in the number
-/// of events: a 40-byte key per finding kept in memory until the end grew with them too
-/// (1.4 MB, and twice that in array capacity, for 35,000 findings), so the spool keeps one
-/// run of keys and, while draining, a small window of each run written out. The file is
-/// unlinked as soon as it is created: nothing is left in the temporary directory, even
-/// after a crash. Not thread-safe: one spool per diagnosis.
+/// of events: the database's page cache is bounded, and SQLite's sorter writes its runs
+/// to files past it. The database is opened at the first finding and deleted when the
+/// spool is drained (its file, if it has one, is already unlinked: nothing is left in the
+/// temporary directory, even after a crash). Not thread-safe: one spool per diagnosis.
 package final class FindingSpool {
-    private struct Key {
-        var group: Int32
-        /// The rule's place in the order of rule codes (`rank`).
-        var rule: Int32
-        var firstSeq: Int64
-        var ordinal: Int64
-        var offset: Int64
-        var length: Int32
-
-        /// The printing order; `ordinal` is unique, so the order is total and a merge of
-        /// sorted runs gives exactly what one sort of all the keys gave.
-        static func precedes(_ a: Key, _ b: Key) -> Bool {
-            (a.group, a.firstSeq, a.rule, a.ordinal) < (b.group, b.firstSeq, b.rule, b.ordinal)
-        }
-    }
-
-    /// A run of sorted keys written to the file.
-    private struct Run {
-        var offset: Int64
-        var count: Int
-    }
-
     /// Each rule's place when rules are ordered by code: sorting compares these, not strings.
-    private static let rank: [Rule: Int32] = Dictionary(
-        uniqueKeysWithValues: Rule.allCases.sorted { $0.code < $1.code }.enumerated().map { ($1, Int32($0)) }
+    private static let rank: [Rule: Int64] = Dictionary(
+        uniqueKeysWithValues: Rule.allCases.sorted { $0.code < $1.code }.enumerated().map { ($1, Int64($0)) }
     )
 
-    /// The encoded findings not yet written to the file (all of them while they are few).
-    private var buffer: [UInt8] = []
-    /// Bytes already in the file; the buffer starts there.
-    private var flushed: Int64 = 0
-    private let file = SpoolFile()
-    /// The keys not yet written out as a run (all of them while they are few).
-    private var keys: [Key] = []
-    private var runs: [Run] = []
+    /// Opened at the first finding, closed (and so deleted) by `drain`.
+    private var database: SQLiteDatabase?
+    private var insert: SQLiteStatement?
+    private let cacheKiB: Int
+    private let faults: SQLiteFaultPlan?
     /// Findings added since the spool was last drained.
     private var added = 0
-    private var group: Int32 = 0
-    /// Past this, the buffer goes to the file.
-    private let bufferLimit: Int
-    /// Past this many keys in memory, they are sorted and written out as a run.
-    private let runLength: Int
-    /// How many keys of each run are read back at a time while draining.
-    private let window: Int
+    private var group: Int64 = 0
+    /// The encoding buffer, reused.
+    private var buffer: [UInt8] = []
+    /// The first failure to write the database, reported by `drain`: findings are added
+    /// from rules' `finish`, which cannot fail for it.
+    private var failure: AnalysisError?
 
-    /// An empty spool. `bufferLimit`: how many encoded bytes stay in memory before the
-    /// temporary file is made; `runLength`: how many sort keys stay in memory before they
-    /// go to the file as a sorted run (tests pass small ones to exercise the file).
-    package init(bufferLimit: Int = 256 * 1024, runLength: Int = 4096) {
-        self.bufferLimit = bufferLimit
-        self.runLength = max(runLength, 1)
-        window = max(min(runLength, 256), 1)
+    /// An empty spool.
+    package convenience init() {
+        self.init(cacheKiB: ScratchDatabase.cacheKiB, faults: nil)
+    }
+
+    /// An empty spool whose database has a page cache of `cacheKiB` and fails as `faults`
+    /// says (tests; debug builds only).
+    init(cacheKiB: Int, faults: SQLiteFaultPlan?) {
+        self.cacheKiB = cacheKiB
+        self.faults = faults
     }
 
     /// How many findings the spool holds.
@@ -76,130 +51,63 @@ package final class FindingSpool {
     /// Starts the next group (a session): its findings print after every earlier group's.
     package func nextGroup() { group += 1 }
 
-    /// The first failure to write the temporary file, reported by `drain`: findings are
-    /// added from rules' `finish`, which cannot fail for it.
-    private var failure: AnalysisError?
-
     /// Adds a finding.
     package func append(_ finding: Finding) {
-        let offset = flushed + Int64(buffer.count)
-        FindingCoding.encode(finding, into: &buffer)
-        keys.append(Key(
-            group: group, rule: Self.rank[finding.rule] ?? -1, firstSeq: finding.firstSeq, ordinal: Int64(added), offset: offset,
-            length: Int32(flushed + Int64(buffer.count) - offset)
-        ))
         added += 1
         guard failure == nil else { return }
-        do throws(AnalysisError) {
-            if keys.count >= runLength {
-                try writeRun()
-            } else if buffer.count >= bufferLimit {
-                try flush()
-            }
+        buffer.removeAll(keepingCapacity: true)
+        FindingCoding.encode(finding, into: &buffer)
+        do throws(SQLiteError) {
+            let insert = try insertStatement()
+            try insert.bind(group, at: 1)
+            try insert.bind(finding.firstSeq, at: 2)
+            try insert.bind(Self.rank[finding.rule] ?? -1, at: 3)
+            try insert.bind(blob: buffer, at: 4)
+            try insert.run()
         } catch {
-            failure = error
+            failure = ScratchDatabase.failure(error)
         }
+    }
+
+    /// The insert into the database, made with its table on the first finding. One
+    /// transaction from the first finding to the drain: nothing is ever committed (the
+    /// data dies with the connection), and a table only appended to has no page to journal.
+    private func insertStatement() throws(SQLiteError) -> SQLiteStatement {
+        if let insert { return insert }
+        let database = try ScratchDatabase.open(
+            // The rowid is the order of adding: the last key, so that ties keep that order.
+            schema: "CREATE TABLE findings(grp INTEGER NOT NULL, first_seq INTEGER NOT NULL, rule INTEGER NOT NULL, body BLOB NOT NULL); BEGIN;",
+            cacheKiB: cacheKiB, faults: faults
+        )
+        let insert = try database.prepare("INSERT INTO findings(grp, first_seq, rule, body) VALUES (?, ?, ?, ?)")
+        self.database = database
+        self.insert = insert
+        return insert
     }
 
     /// Calls `body` with every finding, by group, first sequence number and rule code
     /// (findings equal on these in the order they were added), and empties the spool.
     package func drain(_ body: (Finding) throws(AnalysisError) -> Void) throws(AnalysisError) {
+        defer {
+            insert = nil
+            database = nil
+            added = 0
+            failure = nil
+        }
         if let failure { throw failure }
-        keys.sort(by: Key.precedes)
-        if runs.isEmpty {
-            let all = keys
-            keys = []
-            for key in all { try body(try read(key)) }
-        } else {
-            try merge { key throws(AnalysisError) in try body(try read(key)) }
+        guard let database else { return }
+        let rows: SQLiteStatement
+        do throws(SQLiteError) {
+            rows = try database.prepare("SELECT body FROM findings ORDER BY grp, first_seq, rule, rowid")
+        } catch {
+            throw ScratchDatabase.failure(error)
         }
-        keys = []
-        runs = []
-        added = 0
-        buffer = []
-        flushed = 0
-        file.reset()
-    }
-
-    /// The finding a key points at, from the buffer or the file.
-    private func read(_ key: Key) throws(AnalysisError) -> Finding {
-        let finding: Finding?
-        if key.offset >= flushed {
-            let start = Int(key.offset - flushed)
-            finding = FindingCoding.decode(buffer[start..<(start + Int(key.length))])
-        } else {
-            finding = FindingCoding.decode(try file.read(Int(key.length), of: UInt8.self, at: key.offset)[...])
-        }
-        guard let finding else { throw .output(path: "findings spool", detail: "damaged record") }
-        return finding
-    }
-
-    /// Hands out the keys of every run and of `keys` (sorted) in order: a window of each
-    /// run is read at a time, the next key chosen by a binary heap over the sources.
-    private func merge(_ body: (Key) throws(AnalysisError) -> Void) throws(AnalysisError) {
-        // Source i < runs.count reads run i; the last source is `keys`.
-        var windows: [[Key]] = Array(repeating: [], count: runs.count + 1)
-        var positions = Array(repeating: 0, count: runs.count + 1)
-        var consumed = Array(repeating: 0, count: runs.count)
-        windows[runs.count] = keys
-        keys = []
-        func current(_ source: Int) -> Key { windows[source][positions[source]] }
-        /// Refills a run's window when it is used up; whether the source has a key left.
-        func ready(_ source: Int) throws(AnalysisError) -> Bool {
-            if positions[source] < windows[source].count { return true }
-            guard source < runs.count, consumed[source] < runs[source].count else { return false }
-            let count = min(window, runs[source].count - consumed[source])
-            let stride = Int64(MemoryLayout<Key>.stride)
-            windows[source] = try file.read(count, of: Key.self, at: runs[source].offset + Int64(consumed[source]) * stride)
-            consumed[source] += count
-            positions[source] = 0
-            return true
-        }
-        var heap: [Int] = []
-        func less(_ a: Int, _ b: Int) -> Bool { Key.precedes(current(heap[a]), current(heap[b])) }
-        func siftDown(_ start: Int) {
-            var parent = start
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < heap.count, less(left, smallest) { smallest = left }
-                if right < heap.count, less(right, smallest) { smallest = right }
-                guard smallest != parent else { return }
-                heap.swapAt(parent, smallest)
-                parent = smallest
+        while try ScratchDatabase.step(rows) {
+            guard let finding = FindingCoding.decode(rows.blob(0)[...]) else {
+                throw .output(path: "findings spool", detail: "damaged record")
             }
+            try body(finding)
         }
-        for source in windows.indices where try ready(source) { heap.append(source) }
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
-        while let source = heap.first {
-            try body(current(source))
-            positions[source] += 1
-            if try ready(source) {
-                siftDown(0)
-            } else {
-                heap.swapAt(0, heap.count - 1)
-                heap.removeLast()
-                if !heap.isEmpty { siftDown(0) }
-            }
-        }
-    }
-
-    /// Sorts the keys in memory and writes them out as a run, after the findings before them.
-    private func writeRun() throws(AnalysisError) {
-        keys.sort(by: Key.precedes)
-        try flush()
-        let offset = flushed
-        let size = keys.count * MemoryLayout<Key>.stride
-        try file.write(contentsOf: keys, at: offset)
-        flushed += Int64(size)
-        runs.append(Run(offset: offset, count: keys.count))
-        keys.removeAll(keepingCapacity: true)
-    }
-
-    private func flush() throws(AnalysisError) {
-        try file.write(contentsOf: buffer, at: flushed)
-        flushed += Int64(buffer.count)
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 

@@ -1,6 +1,6 @@
 /// The first few `Int64`s of a stream (sequence numbers, thread ids), up to a limit of at
 /// most `FirstValues.capacity`, kept inline: plain bytes (`BitwiseCopyable`), so a rule's
-/// group holding it can be written to a `SpilledTable` file, and making or adding to it
+/// group holding it can be stored as it is in a `ScratchTable`, and making or adding to it
 /// allocates nothing.
 ///
 /// A tuple, not `InlineArray`: `InlineArray` is macOS/iOS 26 and later, above the package's

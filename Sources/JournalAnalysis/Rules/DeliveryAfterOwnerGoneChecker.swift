@@ -26,8 +26,8 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
         var count = 1
     }
 
-    /// One per registration called after its owner went, so mostly on disk.
-    private var groups = SpilledTable<Group>()
+    /// One per registration called after its owner went, so mostly written out.
+    private var groups = ScratchTable<Group>(orderedBy: \.firstSeq)
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .delivered, let id = event.registrationID else { return }
@@ -44,7 +44,7 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        try groups.drain(orderedBy: \.firstSeq) { _, group throws(AnalysisError) in
+        try groups.drain { _, group throws(AnalysisError) in
             let (owner, channel, site) = try context.callback(group.registrationID, owner: group.ownerID, channel: group.channelID)
             emit(Finding(
                 rule: Self.rule, sessionID: context.session.id,

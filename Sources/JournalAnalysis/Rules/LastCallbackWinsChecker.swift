@@ -80,7 +80,7 @@ final class LastCallbackWinsChecker: RuleChecker {
         var replacer: Callback?
         var missed = 0
         /// The first changes it missed, for the evidence (`replay --what-if` shows them
-        /// all): inline, so a victim is plain bytes (`SpilledTable`).
+        /// all): inline, so a victim is plain bytes (`ScratchTable`).
         var firstMissed = FirstValues(limit: LastCallbackWinsChecker.listedSeqs)
         /// `nil` while it still misses changes (alive, not holding the slot again).
         var ending: Ending?
@@ -110,8 +110,8 @@ final class LastCallbackWinsChecker: RuleChecker {
     /// registrations replaced, not by history.
     private var active: [Int64: [Victim]] = [:]
     /// Victims that ended and will be reported, by the order they ended in; those that will
-    /// not are dropped as they end. Mostly on disk: a long session reports thousands.
-    private var ended = SpilledTable<Victim>(capacity: 256)
+    /// not are dropped as they end. Mostly written out: a long session reports thousands.
+    private var ended = ScratchTable<Victim>(capacity: 256, orderedBy: \.replacedSeq)
     private var endedCount: Int64 = 0
 
     /// How many victims the checker holds (still missing changes, or ended and reported).
@@ -208,7 +208,7 @@ final class LastCallbackWinsChecker: RuleChecker {
             }
         }
         active = [:]
-        try ended.drain(orderedBy: \.replacedSeq) { _, victim throws(AnalysisError) in
+        try ended.drain { _, victim throws(AnalysisError) in
             let channel = context.channel(victim.channelID)
             let owner = context.owner(victim.registration.ownerID)
             let site = context.site(victim.registration.callSiteID)

@@ -29,7 +29,7 @@ final class OffMainDeliveryChecker: RuleChecker {
         var registrationID: Int64
         var firstSeq: Int64
         /// The first five threads, in order: inline, so a group is plain bytes
-        /// (`SpilledTable`) and costs no allocation.
+        /// (`ScratchTable`) and costs no allocation.
         var firstThreads = FirstValues(limit: 5)
         var count = 1
 
@@ -50,8 +50,8 @@ final class OffMainDeliveryChecker: RuleChecker {
         }
     }
 
-    /// One per registration ever called off main, so mostly on disk.
-    private var groups = SpilledTable<Group>()
+    /// One per registration ever called off main, so mostly written out.
+    private var groups = ScratchTable<Group>(orderedBy: \.firstSeq)
 
     func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .delivered, !event.isOnMain, let id = event.registrationID else { return }
@@ -65,7 +65,7 @@ final class OffMainDeliveryChecker: RuleChecker {
     }
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        try groups.drain(orderedBy: \.firstSeq) { _, group throws(AnalysisError) in
+        try groups.drain { _, group throws(AnalysisError) in
             // The row the group was made from (it exists: the group was made from it).
             guard let row = try context.registration(group.registrationID) else { return }
             let owner = context.owner(row.ownerID)

@@ -33,7 +33,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
     /// The first removal of a group: what `explain` needs of it, resolved when the finding
     /// is made. A long session has one group per registration cancelled twice (a group a
     /// round in the soak, 12,845 at 1.9M events), so a group is plain bytes, written out
-    /// past a few hundred (`SpilledTable`): ids, not the event's row and the finding's text.
+    /// past a few hundred (`ScratchTable`): ids, not the event's row and the finding's text.
     struct Removal {
         var seq: Int64
         var callSiteID: Int64?
@@ -76,8 +76,8 @@ final class RemoveUnregisteredChecker: RuleChecker {
         var registration: Int64?
     }
 
-    /// The groups, by a number made from their key (`place(of:)`), mostly on disk.
-    private let groups: SpilledTable<Group>
+    /// The groups, by a number made from their key (`place(of:)`), mostly written out.
+    private let groups: ScratchTable<Group>
     /// The owners of owner-wide removals, whose ended registrations `finish` looks up.
     private var ownersRemovingAll: Set<Int64> = []
     /// Registrations a removal named while they were live and did not remove (asked of
@@ -87,7 +87,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
     /// A checker keeping up to twice `capacity` groups in memory (tests pass a small one
     /// to exercise the file).
     init(capacity: Int) {
-        groups = SpilledTable(capacity: capacity)
+        groups = ScratchTable(capacity: capacity, orderedBy: { $0.first.seq })
     }
 
     convenience init() { self.init(capacity: 256) }
@@ -280,7 +280,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
 
     func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let ended = try endedRegistrations(context)
-        try groups.drain(orderedBy: { $0.first.seq }) { _, group throws(AnalysisError) in
+        try groups.drain { _, group throws(AnalysisError) in
             let lastRemoved = Self.isOwnerWide(group.first)
                 ? group.first.ownerID.flatMap { ended[$0] }.flatMap { Self.lastRemoved(before: group.first.seq, in: $0) }
                 : nil

@@ -78,12 +78,12 @@ final class SlowCallbackChecker: RuleChecker {
     }
 
     /// One per registration ever slow on main, and one per registration ever slow in the
-    /// background, by registration id, so mostly on disk: a long session has thousands,
+    /// background, by registration id, so mostly written out: a long session has thousands,
     /// in proportion to its history. Two tables, because main and background differ in
     /// severity and any Int64 is a registration id a journal may hold: no arithmetic on
     /// the id (such as negating it) can fold both kinds into one key space.
-    private var mainGroups = SpilledTable<Group>()
-    private var backgroundGroups = SpilledTable<Group>()
+    private var mainGroups = ScratchTable<Group>(orderedBy: \.firstSeq)
+    private var backgroundGroups = ScratchTable<Group>(orderedBy: \.firstSeq)
 
     /// Whether a delivery counts, and the time it is reported with (wall on main, CPU in
     /// the background).
@@ -125,7 +125,7 @@ final class SlowCallbackChecker: RuleChecker {
         // The diagnoser orders findings by first seq (a delivery is on main or not, so the
         // two tables' groups never share one): draining one table after the other is enough.
         for groups in [mainGroups, backgroundGroups] {
-            try groups.drain(orderedBy: \.firstSeq) { id, group throws(AnalysisError) in
+            try groups.drain { id, group throws(AnalysisError) in
                 try emit(finding(id, group, budget: budget, context))
             }
         }

@@ -174,3 +174,43 @@ package final class SQLiteStatement {
 
     package var columnCount: Int32 { sqlite3_column_count(handle) }
 }
+
+// MARK: - Blobs (a reader's temporary database: bytes this process wrote, read back)
+
+extension SQLiteStatement {
+    /// Binds `bytes` as a blob (copied: the array may go away before the step).
+    package func bind(blob bytes: [UInt8], at index: Int32) throws(SQLiteError) {
+        try checkFault(.bind)
+        try check(bytes.withUnsafeBytes { bindBlob($0, at: index) })
+    }
+
+    /// Binds the bytes of `value` as a blob, for `value(ofBlob:as:)` to read back in this
+    /// process (the same layout): only for a database the process made for itself.
+    package func bind<Value: BitwiseCopyable>(bytesOf value: Value, at index: Int32) throws(SQLiteError) {
+        try checkFault(.bind)
+        try check(withUnsafeBytes(of: value) { bindBlob($0, at: index) })
+    }
+
+    /// Binds a copy of `buffer` as a blob; an empty one as an empty blob, not NULL (SQLite
+    /// binds a null pointer as NULL, and an empty buffer may have no address).
+    private func bindBlob(_ buffer: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+        guard let start = buffer.baseAddress, !buffer.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
+        return sqlite3_bind_blob64(handle, index, start, sqlite3_uint64(buffer.count), sqliteTransient)
+    }
+
+    /// A blob column's bytes (empty for NULL or an empty blob).
+    package func blob(_ column: Int32) -> [UInt8] {
+        // sqlite3_column_blob before sqlite3_column_bytes: the count is then of the blob.
+        guard let start = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
+    /// The value whose bytes `bind(bytesOf:at:)` stored in a blob column; `nil` if the
+    /// blob is not the size of one.
+    package func value<Value: BitwiseCopyable>(ofBlob column: Int32, as type: Value.Type) -> Value? {
+        guard let start = sqlite3_column_blob(handle, column),
+              Int(sqlite3_column_bytes(handle, column)) == MemoryLayout<Value>.size
+        else { return nil }
+        return start.loadUnaligned(as: Value.self)
+    }
+}
