@@ -30,9 +30,8 @@ $private_api"
 # 1b. Unsafe code only in the files whose purpose is to hold it, each a small type owning its
 #     pointers with a safe API everyone else uses: libc wrappers, the lock, the registry's
 #     erased values, the thread context, the event ring, SQLite's connection and statement,
-#     the staged events' virtual table. (SpoolFile, FindingSpool, FirstValues: until the
-#     spill engine they belong to is replaced.)
-unsafe_homes='^Sources/(SystemShim/LibC|SystemShim/Lock|ObserverCore/ErasedPayload|ObserverCore/ThreadContext|ObservationJournal/EventRing|JournalStore/SQLite/SQLiteDatabase|JournalStore/SQLite/SQLiteStatement|JournalStore/StagedEvents|JournalAnalysis/Diagnosis/FindingSpool|JournalAnalysis/Reading/FirstValues)\.swift$'
+#     the staged events' virtual table.
+unsafe_homes='^Sources/(SystemShim/LibC|SystemShim/Lock|ObserverCore/ErasedPayload|ObserverCore/ThreadContext|ObservationJournal/EventRing|JournalStore/SQLite/SQLiteDatabase|JournalStore/SQLite/SQLiteStatement|JournalStore/StagedEvents)\.swift$'
 unsafe="$(grep -rlE 'Unsafe|withUnsafe|unsafeBitCast|OpaquePointer|Unmanaged' Sources --include='*.swift' | grep -vE "$unsafe_homes" || true)"
 [ -z "$unsafe" ] || fail "unsafe code outside the files that hold it (move it behind one of their safe APIs):
 $unsafe"

@@ -115,7 +115,7 @@ package final class FindingSpool {
 /// as UTF-8.
 enum FindingCoding {
     static func encode(_ finding: Finding, into out: inout [UInt8]) {
-        func int(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) } }
+        func int(_ value: Int64) { for shift in 0..<8 { out.append(UInt8(truncatingIfNeeded: value >> (8 * Int64(shift)))) } }
         func text(_ value: String) {
             var value = value
             value.withUTF8 { utf8 in

@@ -24,8 +24,18 @@ struct FirstValues: BitwiseCopyable {
     @discardableResult
     mutating func append(_ value: Int64) -> Bool {
         guard count < limit else { return false }
-        let offset = count * MemoryLayout<Int64>.stride
-        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: value, toByteOffset: offset, as: Int64.self) }
+        switch count {
+        case 0: storage.0 = value
+        case 1: storage.1 = value
+        case 2: storage.2 = value
+        case 3: storage.3 = value
+        case 4: storage.4 = value
+        case 5: storage.5 = value
+        case 6: storage.6 = value
+        case 7: storage.7 = value
+        case 8: storage.8 = value
+        default: storage.9 = value
+        }
         count += 1
         return true
     }
@@ -33,7 +43,18 @@ struct FirstValues: BitwiseCopyable {
     /// The value kept at `index` (`0..<count`), first first.
     subscript(index: Int) -> Int64 {
         precondition(index >= 0 && index < count, "FirstValues index \(index) out of 0..<\(count)")
-        return withUnsafeBytes(of: storage) { $0.load(fromByteOffset: index * MemoryLayout<Int64>.stride, as: Int64.self) }
+        switch index {
+        case 0: return storage.0
+        case 1: return storage.1
+        case 2: return storage.2
+        case 3: return storage.3
+        case 4: return storage.4
+        case 5: return storage.5
+        case 6: return storage.6
+        case 7: return storage.7
+        case 8: return storage.8
+        default: return storage.9
+        }
     }
 
     /// Whether `value` is among the kept values.
