@@ -96,12 +96,9 @@ package final class FindingSpool {
         }
         if let failure { throw failure }
         guard let database else { return }
-        let rows: SQLiteStatement
-        do throws(SQLiteError) {
-            rows = try database.prepare("SELECT body FROM findings ORDER BY grp, first_seq, rule, rowid")
-        } catch {
-            throw ScratchDatabase.failure(error)
-        }
+        let rows = try ScratchDatabase.prepare(
+            "SELECT body FROM findings ORDER BY grp, first_seq, rule, rowid", on: database
+        )
         while try ScratchDatabase.step(rows) {
             guard let finding = FindingCoding.decode(rows.blob(0)[...]) else {
                 throw .output(path: "findings spool", detail: "damaged record")

@@ -45,6 +45,15 @@ enum ScratchDatabase {
         .output(path: "temporary database", detail: "\(error.codeName): \(error.message)")
     }
 
+    /// `database.prepare(sql)`, its failure as `failure(_:)`.
+    static func prepare(_ sql: String, on database: SQLiteDatabase) throws(AnalysisError) -> SQLiteStatement {
+        do throws(SQLiteError) {
+            return try database.prepare(sql)
+        } catch {
+            throw failure(error)
+        }
+    }
+
     /// `rows.step()`, its failure as `failure(_:)`.
     static func step(_ rows: SQLiteStatement) throws(AnalysisError) -> Bool {
         do throws(SQLiteError) {

@@ -102,12 +102,7 @@ final class ScratchTable<Value: BitwiseCopyable> {
         }
         var next = 0
         if let database, !stored.isEmpty {
-            let rows: SQLiteStatement
-            do throws(SQLiteError) {
-                rows = try database.prepare("SELECT key, ord, value FROM entries ORDER BY ord, key")
-            } catch {
-                throw ScratchDatabase.failure(error)
-            }
+            let rows = try ScratchDatabase.prepare("SELECT key, ord, value FROM entries ORDER BY ord, key", on: database)
             while try ScratchDatabase.step(rows) {
                 let key = rows.int(0), order = rows.int(1)
                 while next < inMemory.count, (inMemory[next].order, inMemory[next].key) < (order, key) {
