@@ -48,7 +48,7 @@ public final class Journal: Sendable {
         if stat(path, &status) != 0 {
             guard errno == ENOENT, options.creation != .openExisting else {
                 if errno == ENOENT { throw .fileNotFound(path: path) }
-                throw .sqlite(path: path, detail: "cannot open: \(String(cString: strerror(errno)))")
+                throw .sqlite(path: path, detail: "cannot open: \(errorText(errno))")
             }
             if try create(path, options: options) { return Journal(path: path, options: options) }
             // Another opener's journal appeared meanwhile, complete: open it.
@@ -155,7 +155,7 @@ public final class Journal: Sendable {
         let temporary = CreationLitter.temporaryName(for: path)
         let descriptor = systemOpen(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw .sqlite(path: path, detail: "cannot create: \(String(cString: strerror(errno)))")
+            throw .sqlite(path: path, detail: "cannot create: \(errorText(errno))")
         }
         close(descriptor)
         defer { removeFiles(temporary) }
@@ -170,7 +170,7 @@ public final class Journal: Sendable {
         if errno == EEXIST { return false }
         // A file system without hard links: rename, unless something is there by now.
         if access(path, F_OK) != 0 && rename(temporary, path) == 0 { return true }
-        throw .sqlite(path: path, detail: "cannot create: \(String(cString: strerror(errno)))")
+        throw .sqlite(path: path, detail: "cannot create: \(errorText(errno))")
     }
 
     /// Removes a file this library made and no longer needs, with SQLite's side files.

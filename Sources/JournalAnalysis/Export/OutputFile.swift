@@ -74,7 +74,7 @@ package final class OutputFile {
     ) throws(AnalysisError) -> OutputFile {
         if origin == .named, let inherited = inheritedDescriptor(path) {
             let descriptor = dup(inherited)
-            guard descriptor >= 0 else { throw .output(path: path, detail: errorText()) }
+            guard descriptor >= 0 else { throw .output(path: path, detail: errorText(errno)) }
             let output = OutputFile(path: path, descriptor: descriptor, replacement: nil)
             // `> journal.sqlite-wal` on the shell, then `-o /dev/stdout`: still refused.
             var status = stat()
@@ -111,7 +111,7 @@ package final class OutputFile {
             return try replacing(target, displayPath: path, mode: mode)
         case S_IFIFO, S_IFCHR:
             let descriptor = systemOpen(path, O_WRONLY | O_CLOEXEC | O_NOCTTY, 0)
-            guard descriptor >= 0 else { throw .output(path: path, detail: errorText()) }
+            guard descriptor >= 0 else { throw .output(path: path, detail: errorText(errno)) }
             return OutputFile(path: path, descriptor: descriptor, replacement: nil)
         case S_IFDIR:
             throw .outputRefused(path: path, reason: "write the \(what) over a directory")
@@ -126,7 +126,7 @@ package final class OutputFile {
     /// - Throws: `AnalysisError.output` with the system's reason.
     package func write(_ text: String) throws(AnalysisError) {
         let failure = writeAll(descriptor, text)
-        if failure != 0 { throw .output(path: path, detail: String(cString: strerror(failure))) }
+        if failure != 0 { throw .output(path: path, detail: errorText(failure)) }
     }
 
     /// Finishes the output: for a replacement, makes the bytes durable and renames them
@@ -144,13 +144,13 @@ package final class OutputFile {
             if fchmod(descriptor, replacement.mode) != 0 || fsync(descriptor) != 0 { errno } else { nil }
         if let failure {
             discard()
-            throw .output(path: path, detail: String(cString: strerror(failure)))
+            throw .output(path: path, detail: errorText(failure))
         }
         finished = true
         close(descriptor)
         defer { pendingSlot.map(PendingOutputs.remove) }
         if rename(replacement.temporary, replacement.target) != 0 {
-            let detail = Self.errorText()
+            let detail = errorText(errno)
             unlink(replacement.temporary)
             throw .output(path: path, detail: detail)
         }
@@ -258,7 +258,7 @@ package final class OutputFile {
             }
             let failure = errno
             slot.map(PendingOutputs.remove)
-            if failure != EEXIST { throw .output(path: displayPath, detail: String(cString: strerror(failure))) }
+            if failure != EEXIST { throw .output(path: displayPath, detail: errorText(failure)) }
         }
         throw .output(path: displayPath, detail: "no free temporary name in \(directory)")
     }
@@ -298,5 +298,4 @@ package final class OutputFile {
         return (base == "/" ? "" : base) + "/" + name
     }
 
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }

@@ -37,7 +37,7 @@ package final class StagedFile: TextOutput, @unchecked Sendable {
             }
             let error = errno
             slot.map(PendingOutputs.remove)
-            if error != EEXIST { throw .output(path: path, detail: String(cString: strerror(error))) }
+            if error != EEXIST { throw .output(path: path, detail: errorText(error)) }
         }
         throw .output(path: path, detail: "no free temporary name in \(directory)")
     }
@@ -51,7 +51,7 @@ package final class StagedFile: TextOutput, @unchecked Sendable {
 
     package func flush() throws(AnalysisError) {
         drain()
-        if failure != 0 { throw .output(path: path, detail: String(cString: strerror(failure))) }
+        if failure != 0 { throw .output(path: path, detail: errorText(failure)) }
     }
 
     private func drain() {
@@ -76,7 +76,7 @@ package final class StagedFile: TextOutput, @unchecked Sendable {
         defer { discard() }
         if link(temporary, path) == 0 { return true }
         if errno == EEXIST { return false }
-        throw .output(path: path, detail: String(cString: strerror(errno)))
+        throw .output(path: path, detail: errorText(errno))
     }
 
     /// Removes the temporary file (the published one, if any, stays).
