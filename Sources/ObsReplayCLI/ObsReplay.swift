@@ -44,6 +44,9 @@ package enum ObsReplay {
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
     package static func main(_ arguments: [String], environment: [String: String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // Before anything is opened: a closed standard descriptor must not be taken by a
+        // journal, an output file or SQLite's own files.
+        reserveStandardDescriptors()
         let out = FileOutput(descriptor: 1, name: "standard output")
         let err = FileOutput(descriptor: 2, name: "standard error")
         defer {
@@ -54,7 +57,8 @@ package enum ObsReplay {
         do {
             try out.flush()
         } catch {
-            err.write("error: \(error.description)\n")
+            // A command that failed has said why, perhaps this very failure: one line.
+            if code != ExitCode.input { err.write("error: \(error.description)\n") }
             return ExitCode.input
         }
         return code

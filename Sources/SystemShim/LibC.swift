@@ -19,6 +19,29 @@ public func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 
     open(path, flags, mode)
 }
 
+/// Puts `/dev/null` on each of standard input, output and error that is closed, opened
+/// for the other direction (input write-only, output and error read-only), so that a
+/// read or write there still fails (`EBADF`) as it would have, while no file the process
+/// opens later can take that number. A tool started with one of them closed (a SwiftPM
+/// command plugin's tool runs with standard input closed) would otherwise hand descriptor
+/// 0, 1 or 2 to its next `open`, and its messages or data would go into that file.
+/// - Returns: the descriptors that were closed and now hold `/dev/null`.
+@discardableResult
+package func reserveStandardDescriptors() -> [Int32] {
+    var reserved: [Int32] = []
+    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+        // The lowest free number: this one, since any lower one was filled first. Not
+        // close-on-exec: a child gets the same stand-in.
+        let null = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
+        guard null == descriptor else {
+            if null >= 0 { close(null) }
+            continue
+        }
+        reserved.append(descriptor)
+    }
+    return reserved
+}
+
 /// The C library's text for the error `code` (an `errno` value), `strerror(3)`.
 package func errorText(_ code: Int32) -> String {
     String(cString: strerror(code))

@@ -22,20 +22,37 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "packaging check failed: $*" >&2; exit 1; }
 
-# The command plugin.
+# The command plugin. SwiftPM may start the tool with standard input closed (it keeps its
+# own for the plugin's messages) and hands what obsreplay writes to either stream to its own
+# standard output.
+# `swift package obsreplay ARGS` with its output in $work/NAME.out and .err, run again if
+# swift-package itself crashed (killed by a signal: status 128 and up; obsreplay's own
+# failures make it exit 1), which says nothing of the plugin or obsreplay.
+plugin() {
+    local name="$1" status attempt
+    shift
+    for attempt in 1 2 3; do
+        status=0
+        swift package obsreplay "$@" >"$work/$name.out" 2>"$work/$name.err" || status=$?
+        [ "$status" -lt 128 ] && return "$status"
+        echo "note: swift-package crashed (status $status) on attempt $attempt: $(grep -m1 'crashed' "$work/$name.err")" >&2
+    done
+    return "$status"
+}
 "$bin/obsreplay" demo --journal "$work/demo.sqlite" >/dev/null
 expected="$("$bin/obsreplay" --version)"
-got="$(swift package obsreplay --version 2>/dev/null | grep '^obsreplay ' || true)"
+plugin version --version || true
+got="$(grep '^obsreplay ' "$work/version.out" || true)"
 [ "$got" = "$expected" ] || fail "swift package obsreplay --version printed '$got', not '$expected'"
-swift package obsreplay diagnose "$work/demo.sqlite" --session 7 --format short >"$work/clean.out" 2>"$work/clean.err" \
-    || fail "a session without errors failed: $(cat "$work/clean.err")"
+plugin clean diagnose "$work/demo.sqlite" --session 7 --format short \
+    || fail "a session without errors failed: $(cat "$work/clean.err"); obsreplay printed: $(cat "$work/clean.out")"
 grep -q '^Sources/DemoApps/StretchyHeaderScenario.swift:94: warning: \[OJ005\] ' "$work/clean.out" \
     || fail "the plugin's output is not obsreplay's: $(cat "$work/clean.out")"
-if swift package obsreplay diagnose "$work/demo.sqlite" --session 1 --format short >"$work/bug.out" 2>"$work/bug.err"; then
+if plugin bug diagnose "$work/demo.sqlite" --session 1 --format short; then
     fail "findings at or above --fail-on did not fail 'swift package obsreplay diagnose'"
 fi
 grep -q 'obsreplay exited with status 1 (findings at or above --fail-on)' "$work/bug.err" \
-    || fail "the plugin did not say why it failed: $(cat "$work/bug.err")"
+    || fail "the plugin did not say why it failed: $(cat "$work/bug.err"); obsreplay printed: $(cat "$work/bug.out")"
 
 # The DocC catalogs, from the symbol graphs of the built modules.
 triple="$(uname -m)-unknown-linux-gnu"

@@ -291,9 +291,13 @@ extension SQLiteError {
 /// makes on that thread is made without following a final symlink (`O_NOFOLLOW`: SQLite
 /// has resolved the links of a database's name itself by then) and without blocking
 /// (`O_NONBLOCK`, cleared again afterwards), and the descriptor opened is checked: only a
-/// regular file, a directory (SQLite syncs one after creating a file) or `/dev/urandom`
-/// (its randomness) is handed to SQLite; anything else is closed and the open fails
-/// (`ENXIO`, which SQLite reports as `SQLITE_CANTOPEN`).
+/// regular file, a directory (SQLite syncs one after creating a file), `/dev/urandom`
+/// (its randomness) or `/dev/null` is handed to SQLite; anything else is closed and the
+/// open fails (`ENXIO`, which SQLite reports as `SQLITE_CANTOPEN`). `/dev/null` must stay
+/// admitted: in a process started with standard input, output or error closed (a
+/// SwiftPM command plugin's tool, a daemon), SQLite's first open gets descriptor 0, 1 or
+/// 2, which it never uses for a database, and it fills that slot with `/dev/null` before
+/// opening again; refusing it made every journal fail to open there.
 ///
 /// The replaceable system call is shared by every unix VFS of the process, so the app's
 /// own SQLite goes through it too: outside `guarding`, the call is `open(2)` with the
@@ -358,7 +362,8 @@ package enum GuardedFileOpen {
             return -1
         }
         let type = status.st_mode & S_IFMT
-        guard type == S_IFREG || type == S_IFDIR || (type == S_IFCHR && strcmp(path, "/dev/urandom") == 0) else {
+        let admittedDevice = type == S_IFCHR && (strcmp(path, "/dev/urandom") == 0 || strcmp(path, "/dev/null") == 0)
+        guard type == S_IFREG || type == S_IFDIR || admittedDevice else {
             close(descriptor)
             errno = ENXIO
             return -1
