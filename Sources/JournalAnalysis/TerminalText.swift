@@ -1,3 +1,5 @@
+import SystemShim
+
 /// Makes text from a journal safe to show a person: on a terminal, and (before HTML
 /// escaping) in the HTML report.
 ///
@@ -19,6 +21,9 @@ package enum TerminalText {
     }
 
     private static func escaped(_ text: String, keepingLineBreaks: Bool) -> String {
+        // Printable ASCII needs nothing, and its bytes say so without decoding scalars:
+        // most of what findings print is.
+        if isPrintableASCII(text) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         let scalars = Array(text.unicodeScalars)

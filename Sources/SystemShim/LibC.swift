@@ -42,6 +42,15 @@ package func reserveStandardDescriptors() -> [Int32] {
     return reserved
 }
 
+/// Whether every byte of `text`'s UTF-8 is printable ASCII (space to `~`): read in place
+/// where the string's storage is contiguous (a native string), which decoding it byte by
+/// byte through `String.UTF8View` is not.
+package func isPrintableASCII(_ text: String) -> Bool {
+    // `byte &- 0x20 < 0x5F`: below space wraps past it, DEL (0x7F) lands on it.
+    text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 &- 0x20 < 0x5F } }
+        ?? text.utf8.allSatisfy { $0 &- 0x20 < 0x5F }
+}
+
 /// The C library's text for the error `code` (an `errno` value), `strerror(3)`.
 package func errorText(_ code: Int32) -> String {
     String(cString: strerror(code))

@@ -10,8 +10,9 @@ import Testing
 /// Streams the session through `checker` and `tracker` as the diagnoser does, and returns
 /// them after the last event.
 private func stream<Checker: RuleChecker>(
-    _ checker: Checker, _ build: (FixtureSession) throws -> Void
+    _ start: Checker, _ build: (FixtureSession) throws -> Void
 ) throws -> (Checker, DispatchTracker) {
+    var checker = start
     let (reader, session) = try journal(build)
     defer { try? FileManager.default.removeItem(atPath: (reader.path as NSString).deletingLastPathComponent) }
     let context = DiagnosisContext(

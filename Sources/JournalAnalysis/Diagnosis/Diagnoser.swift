@@ -36,7 +36,7 @@ package enum Diagnoser {
         // `unfinished` holds them past this block.
         var unfinished: [any RuleChecker]
         do {
-            let checkers = RuleCheckers()
+            var checkers = RuleCheckers()
             if !isEmpty {
                 try reader.forEachEvent(session: session.id) { event in
                     events += 1
@@ -66,7 +66,7 @@ package enum Diagnoser {
         // and functions.
         let qualified = context.catalog.qualifiedCallSites()
         let functions = context.catalog.callSiteFunctions()
-        while let checker = unfinished.popLast() {
+        while var checker = unfinished.popLast() {
             try checker.finish(context) { spool.append($0.qualifyingCallSites(qualified, functions: functions)) }
         }
         // A name that could not be read answered `nil`: the verdicts may be wrong.

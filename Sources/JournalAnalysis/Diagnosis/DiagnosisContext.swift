@@ -71,21 +71,23 @@ final class DiagnosisContext {
 /// `completed` sees each change with the deliveries attributed to it; `finish` hands
 /// the findings to `emit` one at a time (a long session's findings are spooled, never
 /// held together). Checkers keep only what their rule needs (live state and per-channel or
-/// per-registration counters), never the events themselves.
-protocol RuleChecker: AnyObject {
+/// per-registration counters), never the events themselves. A value type: its state is
+/// reached through the `inout` of its calls, checked for exclusive access when compiled,
+/// where a class's stored properties are checked again on every access while it runs.
+protocol RuleChecker {
     /// The rule this checker decides: code, name, severities and documentation, declared
     /// next to the logic and listed once in `RuleCatalog`.
     static var rule: Rule { get }
     /// A checker with no state, for one session.
     init()
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError)
-    func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext)
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError)
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError)
+    mutating func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext)
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError)
 }
 
 extension RuleChecker {
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {}
-    func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext) {}
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {}
+    mutating func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext) {}
 }
 
 /// "1 change", "3 changes".

@@ -5,25 +5,25 @@
 /// and rules that only look at some kinds paid them for all of them. Here each call is
 /// direct, and a checker that does not observe events or completed changes is not
 /// called for them.
-final class RuleCheckers {
-    let lastCallbackWins = LastCallbackWinsChecker()
-    let duplicateRegistration = DuplicateRegistrationChecker()
-    let removeUnregistered = RemoveUnregisteredChecker()
-    let leakedRegistration = LeakedRegistrationChecker()
-    let neverPostedKey = NeverPostedKeyChecker()
-    let deliveryAfterOwnerGone = DeliveryAfterOwnerGoneChecker()
-    let redundantChange = RedundantChangeChecker()
-    let offMainDelivery = OffMainDeliveryChecker()
-    let feedbackLoop = FeedbackLoopChecker()
-    let slowCallback = SlowCallbackChecker()
-    let uncleanSession = UncleanSessionChecker()
-    let silentChange = SilentChangeChecker()
-    let subjectReplaced = SubjectReplacedChecker()
-    let firstChangeOnly = FirstChangeOnlyChecker()
-    let trackingReadsNothing = TrackingReadsNothingChecker()
-    let trackingRearmedOffWriter = TrackingRearmedOffWriterChecker()
-    let trackingRearmedBeforeWrite = TrackingRearmedBeforeWriteChecker()
-    let senderFilterNeverMatched = SenderFilterNeverMatchedChecker()
+struct RuleCheckers {
+    var lastCallbackWins = LastCallbackWinsChecker()
+    var duplicateRegistration = DuplicateRegistrationChecker()
+    var removeUnregistered = RemoveUnregisteredChecker()
+    var leakedRegistration = LeakedRegistrationChecker()
+    var neverPostedKey = NeverPostedKeyChecker()
+    var deliveryAfterOwnerGone = DeliveryAfterOwnerGoneChecker()
+    var redundantChange = RedundantChangeChecker()
+    var offMainDelivery = OffMainDeliveryChecker()
+    var feedbackLoop = FeedbackLoopChecker()
+    var slowCallback = SlowCallbackChecker()
+    var uncleanSession = UncleanSessionChecker()
+    var silentChange = SilentChangeChecker()
+    var subjectReplaced = SubjectReplacedChecker()
+    var firstChangeOnly = FirstChangeOnlyChecker()
+    var trackingReadsNothing = TrackingReadsNothingChecker()
+    var trackingRearmedOffWriter = TrackingRearmedOffWriterChecker()
+    var trackingRearmedBeforeWrite = TrackingRearmedBeforeWriteChecker()
+    var senderFilterNeverMatched = SenderFilterNeverMatchedChecker()
 
     /// Every checker, in the catalog's order (`RuleCatalog.checkers`; a test checks).
     var all: [any RuleChecker] {
@@ -36,7 +36,7 @@ final class RuleCheckers {
     }
 
     /// `observe` of every checker that looks at events, in the catalog's order.
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         try lastCallbackWins.observe(event, context)
         try duplicateRegistration.observe(event, context)
         try removeUnregistered.observe(event, context)
@@ -55,7 +55,7 @@ final class RuleCheckers {
     }
 
     /// `completed` of every checker that looks at completed changes, in the catalog's order.
-    func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext) {
+    mutating func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext) {
         redundantChange.completed(change, context)
         silentChange.completed(change, context)
     }

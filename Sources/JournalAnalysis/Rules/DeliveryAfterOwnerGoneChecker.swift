@@ -4,7 +4,7 @@ extension Rule {
 }
 
 /// OJ006: a callback ran for an owner already seen deallocated.
-final class DeliveryAfterOwnerGoneChecker: RuleChecker {
+struct DeliveryAfterOwnerGoneChecker: RuleChecker {
     /// OJ006: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ006", name: "delivery-after-owner-gone", severities: [.error],
@@ -29,7 +29,7 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
     /// One per registration called after its owner went, so mostly written out.
     private var groups = ScratchTable<Group>(orderedBy: \.firstSeq)
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .delivered, let id = event.registrationID else { return }
         // Most sessions have no group at all: then no delivery pays for a lookup.
         if groups.count > 0, var group = groups[id] {
@@ -43,7 +43,7 @@ final class DeliveryAfterOwnerGoneChecker: RuleChecker {
         groups[id] = Group(registrationID: id, ownerID: owner, channelID: event.channelID, firstSeq: event.seq, deallocSeq: deallocSeq)
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         try groups.drain { _, group throws(AnalysisError) in
             let (owner, channel, site) = try context.callback(group.registrationID, owner: group.ownerID, channel: group.channelID)
             emit(Finding(

@@ -9,7 +9,7 @@ extension Rule {
 /// `addObserver(forName:object:)` per object) are different observations, not duplicates.
 /// On a channel whose registrations each record their own change (a withObservationTracking
 /// site, an observations loop's line), a pair counts only the writes that reached both.
-final class DuplicateRegistrationChecker: RuleChecker {
+struct DuplicateRegistrationChecker: RuleChecker {
     /// OJ002: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ002", name: "duplicate-registration", severities: [.warning],
@@ -113,7 +113,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
     /// Per channel, how it hears a write (asked per change and delivery).
     private var forwarded: [Int64: Forwarding] = [:]
 
-    private func forwarding(_ channel: Int64, _ context: DiagnosisContext) -> Forwarding {
+    private mutating func forwarding(_ channel: Int64, _ context: DiagnosisContext) -> Forwarding {
         if let known = forwarded[channel] { return known }
         let key = context.catalog.channels[channel]?.key ?? ""
         let answer: Forwarding = key.hasPrefix(TrackingSite.keyPrefix) ? .tracking : key.hasPrefix("Observations@") ? .loop : .no
@@ -123,7 +123,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
         return answer
     }
 
-    private func isForwarded(_ channel: Int64, _ context: DiagnosisContext) -> Bool {
+    private mutating func isForwarded(_ channel: Int64, _ context: DiagnosisContext) -> Bool {
         forwarding(channel, context) != .no
     }
 
@@ -211,7 +211,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
     /// The burst of `channel` is over: each pair it reached doubled a write if both of its
     /// registrations were reached, and reads different things if only one was while the
     /// other was live.
-    private func close(_ channel: Int64) {
+    private mutating func close(_ channel: Int64) {
         guard let burst = bursts.removeValue(forKey: channel) else { return }
         for index in burst.pairs {
             let pair = duplicates[index]
@@ -237,7 +237,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
 
     /// Another registration of `new`'s owner on its channel, live, from a call site in
     /// another function, with the same options and queue: the same observer added twice.
-    private func otherPlace(_ new: RegistrationRow, _ context: DiagnosisContext) throws(AnalysisError) -> RegistrationRow? {
+    private mutating func otherPlace(_ new: RegistrationRow, _ context: DiagnosisContext) throws(AnalysisError) -> RegistrationRow? {
         let key = ChannelOwner(channel: new.channelID, owner: new.ownerID, sender: new.senderID)
         defer {
             if ownedKey[new.id] == nil {
@@ -260,7 +260,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
         return found
     }
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
         case .registered:
             guard let channel = event.channelID, let new = try context.registration(event.registrationID) else { return }
@@ -361,7 +361,7 @@ final class DuplicateRegistrationChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for channel in Array(bursts.keys) { close(channel) }
         duplicates.forEach { pair in
             // A forwarded pair is a duplicate only if a write reached both, and none reached

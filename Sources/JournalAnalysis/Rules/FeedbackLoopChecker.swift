@@ -5,7 +5,7 @@ extension Rule {
 
 /// OJ009: a change posted, through callbacks, while a change of the same channel was
 /// being delivered on the same thread.
-final class FeedbackLoopChecker: RuleChecker {
+struct FeedbackLoopChecker: RuleChecker {
     /// OJ009: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ009", name: "feedback-loop", severities: [.warning],
@@ -74,7 +74,7 @@ final class FeedbackLoopChecker: RuleChecker {
     /// Only for a group's first re-entry, so bounded by the groups.
     private var awaited: [Awaited: [(group: Int64, link: Int)]] = [:]
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         if event.kind == .delivered {
             attribute(event)
             return
@@ -109,7 +109,7 @@ final class FeedbackLoopChecker: RuleChecker {
 
     /// Names the callback a chain was waiting for: the first delivery at its place after
     /// the re-entrant change is the callback it happened in.
-    private func attribute(_ event: EventRow) {
+    private mutating func attribute(_ event: EventRow) {
         guard !awaited.isEmpty, let channel = event.channelID,
               let waiting = awaited.removeValue(forKey: Awaited(thread: event.thread, depth: max(event.depth, 0), channel: channel))
         else { return }
@@ -132,7 +132,7 @@ final class FeedbackLoopChecker: RuleChecker {
         return chain
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for (channelID, group) in groups.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
             let channel = context.channel(channelID)
             let chain = group.chain.map { $0 < 0 ? "?" : context.channel($0) }.joined(separator: " → ")

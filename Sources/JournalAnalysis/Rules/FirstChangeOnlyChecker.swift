@@ -5,7 +5,7 @@ extension Rule {
 
 /// OJ014: a Swift Observation tracking fired once and was never armed again, while what it
 /// read kept changing: the mirror of last-callback-wins.
-final class FirstChangeOnlyChecker: RuleChecker {
+struct FirstChangeOnlyChecker: RuleChecker {
     /// OJ014: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ014", name: "first-change-only", severities: [.warning],
@@ -45,7 +45,7 @@ final class FirstChangeOnlyChecker: RuleChecker {
     /// change.
     private var armed: [Int64: Set<Int64>] = [:]
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard let channel = event.channelID, TrackingSite.isTracking(channel, context) else { return }
         switch event.kind {
         case .registered:
@@ -69,7 +69,7 @@ final class FirstChangeOnlyChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for (channel, site) in sites.sorted(by: { $0.value.armedSeq < $1.value.armedSeq }) {
             guard let fired = site.firedSeq, site.missedCount > 0, let firstMissed = site.missed.first else { continue }
             let name = TrackingSite.name(owner: site.owner, site: site.callSite, context)

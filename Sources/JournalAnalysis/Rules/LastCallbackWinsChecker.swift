@@ -11,7 +11,7 @@ extension Rule {
 /// scope had ended when it was replaced; a same-owner re-assignment from the same call
 /// site; a replaced owner that assigned again, or was deallocated, before the channel
 /// changed (it missed nothing).
-final class LastCallbackWinsChecker: RuleChecker {
+struct LastCallbackWinsChecker: RuleChecker {
     /// OJ001: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ001", name: "last-callback-wins", severities: [.error],
@@ -117,7 +117,7 @@ final class LastCallbackWinsChecker: RuleChecker {
     /// How many victims the checker holds (still missing changes, or ended and reported).
     var heldVictims: Int { active.values.reduce(0) { $0 + $1.count } + ended.count }
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
         case .registered, .replaced:
             guard let channel = event.channelID, context.catalog.channels[channel]?.isSingleSlot == true,
@@ -166,7 +166,7 @@ final class LastCallbackWinsChecker: RuleChecker {
 
     /// Ends the channel's active victims for which `ending` says how; keeps the ended
     /// ones that will be reported.
-    private func end(on channel: Int64, ending: (Victim) -> Ending?) {
+    private mutating func end(on channel: Int64, ending: (Victim) -> Ending?) {
         // Filtered in place, in order (a new list per change was an allocation per change).
         guard var victims = active.removeValue(forKey: channel) else { return }
         victims.removeAll { victim in
@@ -182,7 +182,7 @@ final class LastCallbackWinsChecker: RuleChecker {
         if !victims.isEmpty { active[channel] = victims }
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         // How many owners ever assigned each reported channel, from the table (indexed by
         // channel), once per channel: kept while streaming, it was a set of every owner
         // that ever assigned a single-slot channel, in proportion to history.

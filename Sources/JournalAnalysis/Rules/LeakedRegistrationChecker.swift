@@ -4,7 +4,7 @@ extension Rule {
 }
 
 /// OJ004: a registration that outlived its scope (warning) or its session (info).
-final class LeakedRegistrationChecker: RuleChecker {
+struct LeakedRegistrationChecker: RuleChecker {
     /// OJ004: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ004", name: "leaked-registration", severities: [.warning, .info],
@@ -106,7 +106,7 @@ final class LeakedRegistrationChecker: RuleChecker {
         }
     }
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
         case .scopeEnded:
             guard let scope = event.scopeID else { return }
@@ -128,7 +128,7 @@ final class LeakedRegistrationChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for entry in outlived.values.sorted(by: { $0.registration.id < $1.registration.id }) {
             let row = entry.registration
             // Never reached after the scope and its owner is gone: the registry drops it

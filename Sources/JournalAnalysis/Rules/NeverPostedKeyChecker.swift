@@ -6,7 +6,7 @@ extension Rule {
 /// OJ005: a channel observed but never posted; a typo when a key one or two edits away
 /// was posted on the same type of subject, unless the same owner observes that key too on that
 /// subject and it is more than one slip away (`minPrice` and `maxPrice`: sibling keys).
-final class NeverPostedKeyChecker: RuleChecker {
+struct NeverPostedKeyChecker: RuleChecker {
     /// OJ005: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ005", name: "never-posted-key", severities: [.warning, .info],
@@ -75,7 +75,7 @@ final class NeverPostedKeyChecker: RuleChecker {
     private var postedByNumber: [Int: Posted] = [:]
 
     /// The number of the typed key of `channelID`, if the catalog names the channel.
-    private func keyNumber(_ channelID: Int64, _ context: DiagnosisContext) -> Int? {
+    private mutating func keyNumber(_ channelID: Int64, _ context: DiagnosisContext) -> Int? {
         if let known = keyOfChannel[channelID] { return known }
         guard let key = typedKey(channelID, context) else { return nil }
         let number: Int
@@ -97,7 +97,7 @@ final class NeverPostedKeyChecker: RuleChecker {
         return TypedKey(type: type, key: channel.key)
     }
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
         case .registered, .replaced:
             // A withObservationTracking site is no key the app names: one that reads nothing
@@ -128,7 +128,7 @@ final class NeverPostedKeyChecker: RuleChecker {
     /// only for the never-posted key(s) closest to it (a typo stands for one intended key: with
     /// `minPrice` and `maxPirce` observed and `maxPrice` posted, the hint goes to `maxPirce`,
     /// an adjacent swap, and `minPrice` is just not posted in this session).
-    private func typoHints(
+    private mutating func typoHints(
         observed: [TypedKey: Observed], posted: [TypedKey: Posted], _ context: DiagnosisContext
     ) throws(AnalysisError) -> [TypedKey: (TypedKey, Int)] {
         struct Candidate { var observed: TypedKey; var posted: TypedKey; var distance: Int; var rank: (Int, Int) }
@@ -195,7 +195,7 @@ final class NeverPostedKeyChecker: RuleChecker {
     /// How many channels with a registration each key numbered in `wanted` has: one pass
     /// over the distinct channels of the registrations table (its channel index), none
     /// held.
-    private func channels(of wanted: Set<Int>, _ context: DiagnosisContext) throws(AnalysisError) -> [Int: Int] {
+    private mutating func channels(of wanted: Set<Int>, _ context: DiagnosisContext) throws(AnalysisError) -> [Int: Int] {
         guard !wanted.isEmpty else { return [:] }
         var counts: [Int: Int] = [:]
         try context.reader.forEachRegisteredChannel(session: context.session.id) { channel in
@@ -204,7 +204,7 @@ final class NeverPostedKeyChecker: RuleChecker {
         return counts
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         // By typed key, for the typo hints' comparisons and the findings' order.
         let observed = Dictionary(uniqueKeysWithValues: observedByNumber.map { (keys[$0.key], $0.value) })
         let posted = Dictionary(uniqueKeysWithValues: postedByNumber.map { (keys[$0.key], $0.value) })

@@ -6,7 +6,7 @@ extension Rule {
 /// OJ008: a registration that expects the main thread was called off main: neither on
 /// the main thread nor on the main queue (under `dispatchMain()` on Linux the main queue
 /// runs on another thread, and a `queue: .main` delivery there is on main).
-final class OffMainDeliveryChecker: RuleChecker {
+struct OffMainDeliveryChecker: RuleChecker {
     /// OJ008: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ008", name: "off-main-delivery", severities: [.error],
@@ -53,7 +53,7 @@ final class OffMainDeliveryChecker: RuleChecker {
     /// One per registration ever called off main, so mostly written out.
     private var groups = ScratchTable<Group>(orderedBy: \.firstSeq)
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .delivered, !event.isOnMain, let id = event.registrationID else { return }
         if var group = groups[id] {
             group.add(thread: event.thread)
@@ -64,7 +64,7 @@ final class OffMainDeliveryChecker: RuleChecker {
         groups[id] = Group(registrationID: id, firstSeq: event.seq, thread: event.thread)
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         try groups.drain { _, group throws(AnalysisError) in
             // The row the group was made from (it exists: the group was made from it).
             guard let row = try context.registration(group.registrationID) else { return }

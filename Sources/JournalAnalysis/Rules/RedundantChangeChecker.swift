@@ -4,7 +4,7 @@ extension Rule {
 }
 
 /// OJ007: changes with old == new that were delivered anyway.
-final class RedundantChangeChecker: RuleChecker {
+struct RedundantChangeChecker: RuleChecker {
     /// OJ007: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ007", name: "redundant-change", severities: [.info],
@@ -45,7 +45,7 @@ final class RedundantChangeChecker: RuleChecker {
 
     private var groups: [Int64: Group] = [:]
 
-    func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext) {
+    mutating func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext) {
         let event = change.event
         guard !event.isPrior, let channel = event.channelID, let old = event.oldValue, old == event.newValue else { return }
         let delivered = change.deliveredCount
@@ -53,7 +53,7 @@ final class RedundantChangeChecker: RuleChecker {
         groups[channel, default: Group(first: event)].add(event, delivered: delivered)
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         groups.values.sorted { $0.first.seq < $1.first.seq }.forEach { group in
             let channel = context.channel(group.first.channelID)
             let sites = group.sites.map { context.site($0) }

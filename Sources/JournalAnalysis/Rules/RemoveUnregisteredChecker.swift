@@ -4,7 +4,7 @@ extension Rule {
 }
 
 /// OJ003: a removal that matched no live registration.
-final class RemoveUnregisteredChecker: RuleChecker {
+struct RemoveUnregisteredChecker: RuleChecker {
     /// OJ003: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ003", name: "remove-unregistered", severities: [.warning],
@@ -90,7 +90,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
         groups = ScratchTable(capacity: capacity, orderedBy: { $0.first.seq })
     }
 
-    convenience init() { self.init(capacity: 256) }
+    init() { self.init(capacity: 256) }
 
     /// Where `key`'s group is in `groups`, and the group if there is one: the key's hash,
     /// or the next number after it while other keys' groups hold them (nothing is removed
@@ -111,7 +111,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
     /// How many groups are in memory: bounded by the table's capacity, not by history.
     var groupsInMemory: Int { groups.entriesInMemory }
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
         case .delivered:
             if let id = event.registrationID, missed[id] != nil, !event.isInitialDelivery { missed[id]? += 1 }
@@ -278,7 +278,7 @@ final class RemoveUnregisteredChecker: RuleChecker {
         return ("\(what) was ever observed\(subject): check the key's spelling", [], [])
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let ended = try endedRegistrations(context)
         try groups.drain { _, group throws(AnalysisError) in
             let lastRemoved = Self.isOwnerWide(group.first)

@@ -4,7 +4,7 @@ extension Rule {
 }
 
 /// OJ018: an observer filtering on a sender that never posted while others did: it never ran.
-final class SenderFilterNeverMatchedChecker: RuleChecker {
+struct SenderFilterNeverMatchedChecker: RuleChecker {
     /// OJ018: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ018", name: "sender-filter-never-matched", severities: [.warning],
@@ -61,14 +61,14 @@ final class SenderFilterNeverMatchedChecker: RuleChecker {
         return String(name[..<hash])
     }
 
-    private func noteSender(_ name: String, type: String, channel: Int64) {
+    private mutating func noteSender(_ name: String, type: String, channel: Int64) {
         senderTypes[channel, default: []].insert(type)
         if (senderNames[channel]?.count ?? 0) < Self.namedSenders, senderNames[channel]?.contains(name) != true {
             senderNames[channel, default: []].append(name)
         }
     }
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard let channel = event.channelID else { return }
         switch event.kind {
         case .registered:
@@ -98,7 +98,7 @@ final class SenderFilterNeverMatchedChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for watch in watches.values.sorted(by: { $0.row.registeredSeq < $1.row.registeredSeq }) {
             let row = watch.row
             let heard = (watch.postsAtEnd ?? posts[row.channelID, default: 0]) - watch.postsAtStart

@@ -11,7 +11,7 @@ extension Rule {
 /// all at once, or by cancelling the token) asked not to hear more, and owners that were
 /// deallocated went away (the documented happy path: the token goes with its owner):
 /// neither is counted.
-final class SilentChangeChecker: RuleChecker {
+struct SilentChangeChecker: RuleChecker {
     /// OJ012: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ012", name: "silent-change", severities: [.info],
@@ -125,21 +125,21 @@ final class SilentChangeChecker: RuleChecker {
     var heldOwners: Int { unasked.values.reduce(0) { $0 + $1.count } }
 
     /// Removes `owner` from `channel`'s unasked owners, and the channel when none is left.
-    private func forget(_ owner: Int64, on channel: Int64) {
+    private mutating func forget(_ owner: Int64, on channel: Int64) {
         guard let slot = unasked.index(forKey: channel) else { return }
         unasked.values[slot].remove(owner)
         if unasked.values[slot].isEmpty { unasked.remove(at: slot) }
     }
 
     /// Marks `owner` as not asked on `channel`, and when it will be seen deallocated.
-    private func markUnasked(_ owner: Int64, on channel: Int64, at seq: Int64, _ context: DiagnosisContext) {
+    private mutating func markUnasked(_ owner: Int64, on channel: Int64, at seq: Int64, _ context: DiagnosisContext) {
         unasked[channel, default: UnaskedOwners()].set(owner, seq: seq)
         if let deallocSeq = context.catalog.objects[owner]?.deallocSeq {
             deaths.push(Death(seq: deallocSeq, channel: channel, owner: owner))
         }
     }
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         // Owners deallocated by now are dropped, as the next change would (they went away).
         while let death = deaths.popFirst(atOrBefore: event.seq) {
             forget(death.owner, on: death.channel)
@@ -178,7 +178,7 @@ final class SilentChangeChecker: RuleChecker {
         }
     }
 
-    func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext) {
+    mutating func completed(_ change: DispatchTracker.CompletedChange, _ context: DiagnosisContext) {
         let event = change.event
         guard let atChange = pending.removeValue(forKey: event.seq), change.receipts.isEmpty,
               let channel = event.channelID
@@ -208,7 +208,7 @@ final class SilentChangeChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for (channelID, group) in groups.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
             let channel = context.channel(channelID)
             var evidence = ["seq \(group.firstSeq): first change that reached nobody"]

@@ -17,7 +17,7 @@ extension Rule {
 /// - in the background: thread CPU time over the budget (a background callback drops no
 ///   frame; it delays what its queue runs next). Info.
 /// Journals without CPU time (schema 1) fall back to wall time.
-final class SlowCallbackChecker: RuleChecker {
+struct SlowCallbackChecker: RuleChecker {
     /// OJ010: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ010", name: "slow-callback", severities: [.warning, .info],
@@ -104,7 +104,7 @@ final class SlowCallbackChecker: RuleChecker {
         return cpu > budget ? cpu : nil
     }
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .delivered, let id = event.registrationID,
               let duration = Self.slowness(of: event, budget: context.options.slowCallbackBudgetNs)
         else { return }
@@ -120,7 +120,7 @@ final class SlowCallbackChecker: RuleChecker {
         groups[id] = group
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let budget = milliseconds(context.options.slowCallbackBudgetNs)
         // The diagnoser orders findings by first seq (a delivery is on main or not, so the
         // two tables' groups never share one): draining one table after the other is enough.

@@ -11,7 +11,7 @@ extension Rule {
 /// *subject* was deallocated (`subjectDeallocated`), which the registry only decides when
 /// the owner is still alive. Runs once at the end over the registrations table, which
 /// holds each registration's fate.
-final class SubjectReplacedChecker: RuleChecker {
+struct SubjectReplacedChecker: RuleChecker {
     /// OJ013: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ013", name: "subject-replaced", severities: [.info],
@@ -37,7 +37,7 @@ final class SubjectReplacedChecker: RuleChecker {
         var firstSeq: Int64
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let catalog = context.catalog
         // The registrations removed with their subject, by the subject's channel: only
         // those (with a named channel and subject) can be stranded.

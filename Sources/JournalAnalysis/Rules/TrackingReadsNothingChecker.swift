@@ -4,7 +4,7 @@ extension Rule {
 }
 
 /// OJ015: a withObservationTracking whose apply read no observable property.
-final class TrackingReadsNothingChecker: RuleChecker {
+struct TrackingReadsNothingChecker: RuleChecker {
     /// OJ015: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ015", name: "tracking-reads-nothing", severities: [.warning],
@@ -29,7 +29,7 @@ final class TrackingReadsNothingChecker: RuleChecker {
 
     private var sites: [Int64: Site] = [:]
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard event.kind == .registered, let channel = event.channelID, TrackingSite.isTracking(channel, context),
               let row = try context.registration(event.registrationID), row.options.isEmpty
         else { return }
@@ -39,7 +39,7 @@ final class TrackingReadsNothingChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for site in sites.values.sorted(by: { $0.firstSeq < $1.firstSeq }) {
             let name = TrackingSite.name(owner: site.owner, site: site.callSite, context)
             emit(Finding(

@@ -6,7 +6,7 @@ extension Rule {
 /// OJ017: a withObservationTracking armed again synchronously inside its own onChange. Its
 /// onChange runs in the write's willSet, before the new value is stored, so the new arming's
 /// apply reads the value being replaced: what it renders is always one change behind.
-final class TrackingRearmedBeforeWriteChecker: RuleChecker {
+struct TrackingRearmedBeforeWriteChecker: RuleChecker {
     /// OJ017: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ017", name: "tracking-rearmed-before-write", severities: [.warning],
@@ -47,7 +47,7 @@ final class TrackingRearmedBeforeWriteChecker: RuleChecker {
     private var firing: [Int64: Firing] = [:]
     private var sites: [Int64: Site] = [:]
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard let channel = event.channelID, TrackingSite.isTracking(channel, context) else { return }
         switch event.kind {
         case .changed:
@@ -76,7 +76,7 @@ final class TrackingRearmedBeforeWriteChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         for (channel, site) in sites.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
             let name = TrackingSite.name(owner: site.owner, site: site.callSite, context)
             let what = site.value.map { " (\($0))" } ?? ""

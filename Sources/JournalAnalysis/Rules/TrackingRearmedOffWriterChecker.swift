@@ -5,7 +5,7 @@ extension Rule {
 
 /// OJ016: a withObservationTracking re-armed on another thread than the one whose write
 /// fired it: its apply reads the state while that thread writes it.
-final class TrackingRearmedOffWriterChecker: RuleChecker {
+struct TrackingRearmedOffWriterChecker: RuleChecker {
     /// OJ016: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ016", name: "tracking-rearmed-off-writer", severities: [.warning],
@@ -48,7 +48,7 @@ final class TrackingRearmedOffWriterChecker: RuleChecker {
     /// told apart.
     private static func differ(_ writer: Int64, _ rearm: Int64) -> Bool { (writer == 0) != (rearm == 0) }
 
-    func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
+    mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         guard let channel = event.channelID, TrackingSite.isTracking(channel, context) else { return }
         switch event.kind {
         case .changed:
@@ -74,7 +74,7 @@ final class TrackingRearmedOffWriterChecker: RuleChecker {
         }
     }
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         func threadName(_ thread: Int64) -> String { thread == 0 ? "main" : "thread \(thread)" }
         for (channel, site) in sites.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
             let name = TrackingSite.name(owner: site.owner, site: site.callSite, context)

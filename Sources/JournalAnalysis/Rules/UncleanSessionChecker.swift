@@ -4,7 +4,7 @@ extension Rule {
 }
 
 /// OJ011: a session without a clean end, with its last events.
-final class UncleanSessionChecker: RuleChecker {
+struct UncleanSessionChecker: RuleChecker {
     /// OJ011: the rule this checker decides, described next to its logic.
     static let rule = Rule(
         code: "OJ011", name: "unclean-session", severities: [.warning],
@@ -17,7 +17,7 @@ final class UncleanSessionChecker: RuleChecker {
         fix: "Close the journal (close() or the session's end) before the process exits; if it crashed, read the last events shown."
     )
 
-    func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
+    mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
         let session = context.session
         guard !session.cleanEnd else { return }
         let last = try context.reader.lastEvents(session: session.id, count: 5)
