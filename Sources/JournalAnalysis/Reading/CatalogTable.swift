@@ -13,8 +13,8 @@
 /// and is kept in `failure`, for the reader to report once its pass is over. Not
 /// thread-safe, like the `JournalReader` it reads through.
 package final class CatalogTable<Value> {
-    private var recent: [Int64: Value?] = [:]
-    private var older: [Int64: Value?] = [:]
+    private var recent = IDMap<Value?>()
+    private var older = IDMap<Value?>()
     private let capacity: Int
     private let load: ((Int64) throws(AnalysisError) -> Value?)?
     /// The first read that failed, if any.
@@ -48,7 +48,6 @@ package final class CatalogTable<Value> {
             // the process's resident memory kept as it grew with the session.
             swap(&older, &recent)
             recent.removeAll(keepingCapacity: true)
-            recent.reserveCapacity(capacity)
         }
         recent[id] = .some(value)
         return value

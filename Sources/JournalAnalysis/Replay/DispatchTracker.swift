@@ -54,7 +54,7 @@ package struct DispatchTracker {
     /// The seq each live registration was made at: a change posted before it cannot be
     /// its change. Entries go with the registration's removal or replacement, so they
     /// follow the live registrations.
-    private var registeredSeq: [Int64: Int64] = [:]
+    private var registeredSeq = IDMap<Int64>()
     /// Per open change (by seq), how many of the registrations live at its dispatch were
     /// removed there instead of answering, their owner found deallocated: the registry
     /// counts them in `live_count` but calls and skips only the living. Without these

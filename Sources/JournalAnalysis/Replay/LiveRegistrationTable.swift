@@ -31,7 +31,7 @@ package struct LiveRegistrationTable {
     }
 
     private var records: [Record] = []
-    private var places: [Int64: Int32] = [:]
+    private var places = IDMap<Int32>()
     private var texts = TextPool()
     /// The texts of rows that did not fit the pool (a journal with more distinct texts than
     /// the pool holds): kept per row, so they go with it.

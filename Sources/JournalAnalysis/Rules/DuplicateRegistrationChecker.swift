@@ -111,7 +111,7 @@ struct DuplicateRegistrationChecker: RuleChecker {
     static let keptChannels = 4096
 
     /// Per channel, how it hears a write (asked per change and delivery).
-    private var forwarded: [Int64: Forwarding] = [:]
+    private var forwarded = IDMap<Forwarding>()
 
     private mutating func forwarding(_ channel: Int64, _ context: DiagnosisContext) -> Forwarding {
         if let known = forwarded[channel] { return known }

@@ -68,7 +68,7 @@ struct FeedbackLoopChecker: RuleChecker {
     /// Per thread: the latest change at each depth seen (the dispatch stack), by depth.
     /// Only depths that occur are kept, so a journal claiming a depth of two billion costs
     /// one entry, not two billion.
-    private var stacks: [Int64: [Level]] = [:]
+    private var stacks = IDMap<[Level]>()
     private var groups: [Int64: Group] = [:]
     /// The callbacks not yet seen returning, per place: the group (by channel) and link.
     /// Only for a group's first re-entry, so bounded by the groups.
@@ -80,7 +80,8 @@ struct FeedbackLoopChecker: RuleChecker {
             return
         }
         guard event.kind == .changed, let channel = event.channelID else { return }
-        var stack = stacks[event.thread] ?? []
+        // Taken out while it changes, so that the change copies nothing.
+        var stack = stacks.removeValue(forKey: event.thread) ?? []
         let depth = max(event.depth, 0)
         while let top = stack.last, top.depth >= depth { stack.removeLast() }
         if depth > 0, let start = stack.firstIndex(where: { $0.channel == channel }) {

@@ -108,14 +108,14 @@ struct LastCallbackWinsChecker: RuleChecker {
 
     /// Victims still missing changes, per channel, oldest first: bounded by the live
     /// registrations replaced, not by history.
-    private var active: [Int64: [Victim]] = [:]
+    private var active = IDMap<[Victim]>()
     /// Victims that ended and will be reported, by the order they ended in; those that will
     /// not are dropped as they end. Mostly written out: a long session reports thousands.
     private var ended = ScratchTable<Victim>(capacity: 256, orderedBy: \.replacedSeq)
     private var endedCount: Int64 = 0
 
     /// How many victims the checker holds (still missing changes, or ended and reported).
-    var heldVictims: Int { active.values.reduce(0) { $0 + $1.count } + ended.count }
+    var heldVictims: Int { active.allValues.reduce(0) { $0 + $1.count } + ended.count }
 
     mutating func observe(_ event: EventRow, _ context: DiagnosisContext) throws(AnalysisError) {
         switch event.kind {
@@ -136,19 +136,20 @@ struct LastCallbackWinsChecker: RuleChecker {
                   !context.catalog.isDeallocated(old.ownerID, at: event.seq),
                   !scopeEnded(old.scopeID, by: event.seq, context)
             else { return }
-            active[channel, default: []].append(Victim(
-                channelID: channel, registration: Callback(old), replacedSeq: event.seq, replacer: Callback(new)
-            ))
+            active.update(channel, default: []) {
+                $0.append(Victim(channelID: channel, registration: Callback(old), replacedSeq: event.seq, replacer: Callback(new)))
+            }
         case .changed:
-            guard !event.isPrior, let channel = event.channelID, active[channel] != nil else { return }
+            guard !event.isPrior, let channel = event.channelID, active.contains(channel) else { return }
             end(on: channel, ending: { victim in
                 guard let seq = context.catalog.objects[victim.registration.ownerID]?.deallocSeq, seq <= event.seq
                 else { return nil }
                 return .deallocated(seq: seq)
             })
             // In place: a copy of the list per change was an allocation per change.
-            guard let count = active[channel]?.count else { return }
-            for index in 0..<count { active[channel]![index].miss(event.seq) }
+            active.update(channel) { victims in
+                for index in victims.indices { victims[index].miss(event.seq) }
+            }
         default:
             break
         }
@@ -201,13 +202,13 @@ struct LastCallbackWinsChecker: RuleChecker {
         // In the order they were replaced; the still active ones join the ended ones after
         // them, and the drain orders by replaced seq, then that place: a stable sort of the
         // ended ones followed by the active ones, without holding them all in memory.
-        for list in active.values {
+        for list in active.allValues {
             for victim in list {
                 ended[endedCount] = victim
                 endedCount += 1
             }
         }
-        active = [:]
+        active = IDMap()
         try ended.drain { _, victim throws(AnalysisError) in
             let channel = context.channel(victim.channelID)
             let owner = context.owner(victim.registration.ownerID)

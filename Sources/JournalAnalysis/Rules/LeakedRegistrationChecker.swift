@@ -62,7 +62,7 @@ struct LeakedRegistrationChecker: RuleChecker {
         }
     }
 
-    private var outlived: [Int64: Outlived] = [:]
+    private var outlived = IDMap<Outlived>()
 
     /// The API behind a registration, told by its owner's type: the owner of a `for await`
     /// loop's registration (`changes()`, `notifications(named:)`), a NotificationCenter
@@ -114,22 +114,22 @@ struct LeakedRegistrationChecker: RuleChecker {
                 outlived[row.id] = Outlived(registration: Registration(row), scopeEndedSeq: event.seq)
             }
         case .delivered:
-            guard let id = event.registrationID, outlived[id] != nil, !event.isInitialDelivery else { return }
-            outlived[id]?.addDelivery(seq: event.seq)
+            guard let id = event.registrationID, !event.isInitialDelivery else { return }
+            outlived.update(id) { $0.addDelivery(seq: event.seq) }
         case .removed, .replaced:
             guard let id = event.kind == .removed ? event.registrationID : event.otherRegistrationID,
                   let entry = outlived[id]
             else { return }
             // Removed after the scope ended but before anything reached it: a teardown
             // done in the other order, harmless.
-            if entry.deliveries == 0 { outlived[id] = nil } else { outlived[id]?.removedSeq = event.seq }
+            if entry.deliveries == 0 { outlived[id] = nil } else { outlived.update(id) { $0.removedSeq = event.seq } }
         default:
             break
         }
     }
 
     mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        for entry in outlived.values.sorted(by: { $0.registration.id < $1.registration.id }) {
+        for entry in outlived.allValues.sorted(by: { $0.registration.id < $1.registration.id }) {
             let row = entry.registration
             // Never reached after the scope and its owner is gone: the registry drops it
             // lazily; nothing leaked in effect.

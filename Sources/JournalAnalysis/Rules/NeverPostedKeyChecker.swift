@@ -66,7 +66,7 @@ struct NeverPostedKeyChecker: RuleChecker {
     /// that makes a channel per round has them in proportion to its history.
     private var keys: [TypedKey] = []
     private var keyNumbers: [TypedKey: Int] = [:]
-    private var keyOfChannel: [Int64: Int] = [:]
+    private var keyOfChannel = IDMap<Int>()
     static let keptChannels = 4096
 
     /// How many channels' key numbers are kept: at most `keptChannels`.

@@ -40,9 +40,9 @@ struct SenderFilterNeverMatchedChecker: RuleChecker {
     /// At most this many senders are named per channel.
     static let namedSenders = 3
 
-    private var watches: [Int64: Watch] = [:]
+    private var watches = IDMap<Watch>()
     /// Posts (changes, not priors) per channel so far.
-    private var posts: [Int64: Int] = [:]
+    private var posts = IDMap<Int>()
     /// Per channel: the types of the senders known to have posted, and a few of their names.
     private var senderTypes: [Int64: Set<String>] = [:]
     private var senderNames: [Int64: [String]] = [:]
@@ -74,10 +74,10 @@ struct SenderFilterNeverMatchedChecker: RuleChecker {
         case .registered:
             guard let row = try context.registration(event.registrationID), row.senderID != nil, watches[row.id] == nil
             else { return }
-            watches[row.id] = Watch(row: row, postsAtStart: posts[channel, default: 0])
+            watches[row.id] = Watch(row: row, postsAtStart: posts[channel] ?? 0)
         case .changed:
             guard !event.isPrior else { return }
-            posts[channel, default: 0] += 1
+            posts.update(channel, default: 0) { $0 += 1 }
             if let name = Self.sender(inPost: event.newValue) { noteSender(name, type: Self.type(ofName: name), channel: channel) }
         case .delivered:
             guard let id = event.registrationID, !event.isInitialDelivery, let watch = watches[id] else { return }
@@ -89,19 +89,19 @@ struct SenderFilterNeverMatchedChecker: RuleChecker {
             watches[id] = nil
         case .skipped:
             guard event.skipReason == .senderMismatch, let id = event.registrationID, watches[id] != nil else { return }
-            watches[id]?.skipped += 1
+            watches.update(id) { $0.skipped += 1 }
         case .removed:
             guard let id = event.registrationID, let watch = watches[id] else { return }
-            if posts[channel, default: 0] == watch.postsAtStart { watches[id] = nil } else { watches[id]?.postsAtEnd = posts[channel] }
+            if (posts[channel] ?? 0) == watch.postsAtStart { watches[id] = nil } else { watches.update(id) { $0.postsAtEnd = posts[channel] } }
         default:
             break
         }
     }
 
     mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        for watch in watches.values.sorted(by: { $0.row.registeredSeq < $1.row.registeredSeq }) {
+        for watch in watches.allValues.sorted(by: { $0.row.registeredSeq < $1.row.registeredSeq }) {
             let row = watch.row
-            let heard = (watch.postsAtEnd ?? posts[row.channelID, default: 0]) - watch.postsAtStart
+            let heard = (watch.postsAtEnd ?? posts[row.channelID] ?? 0) - watch.postsAtStart
             guard heard > 0, let sender = row.senderID else { continue }
             let filterType = context.catalog.objectType(sender) ?? "?"
             let types = senderTypes[row.channelID] ?? []

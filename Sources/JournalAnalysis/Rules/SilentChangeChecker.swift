@@ -112,28 +112,30 @@ struct SilentChangeChecker: RuleChecker {
     /// Per channel, the owners whose last registration there ended without their asking.
     /// An owner leaves it when it registers again, removes deliberately, or is seen
     /// deallocated.
-    private var unasked: [Int64: UnaskedOwners] = [:]
+    private var unasked = IDMap<UnaskedOwners>()
     /// When each owner in `unasked` will be seen deallocated (from the catalog), earliest
     /// first: it leaves `unasked` then, as a later change would drop it anyway, so the
     /// checker's state follows owners still alive, not every owner the session had.
     private var deaths = DeathQueue()
     /// Changes not yet complete, on channels that had such owners when they were posted.
-    private var pending: [Int64: AtChange] = [:]
-    private var groups: [Int64: Group] = [:]
+    private var pending = IDMap<AtChange>()
+    private var groups = IDMap<Group>()
 
     /// How many (channel, owner) entries the checker holds.
-    var heldOwners: Int { unasked.values.reduce(0) { $0 + $1.count } }
+    var heldOwners: Int { unasked.allValues.reduce(0) { $0 + $1.count } }
 
     /// Removes `owner` from `channel`'s unasked owners, and the channel when none is left.
     private mutating func forget(_ owner: Int64, on channel: Int64) {
-        guard let slot = unasked.index(forKey: channel) else { return }
-        unasked.values[slot].remove(owner)
-        if unasked.values[slot].isEmpty { unasked.remove(at: slot) }
+        let emptied = unasked.update(channel) { owners in
+            owners.remove(owner)
+            return owners.isEmpty
+        }
+        if emptied == true { unasked[channel] = nil }
     }
 
     /// Marks `owner` as not asked on `channel`, and when it will be seen deallocated.
     private mutating func markUnasked(_ owner: Int64, on channel: Int64, at seq: Int64, _ context: DiagnosisContext) {
-        unasked[channel, default: UnaskedOwners()].set(owner, seq: seq)
+        unasked.update(channel, default: UnaskedOwners()) { $0.set(owner, seq: seq) }
         if let deallocSeq = context.catalog.objects[owner]?.deallocSeq {
             deaths.push(Death(seq: deallocSeq, channel: channel, owner: owner))
         }
@@ -169,10 +171,13 @@ struct SilentChangeChecker: RuleChecker {
             // that went away) already left with their deaths above: they are not waiting
             // to be told anything.
             // One lookup of the channel, its owners then read and updated in place.
-            guard !event.isPrior, let channel = event.channelID, let slot = unasked.index(forKey: channel) else { return }
-            let owners = unasked.values[slot].count
-            guard owners > 0 else { return }
-            pending[event.seq] = AtChange(owners: owners, lastRemovalSeq: unasked.values[slot].latest())
+            guard !event.isPrior, let channel = event.channelID else { return }
+            let atChange = unasked.update(channel) { unaskedOwners -> AtChange? in
+                let owners = unaskedOwners.count
+                return owners > 0 ? AtChange(owners: owners, lastRemovalSeq: unaskedOwners.latest()) : nil
+            }
+            guard let atChange = atChange ?? nil else { return }
+            pending[event.seq] = atChange
         default:
             break
         }
@@ -209,7 +214,7 @@ struct SilentChangeChecker: RuleChecker {
     }
 
     mutating func finish(_ context: DiagnosisContext, _ emit: (Finding) -> Void) throws(AnalysisError) {
-        for (channelID, group) in groups.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
+        for (channelID, group) in groups.entries.sorted(by: { $0.value.firstSeq < $1.value.firstSeq }) {
             let channel = context.channel(channelID)
             var evidence = ["seq \(group.firstSeq): first change that reached nobody"]
             var seqs = [group.firstSeq]
