@@ -4,14 +4,14 @@ private let idMapSeed = UInt64.random(in: .min ... .max)
 /// A map from `Int64` keys (a session's row ids) to values, for the tables a diagnosis
 /// looks up on nearly every event.
 ///
-/// `Dictionary` hashes every key with SipHash (about a hundred instructions per lookup,
-/// two million lookups on a 250,000-event journal). Here a key is mixed with a seed chosen
-/// at random per process (splitmix64's finalizer, a bijection of 64 bits), so the ids of a
-/// hostile journal cannot be chosen to collide, and found by linear probing in a table
-/// kept at most three quarters full (as `Dictionary` keeps its own: no more memory). A removal moves the entries after it back into the gap (no
-/// tombstones), so a table that churns — registrations made and removed all session
-/// long — keeps its probes as short as a fresh one's. A value type, copied on write as
-/// `Dictionary` is; not thread-safe to mutate.
+/// `Dictionary` hashes every key with SipHash, which made most of the cost of these
+/// lookups (BENCHMARKS.md). Here a key is mixed with a seed chosen at random per process
+/// (splitmix64's finalizer, a bijection of 64 bits), so the ids of a hostile journal
+/// cannot be chosen to collide, and found by linear probing in a table kept at most three
+/// quarters full, as `Dictionary` keeps its own. A removal moves the entries after it back
+/// into the gap (no tombstones), so a table that churns — registrations made and removed
+/// all session long — keeps its probes as short as a fresh one's. A value type, copied on
+/// write as `Dictionary` is; not thread-safe to mutate.
 struct IDMap<Value> {
     private var keys: [Int64] = []
     private var values: [Value?] = []
