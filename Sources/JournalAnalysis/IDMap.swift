@@ -14,8 +14,8 @@ private let idMapSeed = UInt64.random(in: .min ... .max)
 /// write as `Dictionary` is; not thread-safe to mutate.
 struct IDMap<Value> {
     private var keys: [Int64] = []
+    /// A slot is taken when it holds a value (`nil`: free).
     private var values: [Value?] = []
-    private var occupied: [Bool] = []
     /// The table's size minus one (a power of two minus one); meaningless while empty.
     private var mask = 0
     private let seed = idMapSeed
@@ -40,7 +40,7 @@ struct IDMap<Value> {
     private func slot(of key: Int64) -> Int? {
         guard count > 0 else { return nil }
         var index = home(key)
-        while occupied[index] {
+        while values[index] != nil {
             if keys[index] == key { return index }
             index = (index + 1) & mask
         }
@@ -79,7 +79,7 @@ struct IDMap<Value> {
         if let index = slot(of: key) { return body(&values[index]!) }
         var value = defaultValue()
         let result = body(&value)
-        insert(value, for: key)
+        add(value, for: key)
         return result
     }
 
@@ -89,6 +89,12 @@ struct IDMap<Value> {
             values[index] = value
             return
         }
+        add(value, for: key)
+    }
+
+    /// Adds `value` for `key`, which the map does not have, growing the table first when
+    /// it would be more than three quarters full.
+    private mutating func add(_ value: Value, for key: Int64) {
         if (count + 1) * 4 > keys.count * 3 { grow() }
         place(value, for: key)
     }
@@ -96,10 +102,9 @@ struct IDMap<Value> {
     /// Puts `value` in the first free slot of `key`'s probe (the map has no `key`).
     private mutating func place(_ value: Value, for key: Int64) {
         var index = home(key)
-        while occupied[index] { index = (index + 1) & mask }
+        while values[index] != nil { index = (index + 1) & mask }
         keys[index] = key
         values[index] = value
-        occupied[index] = true
         count += 1
     }
 
@@ -109,19 +114,16 @@ struct IDMap<Value> {
         guard var gap = slot(of: key) else { return nil }
         let removed = values[gap]
         values[gap] = nil
-        occupied[gap] = false
         count -= 1
         // Each entry after the gap, up to the next empty slot, whose probe from its home
         // passes the gap moves into it (lookups stop at the first empty slot).
         var next = (gap + 1) & mask
-        while occupied[next] {
+        while values[next] != nil {
             let start = home(keys[next])
             if (gap &- start) & mask < (next &- start) & mask {
                 keys[gap] = keys[next]
                 values[gap] = values[next]
                 values[next] = nil
-                occupied[gap] = true
-                occupied[next] = false
                 gap = next
             }
             next = (next + 1) & mask
@@ -136,39 +138,30 @@ struct IDMap<Value> {
             self = IDMap()
             return
         }
-        for index in occupied.indices where occupied[index] {
-            occupied[index] = false
-            values[index] = nil
-        }
+        for index in values.indices { values[index] = nil }
         count = 0
     }
 
     /// Every key and value, in no particular order.
     var entries: [(key: Int64, value: Value)] {
-        occupied.indices.compactMap { occupied[$0] ? (keys[$0], values[$0]!) : nil }
-    }
-
-    /// Every key, in no particular order.
-    var allKeys: [Int64] {
-        occupied.indices.compactMap { occupied[$0] ? keys[$0] : nil }
+        values.indices.compactMap { index in values[index].map { (keys[index], $0) } }
     }
 
     /// Every value, in no particular order.
     var allValues: [Value] {
-        occupied.indices.compactMap { occupied[$0] ? values[$0] : nil }
+        values.compactMap { $0 }
     }
 
     /// Doubles the table (at least 8 slots) and places every entry again.
     private mutating func grow() {
-        let old = (keys: keys, values: values, occupied: occupied)
+        let old = (keys: keys, values: values)
         let size = max(8, keys.count * 2)
         keys = Array(repeating: 0, count: size)
         values = Array(repeating: nil, count: size)
-        occupied = Array(repeating: false, count: size)
         mask = size - 1
         count = 0
-        for index in old.occupied.indices where old.occupied[index] {
-            place(old.values[index]!, for: old.keys[index])
+        for index in old.values.indices {
+            if let value = old.values[index] { place(value, for: old.keys[index]) }
         }
     }
 }

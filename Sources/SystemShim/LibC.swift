@@ -25,21 +25,13 @@ public func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 
 /// opens later can take that number. A tool started with one of them closed (a SwiftPM
 /// command plugin's tool runs with standard input closed) would otherwise hand descriptor
 /// 0, 1 or 2 to its next `open`, and its messages or data would go into that file.
-/// - Returns: the descriptors that were closed and now hold `/dev/null`.
-@discardableResult
-package func reserveStandardDescriptors() -> [Int32] {
-    var reserved: [Int32] = []
+package func reserveStandardDescriptors() {
     for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
         // The lowest free number: this one, since any lower one was filled first. Not
         // close-on-exec: a child gets the same stand-in.
         let null = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
-        guard null == descriptor else {
-            if null >= 0 { close(null) }
-            continue
-        }
-        reserved.append(descriptor)
+        if null >= 0, null != descriptor { close(null) }
     }
-    return reserved
 }
 
 /// Whether every byte of `text`'s UTF-8 is printable ASCII (space to `~`): read in place
