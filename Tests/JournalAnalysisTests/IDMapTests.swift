@@ -1,22 +1,10 @@
 @testable import JournalAnalysis
+import TestSupport
 import Testing
 
 // IDMap replaces Dictionary in the tables a diagnosis reads per event: it must hold
 // exactly what a Dictionary would after any sequence of inserts, updates and removals
 // (removal moves entries back into the gap, the part that is easy to get wrong).
-
-/// A deterministic generator (SplitMix64), so a failure can be replayed.
-private struct Generator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
 
 @Test(arguments: [
     // Dense ids as a session numbers them, a few of them (long probe runs, wrap-around),
@@ -26,7 +14,7 @@ private struct Generator {
     (seed: 3, keySpace: 0),
 ])
 func anIDMapHoldsWhatADictionaryHolds(seed: UInt64, keySpace: Int) {
-    var generator = Generator(state: seed)
+    var generator = SplitMix64(state: seed)
     var map = IDMap<[Int]>()
     var reference: [Int64: [Int]] = [:]
     let extremes: [Int64] = [.min, .max, 0, -1, 1, .min + 1, .max - 1]

@@ -20,7 +20,9 @@ package final class JournalReader {
     /// The user's own file, read-only, when the reader reads an upgraded copy of it:
     /// `check` checks it as well as the copy.
     private let original: SQLiteDatabase?
-    private var registrationStatement: SQLiteStatement?
+    /// Registrations and objects by id, in the order a pass first asks for them.
+    private var registrationLookup: ForwardLookup?
+    private var objectLookup: ForwardLookup?
     /// Statements by SQL text, compiled once: whole-journal commands run the same few
     /// queries for every session, and a journal may hold hundreds of thousands.
     private var statements: [String: SQLiteStatement] = [:]
@@ -176,13 +178,19 @@ package final class JournalReader {
     /// objects, channels and scopes by id when asked for (see `CatalogTable`).
     package func catalog(session: Int64) throws(AnalysisError) -> JournalCatalog {
         let objects = CatalogTable<JournalCatalog.Object> { id throws(AnalysisError) in
-            var found: (typeID: Int64, firstSeq: Int64, deallocSeq: Int64?)?
-            try self.query("SELECT type_id, first_seq, dealloc_seq FROM objects WHERE session_id = ?1 AND id = ?2",
-                           [.int(session), .int(id)]) { row in
-                found = (row.int(0), row.int(1), row.optionalInt(2))
+            let lookup: ForwardLookup
+            if let existing = self.objectLookup {
+                lookup = existing
+            } else {
+                lookup = try ForwardLookup(reader: self, sql: """
+                    SELECT id, type_id, first_seq, dealloc_seq FROM objects
+                    WHERE session_id = ?1 AND id >= ?2 ORDER BY id
+                    """)
+                self.objectLookup = lookup
             }
-            guard let found else { return nil }
-            return .init(type: try self.name(stringID: found.typeID) ?? "", firstSeq: found.firstSeq, deallocSeq: found.deallocSeq)
+            guard let row = try lookup.row(session: session, id: id, in: self) else { return nil }
+            let typeID = row.int(1), firstSeq = row.int(2), deallocSeq = row.optionalInt(3)
+            return .init(type: try self.name(stringID: typeID) ?? "", firstSeq: firstSeq, deallocSeq: deallocSeq)
         }
         // A session that makes a subject per round (a screen's model per visit) has a
         // channel or two per round: loaded whole, they were 3.7 MB at 1.9M events of the
@@ -316,19 +324,17 @@ package final class JournalReader {
 
     /// One registration by id (a primary-key lookup with a reused statement).
     package func registration(session: Int64, id: Int64) throws(AnalysisError) -> RegistrationRow? {
-        let statement: SQLiteStatement
-        if let existing = registrationStatement {
-            statement = existing
-            statement.reset()
+        let lookup: ForwardLookup
+        if let existing = registrationLookup {
+            lookup = existing
         } else {
-            statement = try prepare("""
+            lookup = try ForwardLookup(reader: self, sql: """
                 SELECT \(Self.registrationColumns) FROM registrations r
-                WHERE r.session_id = ?1 AND r.id = ?2
+                WHERE r.session_id = ?1 AND r.id >= ?2 ORDER BY r.id
                 """)
-            registrationStatement = statement
+            registrationLookup = lookup
         }
-        try bind(statement, [.int(session), .int(id)])
-        return try step(statement) ? try registration(from: statement) : nil
+        return try lookup.row(session: session, id: id, in: self).map { (row) throws(AnalysisError) in try registration(from: row) }
     }
 
     /// The registrations of a channel made before `seq`, oldest first.
@@ -413,6 +419,18 @@ package final class JournalReader {
         for (offset, id) in (matching?.ids ?? []).enumerated() {
             do { try events.bind(id, at: Int32(4 + offset)) } catch { throw failure(error) }
         }
+        // One guard for the pass (`GuardedFileOpen`): every open SQLite makes while it runs,
+        // the lookups of `body` too, is one of this journal's, and its steps need not each
+        // set the thread's mark.
+        try GuardedFileOpen.guarding { () throws(AnalysisError) in
+            try merge(events, details, body)
+        }
+    }
+
+    /// The loop of `forEachStoredEvent`: each event with its details, if any.
+    private func merge(
+        _ events: SQLiteStatement, _ details: SQLiteStatement, _ body: (EventRow) throws(AnalysisError) -> Bool
+    ) throws(AnalysisError) {
         var detail: (session: Int64, seq: Int64)? = try step(details) ? (details.int(0), details.int(1)) : nil
         while try step(events) {
             var event = EventRow(StoredEvent(events))

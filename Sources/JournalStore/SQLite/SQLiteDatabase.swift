@@ -328,11 +328,13 @@ package enum GuardedFileOpen {
 
     /// Runs `body` (one of this package's calls into SQLite) with every open SQLite makes
     /// on this thread checked.
+    /// Inside another `guarding` call, `body` runs as it is: a reader guards a whole
+    /// pass, so that the steps within it do not each set and clear the mark.
     @inline(__always)
     package static func guarding<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        let outer = pthread_getspecific(key)
+        if pthread_getspecific(key) != nil { return try body() }
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
-        defer { pthread_setspecific(key, outer) }
+        defer { pthread_setspecific(key, nil) }
         return try body()
     }
 

@@ -159,7 +159,14 @@ package final class SQLiteStatement {
     /// The size of a column's text or blob, in bytes.
     package func byteCount(_ column: Int32) -> Int { Int(sqlite3_column_bytes(handle, column)) }
 
-    package func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+    /// The column's integer, `nil` for NULL. Read through the column's value, one column
+    /// call instead of two: the value is "unprotected" in SQLite's terms, which only asks
+    /// that the connection not be used by another thread meanwhile (it never is: see
+    /// `SQLiteDatabase`).
+    package func optionalInt(_ column: Int32) -> Int64? {
+        let value = sqlite3_column_value(handle, column)
+        return sqlite3_value_type(value) == SQLITE_NULL ? nil : sqlite3_value_int64(value)
+    }
 
     package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
@@ -170,7 +177,14 @@ package final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
-    package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    /// The column's text (repaired as `text`), `nil` for NULL; read as `optionalInt`.
+    package func optionalText(_ column: Int32) -> String? {
+        let value = sqlite3_column_value(handle, column)
+        guard sqlite3_value_type(value) != SQLITE_NULL else { return nil }
+        guard let bytes = sqlite3_value_text(value) else { return "" }
+        let count = Int(sqlite3_value_bytes(value))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
 
     package var columnCount: Int32 { sqlite3_column_count(handle) }
 }
