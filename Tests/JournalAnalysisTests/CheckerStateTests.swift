@@ -8,10 +8,10 @@ import Testing
 // came and went. Asserted on the counts the checkers expose, not on memory.
 
 /// Streams the session through `checker` and `tracker` as the diagnoser does, and returns
-/// them after the last event.
+/// them after the last event, with the context a `finish` needs.
 private func stream<Checker: RuleChecker>(
     _ start: Checker, _ build: (FixtureSession) throws -> Void
-) throws -> (Checker, DispatchTracker) {
+) throws -> (Checker, DispatchTracker, DiagnosisContext) {
     var checker = start
     let (reader, session) = try journal(build)
     defer { try? FileManager.default.removeItem(atPath: (reader.path as NSString).deletingLastPathComponent) }
@@ -25,7 +25,7 @@ private func stream<Checker: RuleChecker>(
         try? context.live.apply(event) { id throws(AnalysisError) in try context.storedRegistration(id) }
         return true
     }
-    return (checker, tracker)
+    return (checker, tracker, context)
 }
 
 /// `owners` owners each register on one channel, release their token (which does not count
@@ -45,10 +45,10 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
 }
 
 @Test func silentChangeForgetsOwnersOnceTheyAreDeallocated() throws {
-    let (gone, _) = try stream(SilentChangeChecker(), releasedTokens(300, deallocated: true))
+    let (gone, _, _) = try stream(SilentChangeChecker(), releasedTokens(300, deallocated: true))
     #expect(gone.heldOwners == 0)
     // Owners still alive are still waiting to be told: they stay.
-    let (alive, _) = try stream(SilentChangeChecker(), releasedTokens(300, deallocated: false))
+    let (alive, _, _) = try stream(SilentChangeChecker(), releasedTokens(300, deallocated: false))
     #expect(alive.heldOwners == 300)
 }
 
@@ -85,7 +85,7 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
 @Test func lastCallbackWinsDropsVictimsThatMissedNothingOnceTheyAreGone() throws {
     // 200 rounds of two screens taking the delegate in turn and going away before the
     // player changes: each replaced screen missed nothing, and is forgotten at the change.
-    let (checker, tracker) = try stream(LastCallbackWinsChecker()) { s in
+    let (checker, tracker, _) = try stream(LastCallbackWinsChecker()) { s in
         let player = try s.object("Player")
         let slot = try s.channel(player, "delegate", singleSlot: true)
         var previous: Int64?
@@ -105,7 +105,7 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
 }
 
 @Test func lastCallbackWinsKeepsVictimsThatStillMissChanges() throws {
-    let (checker, _) = try stream(LastCallbackWinsChecker()) { s in
+    let (checker, _, _) = try stream(LastCallbackWinsChecker()) { s in
         let player = try s.object("Player")
         let slot = try s.channel(player, "delegate", singleSlot: true)
         for index in 0..<50 { try s.register(slot, owner: try s.object("Screen"), at: "Screen.swift:\(index + 1)") }
@@ -128,7 +128,7 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
     // The soak's rounds: each makes a subject with its own channel, posts on it from one
     // of four threads, and never posts there again. A change completes once every
     // registration live at it has answered, so none stays open, on any thread.
-    let (_, observed) = try stream(SilentChangeChecker()) { s in
+    let (_, observed, _) = try stream(SilentChangeChecker()) { s in
         for round in 0..<300 {
             let channel = try s.channel(try s.object("Model"), "value")
             let registration = try s.register(channel, owner: try s.object("Screen"), at: "Screen.swift:12")
@@ -142,7 +142,7 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
     // Emptied entries are kept for reuse only up to a fixed allowance, not one per channel.
     #expect(observed.heldKeys <= DispatchTracker.spareKeys)
     // Changes nobody was registered for complete at the next event.
-    let (_, unobserved) = try stream(SilentChangeChecker()) { s in
+    let (_, unobserved, _) = try stream(SilentChangeChecker()) { s in
         for round in 0..<300 {
             let channel = try s.channel(try s.object("Model"), "value")
             try s.inThread(Int64(2 + round % 4)) { try s.change(channel, old: "0", new: "1", at: "Model.swift:40") }
@@ -153,7 +153,7 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
     // A registration whose owner is found dead during the dispatch answers with its
     // removal: the change completes then, not when its thread posts on the channel again
     // (for a channel never posted again, never).
-    let (_, unanswered) = try stream(SilentChangeChecker()) { s in
+    let (_, unanswered, _) = try stream(SilentChangeChecker()) { s in
         let channel = try s.channel(try s.object("Model"), "value")
         try s.register(channel, owner: try s.object("Screen"), at: "Screen.swift:12")
         let gone = try s.object("Label")
@@ -167,7 +167,7 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
 @Test func removeUnregisteredKeepsAFewGroupsInMemoryAndWritesTheRestOut() throws {
     // 40 registrations each cancelled twice (the soak's rounds): one group each, of which
     // the checker keeps at most twice its capacity in memory.
-    let (checker, _) = try stream(RemoveUnregisteredChecker(capacity: 4)) { s in
+    var (checker, _, context) = try stream(RemoveUnregisteredChecker(capacity: 4)) { s in
         let player = try s.object("Player")
         let rate = try s.channel(player, "rate")
         for _ in 0..<40 {
@@ -180,11 +180,22 @@ private func releasedTokens(_ owners: Int, deallocated: Bool) -> (FixtureSession
     }
     #expect(checker.heldGroups == 40)
     #expect(checker.groupsInMemory <= 8)
+    // Every group comes back, written out or not: round i's cell is Cell#(i+2) (the
+    // player is object 1); it registered at seq 4i+1, was removed at 4i+2, and removal was
+    // asked for again at 4i+3 and 4i+4.
+    var found: [(owners: [String], seqs: [Int64], count: Int)] = []
+    try checker.finish(context) { found.append(($0.owners, $0.seqs, $0.count)) }
+    found.sort { $0.seqs.lexicographicallyPrecedes($1.seqs) }
+    let owners: [[String]] = (0..<40).map { (round: Int) -> [String] in ["Cell#\(round + 2)"] }
+    let seqs: [[Int64]] = (0..<40).map { (round: Int64) -> [Int64] in [1, 2, 3, 4].map { 4 * round + $0 } }
+    #expect(found.map(\.owners) == owners)
+    #expect(found.map(\.seqs) == seqs)
+    #expect(found.allSatisfy { $0.count == 2 })
 }
 
 @Test func neverPostedKeyKeepsTheNumbersOfTheChannelsInUseOnly() throws {
     // A subject and its channel per round, as the soak makes them: 5,000 channels.
-    let (checker, _) = try stream(NeverPostedKeyChecker()) { s in
+    let (checker, _, _) = try stream(NeverPostedKeyChecker()) { s in
         let label = try s.object("Label")
         for _ in 0..<5_000 {
             try s.register(try s.channel(try s.object("Player"), "isSelected"), owner: label, at: "Label.swift:10")
