@@ -126,16 +126,26 @@ def typed_columns(journal):
 
 
 async def browse_with_defaults(journal):
-    """Datasette's default settings (1 s per query) browse the big tables' pages."""
+    """Datasette's default settings (1 s per query) browse the big tables' pages.
+
+    The limit is wall-clock time, and CI shares its two cores with the build: a page whose
+    queries were interrupted is asked for again, up to three times in all. A query that
+    scans what it should not takes seconds on every try; a busy moment passes."""
     datasette = Datasette([journal])
     await datasette.invoke_startup()
     name = database_name(journal)
+    retried = []
     for path in [f"/{name}/events", f"/{name}/events.json", f"/{name}/event_log", f"/{name}/event_log.json",
                  f"/{name}/event_details"]:
-        response = await datasette.client.get(path)
-        require(response.status_code == 200, f"Datasette answered {response.status_code} for {path}: {response.text[:300]}")
-        require("SQL Interrupted" not in response.text, f"{path}: a query ran past Datasette's time limit")
-    print(f"views_check: Datasette's default limits browse events, event_log and event_details of {journal}")
+        for attempt in range(3):
+            response = await datasette.client.get(path)
+            require(response.status_code == 200, f"Datasette answered {response.status_code} for {path}: {response.text[:300]}")
+            if "SQL Interrupted" not in response.text:
+                break
+            retried.append(path)
+        require("SQL Interrupted" not in response.text, f"{path}: a query ran past Datasette's time limit three times")
+    note = f" (asked again after an interrupted query: {', '.join(retried)})" if retried else ""
+    print(f"views_check: Datasette's default limits browse events, event_log and event_details of {journal}{note}")
 
 
 check(journal)
