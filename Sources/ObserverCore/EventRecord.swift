@@ -25,6 +25,11 @@ package struct EventRecord: Sendable {
     package struct Flags: OptionSet, Sendable {
         package let rawValue: UInt8
         package init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Whether every flag of `member` is set: a bit test. `OptionSet`'s own reaches
+        /// this type through its conformance from another module (the journal's writer,
+        /// several times per event).
+        @inlinable
+        package func contains(_ member: Flags) -> Bool { rawValue & member.rawValue == member.rawValue }
         /// The action ran on the main thread.
         package static let mainThread = Flags(rawValue: 1)
         /// The action ran on the main queue (see `ObserverEvent.isMainQueue`).
