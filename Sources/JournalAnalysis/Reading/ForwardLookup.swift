@@ -57,7 +57,7 @@ final class ForwardLookup {
             var last = at
             for _ in 0..<Self.reach {
                 guard try reader.step(cursor) else {
-                    // `last < id`: the id after it exists.
+                    // `last < id`, so `last + 1` cannot overflow.
                     position = .end(from: last + 1)
                     return nil
                 }

@@ -322,7 +322,7 @@ package final class JournalReader {
         return Value.names[value.rawValue]
     }
 
-    /// One registration by id (a primary-key lookup with a reused statement).
+    /// One registration by id, read through the reader's `ForwardLookup` of registrations.
     package func registration(session: Int64, id: Int64) throws(AnalysisError) -> RegistrationRow? {
         let lookup: ForwardLookup
         if let existing = registrationLookup {
@@ -419,9 +419,9 @@ package final class JournalReader {
         for (offset, id) in (matching?.ids ?? []).enumerated() {
             do { try events.bind(id, at: Int32(4 + offset)) } catch { throw failure(error) }
         }
-        // One guard for the pass (`GuardedFileOpen`): every open SQLite makes while it runs,
-        // the lookups of `body` too, is one of this journal's, and its steps need not each
-        // set the thread's mark.
+        // One guard for the whole pass (`GuardedFileOpen`): every file SQLite opens on this
+        // thread meanwhile, for `body`'s lookups too, is opened for this package's
+        // connections, and the steps need not each set and clear the thread's mark.
         try GuardedFileOpen.guarding { () throws(AnalysisError) in
             try merge(events, details, body)
         }

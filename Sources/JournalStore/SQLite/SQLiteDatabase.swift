@@ -328,6 +328,7 @@ package enum GuardedFileOpen {
 
     /// Runs `body` (one of this package's calls into SQLite) with every open SQLite makes
     /// on this thread checked.
+    ///
     /// Inside another `guarding` call, `body` runs as it is: a reader guards a whole
     /// pass, so that the steps within it do not each set and clear the mark.
     @inline(__always)
