@@ -17,7 +17,12 @@ enum Sustained {
         let elapsed = now() - start
         _ = token
         let counters = recording.counters
-        precondition(counters.written == counters.accepted && recording.lastError == nil, "\(counters)")
+        // Sustained means every event written: none dropped, none left unwritten.
+        precondition(
+            counters.written == counters.accepted && counters.dropped == 0 && counters.written >= events
+                && recording.lastError == nil,
+            "\(counters)"
+        )
         return Double(counters.written) / (Double(elapsed) / 1e9)
     }
 }
