@@ -178,16 +178,10 @@ package final class JournalReader {
     /// objects, channels and scopes by id when asked for (see `CatalogTable`).
     package func catalog(session: Int64) throws(AnalysisError) -> JournalCatalog {
         let objects = CatalogTable<JournalCatalog.Object> { id throws(AnalysisError) in
-            let lookup: ForwardLookup
-            if let existing = self.objectLookup {
-                lookup = existing
-            } else {
-                lookup = try ForwardLookup(reader: self, sql: """
-                    SELECT id, type_id, first_seq, dealloc_seq FROM objects
-                    WHERE session_id = ?1 AND id >= ?2 ORDER BY id
-                    """)
-                self.objectLookup = lookup
-            }
+            let lookup = try self.lookup(&self.objectLookup, """
+                SELECT id, type_id, first_seq, dealloc_seq FROM objects
+                WHERE session_id = ?1 AND id >= ?2 ORDER BY id
+                """)
             guard let row = try lookup.row(session: session, id: id, in: self) else { return nil }
             let typeID = row.int(1), firstSeq = row.int(2), deallocSeq = row.optionalInt(3)
             return .init(type: try self.name(stringID: typeID) ?? "", firstSeq: firstSeq, deallocSeq: deallocSeq)
@@ -324,17 +318,19 @@ package final class JournalReader {
 
     /// One registration by id, read through the reader's `ForwardLookup` of registrations.
     package func registration(session: Int64, id: Int64) throws(AnalysisError) -> RegistrationRow? {
-        let lookup: ForwardLookup
-        if let existing = registrationLookup {
-            lookup = existing
-        } else {
-            lookup = try ForwardLookup(reader: self, sql: """
-                SELECT \(Self.registrationColumns) FROM registrations r
-                WHERE r.session_id = ?1 AND r.id >= ?2 ORDER BY r.id
-                """)
-            registrationLookup = lookup
-        }
+        let lookup = try self.lookup(&registrationLookup, """
+            SELECT \(Self.registrationColumns) FROM registrations r
+            WHERE r.session_id = ?1 AND r.id >= ?2 ORDER BY r.id
+            """)
         return try lookup.row(session: session, id: id, in: self).map { (row) throws(AnalysisError) in try registration(from: row) }
+    }
+
+    /// The lookup kept in `kept`, made for `sql` on first use.
+    private func lookup(_ kept: inout ForwardLookup?, _ sql: String) throws(AnalysisError) -> ForwardLookup {
+        if let kept { return kept }
+        let made = try ForwardLookup(reader: self, sql: sql)
+        kept = made
+        return made
     }
 
     /// The registrations of a channel made before `seq`, oldest first.

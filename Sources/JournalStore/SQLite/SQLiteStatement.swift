@@ -172,18 +172,20 @@ package final class SQLiteStatement {
 
     /// Text of a column; invalid UTF-8 is repaired with U+FFFD rather than trusted.
     package func text(_ column: Int32) -> String {
-        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        Self.string(sqlite3_column_text(handle, column), count: sqlite3_column_bytes(handle, column))
+    }
+
+    /// `count` bytes of text at `bytes` (empty for none), invalid UTF-8 repaired.
+    private static func string(_ bytes: UnsafePointer<UInt8>?, count: Int32) -> String {
+        guard let bytes else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
     }
 
     /// The column's text (repaired as `text`), `nil` for NULL; read as `optionalInt`.
     package func optionalText(_ column: Int32) -> String? {
         let value = sqlite3_column_value(handle, column)
         guard sqlite3_value_type(value) != SQLITE_NULL else { return nil }
-        guard let bytes = sqlite3_value_text(value) else { return "" }
-        let count = Int(sqlite3_value_bytes(value))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return Self.string(sqlite3_value_text(value), count: sqlite3_value_bytes(value))
     }
 
     package var columnCount: Int32 { sqlite3_column_count(handle) }
